@@ -1,0 +1,2 @@
+/* demo.c — placeholder, replaced once the descriptor layer exists. */
+int main(void) { return 0; }

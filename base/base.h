@@ -1,0 +1,86 @@
+/* base.h — the contract of base/, the shared primitives every module may use.
+ *
+ * Owns: the per-thread last-error slot and the one function that raises an error
+ * (base_fail), logging (levels, file, user callbacks), allocation with fault
+ * injection, and a growable string builder. Knows nothing of descriptors, IR,
+ * caches or GPUs. Uses only the public status/severity enums from include/.
+ */
+#ifndef HIPDNN_BASE_H
+#define HIPDNN_BASE_H
+
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "hipdnn_backend.h"
+
+#if defined(__GNUC__)
+#define BASE_PRINTF(f, a) __attribute__((format(printf, f, a)))
+#else
+#define BASE_PRINTF(f, a)
+#endif
+
+/* ---- errors (base_err.c) ------------------------------------------------------------------
+ * base_fail records a message in this thread's last-error slot, logs it at ERROR severity and
+ * returns `status`, so a failing path reads `return base_fail(HIPDNN_STATUS_BAD_PARAM, "...")`.
+ * It is the one place errors are raised: a breakpoint here catches every failure. */
+hipdnnStatus_t base_fail(hipdnnStatus_t status, const char *fmt, ...) BASE_PRINTF(2, 3);
+/* Copies the last error (truncated, NUL-terminated) into msg; clears it when `clear`. */
+void base_last_error(char *msg, size_t max_size, bool clear);
+/* The enum name of a status, e.g. "HIPDNN_STATUS_BAD_PARAM"; never NULL. */
+const char *base_status_name(hipdnnStatus_t status);
+
+/* ---- logging (base_log.c) -----------------------------------------------------------------
+ * Global threshold: messages with severity >= the level are emitted (OFF emits nothing).
+ * Initialised once from HIPDNN_LOG_LEVEL (info|warn|error|fatal|off, or 0..4 where
+ * 0 = off, 1 = error, 2 = warn, 3 = info, 4 = info plus debug detail) and
+ * HIPDNN_LOG_FILE (a path, "stdout" or "stderr"; default stderr). */
+void base_log(hipdnnSeverity_t sev, const char *fmt, ...) BASE_PRINTF(2, 3);
+void base_vlog(hipdnnSeverity_t sev, const char *fmt, va_list ap);
+hipdnnSeverity_t base_log_level(void);
+void base_log_set_level(hipdnnSeverity_t level);
+/* Debug verbosity ladder (HIPDNN_LOG_LEVEL=4 sets 4): 1 cache hits/misses, 2 IR after
+ * fusion, 3 emitted source, 4 compiler logs. */
+int base_debug_level(void);
+hipdnnStatus_t base_log_add_callback(hipdnnUserLogCallback_t cb, hipdnnSeverity_t min_level,
+                                     hipdnnUserLogCallbackHandle_t user);
+
+/* ---- allocation (base_alloc.c) ------------------------------------------------------------
+ * Every allocation of the library goes through these, so tests can fail the Nth one. */
+void *base_malloc(size_t n);
+void *base_calloc(size_t count, size_t size);
+void *base_realloc(void *p, size_t n);
+void *base_memdup(const void *p, size_t n);
+char *base_strndup(const char *s, size_t n);
+void base_free(void *p);
+/* Fault injection: the nth allocation from now (1 = the next one) fails, and every one after
+ * it while `sticky`. 0 turns injection off. Returns the number of allocations seen so far. */
+void base_alloc_fail_at(long nth, bool sticky);
+long base_alloc_count(void);
+
+/* ---- string builder (base_sb.c) -----------------------------------------------------------
+ * Appends never fail loudly: an allocation failure sets `oom` and later appends are no-ops. */
+typedef struct base_sb {
+    char *p;
+    size_t len, cap;
+    bool oom;
+} base_sb;
+
+void base_sb_putn(base_sb *sb, const char *s, size_t n);
+void base_sb_puts(base_sb *sb, const char *s);
+void base_sb_printf(base_sb *sb, const char *fmt, ...) BASE_PRINTF(2, 3);
+void base_sb_free(base_sb *sb);
+/* The text so far (always NUL-terminated, "" when empty). */
+const char *base_sb_str(const base_sb *sb);
+
+/* ---- half precision (base_half.c): round to nearest even ------------------------------------ */
+float base_fp16_to_f32(uint16_t h);
+uint16_t base_f32_to_fp16(float f);
+float base_bf16_to_f32(uint16_t h);
+uint16_t base_f32_to_bf16(float f);
+
+/* Checked size arithmetic: false on overflow. */
+bool base_mul_size(size_t a, size_t b, size_t *out);
+
+#endif

@@ -1,0 +1,151 @@
+/* base_log.c — logging: a global severity threshold, a log file, and user callbacks.
+ *
+ * Configured from HIPDNN_LOG_LEVEL / HIPDNN_LOG_FILE on first use and by the
+ * hipdnnBackendSetGlobalLogLevel_ext / hipdnnSetUserLogCallback_ext calls. Callbacks are
+ * called synchronously on the logging thread (the ASYNC mode is accepted and behaves the same).
+ */
+#include <ctype.h>
+#include <pthread.h>
+#include <stdatomic.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <time.h>
+
+#include "base/base.h"
+
+#define MAX_CALLBACKS 16
+
+typedef struct callback {
+    hipdnnUserLogCallback_t fn;
+    hipdnnUserLogCallbackHandle_t user;
+    hipdnnSeverity_t min_level;
+} callback;
+
+static pthread_once_t init_once = PTHREAD_ONCE_INIT;
+static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+static atomic_int level = HIPDNN_SEV_OFF;
+static int debug_level;
+static FILE *log_file;
+static callback callbacks[MAX_CALLBACKS];
+static int n_callbacks;
+
+/* "info|warn|error|fatal|off" or a digit 0..4 (0 off … 4 info + debug detail). */
+static void parse_level(const char *s)
+{
+    static const struct { const char *name; hipdnnSeverity_t sev; } names[] = {
+        {"info", HIPDNN_SEV_INFO}, {"warn", HIPDNN_SEV_WARN}, {"warning", HIPDNN_SEV_WARN},
+        {"error", HIPDNN_SEV_ERROR}, {"fatal", HIPDNN_SEV_FATAL}, {"off", HIPDNN_SEV_OFF}};
+    static const hipdnnSeverity_t by_digit[] = {HIPDNN_SEV_OFF, HIPDNN_SEV_ERROR, HIPDNN_SEV_WARN,
+                                                HIPDNN_SEV_INFO, HIPDNN_SEV_INFO};
+    if (isdigit((unsigned char)s[0]) && s[1] == '\0' && s[0] <= '4') {
+        atomic_store(&level, by_digit[s[0] - '0']);
+        debug_level = s[0] == '4' ? 4 : 0;
+        return;
+    }
+    for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
+        if (strcasecmp(s, names[i].name) == 0)
+            atomic_store(&level, names[i].sev);
+}
+
+static void init_from_env(void)
+{
+    const char *lv = getenv("HIPDNN_LOG_LEVEL");
+    if (lv != NULL)
+        parse_level(lv);
+    const char *path = getenv("HIPDNN_LOG_FILE");
+    if (path == NULL || strcmp(path, "stderr") == 0)
+        log_file = stderr;
+    else if (strcmp(path, "stdout") == 0)
+        log_file = stdout;
+    else if ((log_file = fopen(path, "a")) == NULL)
+        log_file = stderr;
+}
+
+static void ensure_init(void) { pthread_once(&init_once, init_from_env); }
+
+hipdnnSeverity_t base_log_level(void)
+{
+    ensure_init();
+    return atomic_load(&level);
+}
+
+void base_log_set_level(hipdnnSeverity_t lv)
+{
+    ensure_init();
+    atomic_store(&level, lv);
+}
+
+int base_debug_level(void)
+{
+    ensure_init();
+    return debug_level;
+}
+
+static const char *sev_name(hipdnnSeverity_t sev)
+{
+    switch (sev) {
+    case HIPDNN_SEV_INFO: return "info";
+    case HIPDNN_SEV_WARN: return "warn";
+    case HIPDNN_SEV_ERROR: return "error";
+    case HIPDNN_SEV_FATAL: return "fatal";
+    default: return "off";
+    }
+}
+
+void base_vlog(hipdnnSeverity_t sev, const char *fmt, va_list ap)
+{
+    hipdnnSeverity_t lv = base_log_level();
+    if (lv == HIPDNN_SEV_OFF || sev < lv || sev >= HIPDNN_SEV_OFF)
+        return;
+    char msg[HIPDNN_ERROR_STRING_MAX_LENGTH + 64];
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    pthread_mutex_lock(&lock);
+    fprintf(log_file, "[hipdnn %s] %s\n", sev_name(sev), msg);
+    fflush(log_file);
+    for (int i = 0; i < n_callbacks; i++)
+        if (sev >= callbacks[i].min_level)
+            callbacks[i].fn(callbacks[i].user, sev, msg);
+    pthread_mutex_unlock(&lock);
+}
+
+void base_log(hipdnnSeverity_t sev, const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    base_vlog(sev, fmt, ap);
+    va_end(ap);
+}
+
+static int find_callback(hipdnnUserLogCallback_t cb, hipdnnUserLogCallbackHandle_t user)
+{
+    for (int i = 0; i < n_callbacks; i++)
+        if (callbacks[i].fn == cb && callbacks[i].user == user)
+            return i;
+    return -1;
+}
+
+hipdnnStatus_t base_log_add_callback(hipdnnUserLogCallback_t cb, hipdnnSeverity_t min_level,
+                                     hipdnnUserLogCallbackHandle_t user)
+{
+    ensure_init();
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    pthread_mutex_lock(&lock);
+    int i = find_callback(cb, user);
+    if (min_level == HIPDNN_SEV_OFF) {
+        if (i >= 0)
+            callbacks[i] = callbacks[--n_callbacks];
+    } else if (i >= 0) {
+        callbacks[i].min_level = min_level;
+    } else if (n_callbacks < MAX_CALLBACKS) {
+        callbacks[n_callbacks++] = (callback){cb, user, min_level};
+    } else {
+        st = HIPDNN_STATUS_ALLOC_FAILED;
+    }
+    pthread_mutex_unlock(&lock);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return base_fail(st, "hipdnnSetUserLogCallback_ext: at most %d callbacks may be registered",
+                         MAX_CALLBACKS);
+    return st;
+}

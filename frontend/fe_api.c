@@ -1,0 +1,256 @@
+/* fe_api.c — the exported hipDNN backend C API entry points.
+ *
+ * Each function checks its arguments, forwards to the frontend module that owns the work
+ * and returns a status; failures carry a last-error message (base_fail). Nothing here
+ * allocates GPU resources: handles work on machines without a GPU.
+ */
+#include <jansson.h>
+#include <string.h>
+
+#include "frontend/fe_int.h"
+
+#define EXPORT HIPDNN_BACKEND_EXPORT
+
+#ifndef HIPDNN_VERSION_STRING
+#define HIPDNN_VERSION_STRING "0.0.0"
+#endif
+#ifndef HIPDNN_GIT_HASH
+#define HIPDNN_GIT_HASH "unknown"
+#endif
+
+/* ---- handles ------------------------------------------------------------------------------------- */
+
+static hipdnnStatus_t check_handle(hipdnnHandle_t h, const char *fn)
+{
+    if (h == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s: handle is NULL", fn);
+    if (h->magic != FE_HANDLE_MAGIC)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: %p is not a live handle", fn, (void *)h);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnCreate(hipdnnHandle_t *handle)
+{
+    if (handle == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnCreate: handle is NULL");
+    struct hipdnnHandle *h = base_calloc(1, sizeof *h);
+    if (h == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "hipdnnCreate: out of memory");
+    h->magic = FE_HANDLE_MAGIC;
+    *handle = h;
+    base_log(HIPDNN_SEV_INFO, "hipdnnCreate: handle %p", (void *)h);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle)
+{
+    hipdnnStatus_t st = check_handle(handle, "hipdnnDestroy");
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    handle->magic = FE_DEAD_MAGIC;
+    base_free(handle);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipStream_t stream)
+{
+    hipdnnStatus_t st = check_handle(handle, "hipdnnSetStream");
+    if (st == HIPDNN_STATUS_SUCCESS)
+        handle->stream = stream;
+    return st;
+}
+
+EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipStream_t *stream)
+{
+    hipdnnStatus_t st = check_handle(handle, "hipdnnGetStream");
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    if (stream == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnGetStream: streamId is NULL");
+    *stream = handle->stream;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* ---- descriptors ----------------------------------------------------------------------------------- */
+
+EXPORT hipdnnStatus_t hipdnnBackendCreateDescriptor(hipdnnBackendDescriptorType_t type,
+                                                    hipdnnBackendDescriptor_t *descriptor)
+{
+    if (descriptor == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                         "hipdnnBackendCreateDescriptor: descriptor is NULL");
+    const fe_class *cls = fe_class_of(type);
+    if (cls == NULL)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
+                         "hipdnnBackendCreateDescriptor: %d is not a descriptor type this backend "
+                         "knows (valid: 1..%d)", (int)type, fe_n_classes - 1);
+    fe_obj *o;
+    hipdnnStatus_t st = fe_obj_new(cls, &o);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    st = fe_wrap(o, descriptor);
+    fe_obj_unref(o);
+    return st;
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descriptor)
+{
+    fe_obj *o;
+    hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendDestroyDescriptor", &o);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    descriptor->magic = FE_DEAD_MAGIC;
+    base_free(descriptor);
+    fe_obj_unref(o);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendSetAttribute(hipdnnBackendDescriptor_t descriptor,
+                                                hipdnnBackendAttributeName_t name,
+                                                hipdnnBackendAttributeType_t type,
+                                                int64_t elementCount, const void *arrayOfElements)
+{
+    fe_obj *o;
+    hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendSetAttribute", &o);
+    return st != HIPDNN_STATUS_SUCCESS ? st : fe_set_attr(o, name, type, elementCount, arrayOfElements);
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendGetAttribute(hipdnnBackendDescriptor_t descriptor,
+                                                hipdnnBackendAttributeName_t name,
+                                                hipdnnBackendAttributeType_t type,
+                                                int64_t requestedElementCount,
+                                                int64_t *elementCount, void *arrayOfElements)
+{
+    fe_obj *o;
+    hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendGetAttribute", &o);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    return fe_get_attr(o, name, type, requestedElementCount, elementCount, arrayOfElements);
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor)
+{
+    fe_obj *o;
+    hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendFinalize", &o);
+    return st != HIPDNN_STATUS_SUCCESS ? st : fe_finalize(o);
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle, hipdnnBackendDescriptor_t plan,
+                                           hipdnnBackendDescriptor_t variantPack)
+{
+    hipdnnStatus_t st = check_handle(handle, "hipdnnBackendExecute");
+    fe_obj *p, *v;
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_unwrap(plan, "hipdnnBackendExecute (executionPlan)", &p);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_unwrap(variantPack, "hipdnnBackendExecute (variantPack)", &v);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
+                     "hipdnnBackendExecute: not supported yet: this build has no execution "
+                     "engines (they arrive with the execution-side descriptors)");
+}
+
+/* ---- errors and logging ----------------------------------------------------------------------------- */
+
+EXPORT const char *hipdnnGetErrorString(hipdnnStatus_t status) { return base_status_name(status); }
+
+EXPORT void hipdnnGetLastErrorString(char *message, size_t maxSize)
+{
+    base_last_error(message, maxSize, true);
+}
+
+EXPORT void hipdnnPeekLastErrorString_ext(char *message, size_t maxSize)
+{
+    base_last_error(message, maxSize, false);
+}
+
+static bool severity_valid(int s) { return s >= HIPDNN_SEV_INFO && s <= HIPDNN_SEV_OFF; }
+
+EXPORT hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext(hipdnnSeverity_t level)
+{
+    if (!severity_valid((int)level))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM,
+                         "hipdnnBackendSetGlobalLogLevel_ext: %d is not a hipdnnSeverity_t",
+                         (int)level);
+    base_log_set_level(level);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext(hipdnnSeverity_t *level)
+{
+    if (level == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                         "hipdnnBackendGetGlobalLogLevel_ext: level is NULL");
+    *level = base_log_level();
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogCallback_t callback,
+                                                   hipdnnSeverity_t minLevel,
+                                                   hipdnnLogCallbackMode_t mode,
+                                                   hipdnnUserLogCallbackHandle_t userHandle)
+{
+    if (callback == NULL || userHandle == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                         "hipdnnSetUserLogCallback_ext: callback and userHandle must be non-NULL");
+    if (!severity_valid((int)minLevel) ||
+        (mode != HIPDNN_LOG_CALLBACK_SYNC && mode != HIPDNN_LOG_CALLBACK_ASYNC))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM,
+                         "hipdnnSetUserLogCallback_ext: bad minLevel %d or mode %d", (int)minLevel,
+                         (int)mode);
+    return base_log_add_callback(callback, minLevel, userHandle);
+}
+
+EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char *msg)
+{
+    base_log(severity, "%s", msg != NULL ? msg : "(null)");
+}
+
+EXPORT const char *hipdnnVersionString_ext(void)
+{
+    return HIPDNN_VERSION_STRING "." HIPDNN_GIT_HASH;
+}
+
+/* ---- engines: none are registered until the execution engines land ---------------------------------- */
+
+EXPORT hipdnnStatus_t hipdnnGetEngineCount_ext(hipdnnHandle_t handle, size_t *numEngines)
+{
+    hipdnnStatus_t st = check_handle(handle, "hipdnnGetEngineCount_ext");
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    if (numEngines == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                         "hipdnnGetEngineCount_ext: numEngines is NULL");
+    *numEngines = 0;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnGetEngineInfo_ext(hipdnnHandle_t handle, size_t engineIndex,
+                                              int64_t *engineId, char *engineName,
+                                              size_t *engineNameLen, char *pluginName,
+                                              size_t *pluginNameLen, char *version,
+                                              size_t *versionLen, char *type, size_t *typeLen)
+{
+    (void)engineId, (void)engineName, (void)engineNameLen, (void)pluginName, (void)pluginNameLen;
+    (void)version, (void)versionLen, (void)type, (void)typeLen;
+    hipdnnStatus_t st = check_handle(handle, "hipdnnGetEngineInfo_ext");
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    return base_fail(HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
+                     "hipdnnGetEngineInfo_ext: engine index %zu out of range (0 engines)",
+                     engineIndex);
+}
+
+EXPORT hipdnnStatus_t hipdnnGetEngineIdByName_ext(hipdnnHandle_t handle, const char *engineName,
+                                                  int64_t *engineId)
+{
+    hipdnnStatus_t st = check_handle(handle, "hipdnnGetEngineIdByName_ext");
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    if (engineName == NULL || engineId == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                         "hipdnnGetEngineIdByName_ext: engineName and engineId must be non-NULL");
+    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no engine named '%s'",
+                     engineName);
+}

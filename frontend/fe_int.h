@@ -1,0 +1,249 @@
+/* fe_int.h — private contract of frontend/: the descriptor object model.
+ *
+ * A user's hipdnnBackendDescriptor_t is a small wrapper around a reference-counted fe_obj.
+ * Several wrappers may share one object: a descriptor-valued attribute holds its own
+ * reference, so a caller may destroy its handle after setting it, and a descriptor-valued
+ * get hands out a new wrapper that the caller destroys.
+ *
+ *   handle (wrapper) ──► fe_obj { class, refs, finalized, vals[], priv }
+ *                                   │
+ *                                   └─► fe_class { type, attrs[] (fe_attr), finalize, ... }
+ *
+ * Every descriptor type is described by an fe_class whose attribute table (fe_attr) says,
+ * per attribute: the API type, how many elements, whether it is required, which descriptor
+ * type it points to, its role in the graph (input/output tensor) and its serialized field
+ * name. Generic code (fe_desc.c) does all type/count checks, storage, queries and the
+ * required-attribute check at finalize; a class adds only what is specific to it (shape
+ * rules, derived state). The serializers (fe_model.c) walk the same tables, so "what the API
+ * accepts" and "what a graph file holds" cannot drift apart.
+ */
+#ifndef HIPDNN_FE_INT_H
+#define HIPDNN_FE_INT_H
+
+#include <stdatomic.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "hipdnn_backend.h"
+
+#define FE_MAX_RANK 8
+#define FE_HANDLE_MAGIC 0x48444e48u /* "HNDH" */
+#define FE_DESC_MAGIC 0x44455343u   /* "DESC" */
+#define FE_DEAD_MAGIC 0xdeadd35cu
+
+/* ---- attribute table ------------------------------------------------------------------- */
+
+typedef enum fe_shape {
+    FE_ONE,    /* exactly one element */
+    FE_ARRAY,  /* min_n..max_n elements; a set replaces (or appends with FE_APPEND) */
+    FE_STRING, /* HIPDNN_TYPE_CHAR bytes, 0..max_n; gets NUL-terminate */
+} fe_shape;
+
+enum fe_flags {
+    FE_REQ = 1 << 0,       /* finalize fails while unset */
+    FE_IN = 1 << 1,        /* tensor read by the operation */
+    FE_OUT = 1 << 2,       /* tensor written by the operation */
+    FE_GET_ONLY = 1 << 3,  /* computed; set → NOT_SUPPORTED */
+    FE_APPEND = 1 << 4,    /* successive sets append (OPERATIONGRAPH_OPS) */
+    FE_LATER = 1 << 5,     /* declared, arrives with a later issue → NOT_SUPPORTED */
+    FE_COMPUTE = 1 << 6,   /* the op's compute type: serialized as Node.compute_data_type */
+    FE_ANY_OP = 1 << 7,    /* descriptor-valued: any OPERATION_* type */
+    FE_GET_ANY = 1 << 8,   /* readable before finalize */
+};
+
+/* How an attribute is written in the serialized graph (FlatBuffer field / JSON key). */
+typedef enum fe_wire {
+    FE_W_NONE,    /* not serialized */
+    FE_W_UID,     /* tensor descriptor → long uid */
+    FE_W_UIDS,    /* tensor descriptor array → [long] */
+    FE_W_I64,     /* long */
+    FE_W_I32,     /* int */
+    FE_W_I32S,    /* [int] */
+    FE_W_I64S,    /* [long] */
+    FE_W_F32,     /* float */
+    FE_W_BOOL,    /* bool */
+    FE_W_ENUM,    /* byte enum with the same numbering as the API enum (see fe_enum) */
+    FE_W_DTYPE,   /* DataType (FlatBuffer numbering differs from hipdnnDataType_t) */
+    FE_W_CONVMODE,/* ConvMode (numbering differs from hipdnnConvolutionMode_t) */
+    FE_W_STRING,  /* string */
+    FE_W_BYTES,   /* [ubyte] */
+} fe_wire;
+
+typedef struct fe_obj fe_obj;
+typedef struct fe_attr fe_attr;
+
+typedef hipdnnStatus_t (*fe_set_fn)(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                                    int64_t n, const void *elems);
+typedef hipdnnStatus_t (*fe_get_fn)(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                                    int64_t requested, int64_t *count, void *elems);
+
+struct fe_attr {
+    hipdnnBackendAttributeName_t id;
+    const char *name;                   /* enumerator spelling, for messages */
+    hipdnnBackendAttributeType_t type;  /* expected element type */
+    uint8_t shape;                      /* fe_shape */
+    uint16_t flags;                     /* fe_flags */
+    int32_t min_n, max_n;               /* element bounds for ARRAY/STRING (max 0 = none) */
+    hipdnnBackendDescriptorType_t desc; /* expected type of descriptor-valued attributes */
+    const char *field;                  /* serialized field name ("x_tensor_uid"), or NULL */
+    uint8_t wire;                       /* fe_wire */
+    int8_t fb_id;                       /* FlatBuffer field id in the op's table, -1 none */
+    const char *enum_name;              /* for FE_W_ENUM: the fe_enum table name */
+    fe_set_fn set;                      /* optional override of the generic setter */
+    fe_get_fn get;                      /* optional override of the generic getter */
+};
+
+/* ---- descriptor classes ------------------------------------------------------------------ */
+
+typedef struct fe_class {
+    hipdnnBackendDescriptorType_t type;
+    const char *name;                  /* "HIPDNN_BACKEND_TENSOR_DESCRIPTOR" */
+    const fe_attr *attrs;
+    int n_attrs;
+    int op_type;                       /* hipdnnOperationType_ext_t; 0 = not an operation */
+    const char *table;                 /* serialized attributes table ("PointwiseAttributes") */
+    const char *later;                 /* non-NULL: every call but create/destroy is NOT_SUPPORTED */
+    hipdnnStatus_t (*finalize)(fe_obj *o); /* class checks after the generic ones; may set priv */
+    void (*release)(fe_obj *o);        /* frees priv */
+} fe_class;
+
+/* One stored attribute value. n == 0 means unset. */
+typedef struct fe_val {
+    int64_t n;
+    hipdnnBackendAttributeType_t type; /* the type it was set with */
+    union {
+        int64_t i64;
+        int32_t i32;
+        int e; /* enum-typed attributes are C int sized */
+        bool b;
+        float f32;
+        double f64;
+        void *ptr;
+        fe_obj *obj;
+    } one;
+    void *arr; /* ARRAY: int64_t[] / int32_t[] / fe_obj*[]; STRING: char[n + 1] */
+} fe_val;
+
+struct fe_obj {
+    const fe_class *cls;
+    atomic_int refs;
+    bool finalized;
+    fe_val *vals; /* cls->n_attrs entries */
+    void *priv;   /* class state built at finalize */
+};
+
+struct HipdnnBackendDescriptor {
+    uint32_t magic;
+    fe_obj *obj;
+};
+
+struct hipdnnHandle {
+    uint32_t magic;
+    hipStream_t stream;
+};
+
+/* ---- fe_desc.c: objects and the generic attribute machinery ----------------------------- */
+
+const fe_class *fe_class_of(hipdnnBackendDescriptorType_t type);
+bool fe_is_op_type(hipdnnBackendDescriptorType_t type);
+hipdnnStatus_t fe_obj_new(const fe_class *cls, fe_obj **out);
+fe_obj *fe_obj_ref(fe_obj *o);
+void fe_obj_unref(fe_obj *o);
+hipdnnStatus_t fe_wrap(fe_obj *o, hipdnnBackendDescriptor_t *out); /* takes a new reference */
+hipdnnStatus_t fe_unwrap(hipdnnBackendDescriptor_t d, const char *fn, fe_obj **out);
+const fe_attr *fe_find_attr(const fe_class *cls, hipdnnBackendAttributeName_t id);
+fe_val *fe_val_of(fe_obj *o, const fe_attr *a);
+/* The value of attribute `id` of o (NULL when the class has no such attribute). */
+fe_val *fe_get(fe_obj *o, hipdnnBackendAttributeName_t id);
+hipdnnStatus_t fe_set_attr(fe_obj *o, hipdnnBackendAttributeName_t id,
+                           hipdnnBackendAttributeType_t type, int64_t n, const void *elems);
+hipdnnStatus_t fe_get_attr(fe_obj *o, hipdnnBackendAttributeName_t id,
+                           hipdnnBackendAttributeType_t type, int64_t requested, int64_t *count,
+                           void *elems);
+hipdnnStatus_t fe_finalize(fe_obj *o);
+/* Generic setter/getter, for overrides that add a check and then store as usual. */
+hipdnnStatus_t fe_set_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                              int64_t n, const void *elems);
+hipdnnStatus_t fe_get_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                              int64_t requested, int64_t *count, void *elems);
+/* Copies up to `requested` of `avail` elements of `size` bytes, with the query pattern. */
+hipdnnStatus_t fe_get_copy(const fe_obj *o, const fe_attr *a, int64_t requested, int64_t *count,
+                           void *elems, const void *src, int64_t avail, size_t size);
+const char *fe_type_name(hipdnnBackendAttributeType_t t);
+
+/* ---- fe_schema*.c: the class tables -------------------------------------------------------- */
+
+extern const fe_class *const fe_classes[]; /* indexed by descriptor type, 0..30 */
+extern const int fe_n_classes;
+/* Attributes every operation descriptor accepts (name, type). */
+extern const fe_attr fe_op_common_attrs[];
+extern const int fe_n_op_common_attrs;
+
+/* ---- fe_tensor.c ------------------------------------------------------------------------------ */
+
+typedef struct fe_tensor_view {
+    int64_t uid;
+    hipdnnDataType_t dtype;
+    int rank;
+    const int64_t *dims, *strides;
+    bool is_virtual, by_value;
+} fe_tensor_view;
+
+/* A finalized tensor's fields; o must be a finalized TENSOR. */
+fe_tensor_view fe_tensor(fe_obj *o);
+/* Byte size of one element, 0 for sub-byte or unsized types. */
+size_t fe_dtype_size(hipdnnDataType_t t);
+const char *fe_dtype_name(hipdnnDataType_t t);
+bool fe_dtype_valid(int t);
+extern const fe_class fe_tensor_class;
+
+/* ---- fe_graph.c ------------------------------------------------------------------------------ */
+
+/* A tensor of a graph and the op that writes it (-1: a graph input). */
+typedef struct fe_graph_tensor {
+    fe_obj *t;
+    int producer;
+} fe_graph_tensor;
+
+/* The structure of an operation graph: ops in topological order, tensors sorted by uid. */
+typedef struct fe_graph_info {
+    fe_obj **ops;
+    int n_ops;
+    fe_graph_tensor *tensors;
+    int n_tensors;
+} fe_graph_info;
+
+/* Analyses the ops of an OPERATIONGRAPH (finalized or not): unique uids, one producer per
+ * tensor, virtual tensors produced inside, no op twice, acyclic. Caller frees with
+ * fe_graph_info_free. */
+hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out);
+void fe_graph_info_free(fe_graph_info *gi);
+extern const fe_class fe_graph_class;
+
+/* ---- fe_ops_check.c: per-operation finalize rules ------------------------------------------ */
+
+hipdnnStatus_t fe_check_op(fe_obj *op);
+
+/* ---- fe_model.c: graph <-> JSON model (the FlatBuffer object model, flatc's JSON dialect) -- */
+
+typedef struct json_t json_t;
+hipdnnStatus_t fe_graph_to_json(fe_obj *graph, json_t **out);
+hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out_graph);
+
+/* ---- fe_fbcodec.c: JSON model <-> FlatBuffer bytes ---------------------------------------- */
+
+hipdnnStatus_t fe_fb_encode_graph(const json_t *doc, uint8_t **out, size_t *len);
+hipdnnStatus_t fe_fb_decode_graph(const uint8_t *buf, size_t len, json_t **out);
+
+/* ---- fe_enum.c: enum name tables for serialization ---------------------------------------- */
+
+/* Name of value v in enum table `enum_name` ("PointwiseMode", "DataType", ...), or NULL. */
+const char *fe_enum_to_name(const char *enum_name, int v);
+/* Value of `name` in the table; false if unknown. */
+bool fe_enum_from_name(const char *enum_name, const char *name, int *v);
+/* hipdnnDataType_t <-> FlatBuffer DataType. */
+int fe_dtype_to_wire(hipdnnDataType_t t);
+bool fe_dtype_from_wire(int w, hipdnnDataType_t *t);
+
+#endif

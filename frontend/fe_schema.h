@@ -1,0 +1,60 @@
+/* fe_schema.h — shorthand for writing attribute tables (fe_attr rows).
+ *
+ * One row per attribute; the macro name says the kind:
+ *   TIN / TIN_OPT / TOUT / TOUT_OPT     a tensor read / written by the op (required or optional)
+ *   TINS / TOUTS                        an array of tensors (peer stats, custom-op ports)
+ *   COMP(id)                            the op's compute type (serialized as Node.compute_data_type)
+ *   SCALAR(id, api type, wire, field, fb, flags)   one value
+ *   ARRAY(id, api type, wire, field, fb, flags, min, max)  an int array
+ *   ENUMV(id, api type, enum table, field, fb, flags)     an enum with a serialized name table
+ *   LATER(id, api type)                 declared by hipDNN, arrives with a later issue
+ * `field` is the key in the serialized attributes table and `fb` its FlatBuffer field id.
+ */
+#ifndef HIPDNN_FE_SCHEMA_H
+#define HIPDNN_FE_SCHEMA_H
+
+#include "frontend/fe_int.h"
+
+#define FE_TENSOR_ROW(ID, FIELD, FB, FLAGS)                                                     \
+    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ONE,              \
+     .flags = (FLAGS), .min_n = 1, .max_n = 1, .desc = HIPDNN_BACKEND_TENSOR_DESCRIPTOR,          \
+     .field = FIELD, .wire = FE_W_UID, .fb_id = FB}
+#define TIN(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_IN)
+#define TIN_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_IN)
+#define TOUT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_OUT)
+#define TOUT_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_OUT)
+
+#define FE_TENSORS_ROW(ID, FIELD, FB, FLAGS)                                                    \
+    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ARRAY,            \
+     .flags = (FLAGS), .min_n = 0, .max_n = 0, .desc = HIPDNN_BACKEND_TENSOR_DESCRIPTOR,          \
+     .field = FIELD, .wire = FE_W_UIDS, .fb_id = FB}
+#define TINS(ID, FIELD, FB) FE_TENSORS_ROW(ID, FIELD, FB, FE_IN)
+#define TOUTS(ID, FIELD, FB) FE_TENSORS_ROW(ID, FIELD, FB, FE_OUT)
+
+#define COMP(ID)                                                                                \
+    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_DATA_TYPE, .shape = FE_ONE, .flags = FE_COMPUTE, \
+     .min_n = 1, .max_n = 1, .field = "compute_data_type", .wire = FE_W_DTYPE, .fb_id = -1}
+#define COMP_REQ(ID)                                                                            \
+    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_DATA_TYPE, .shape = FE_ONE,                      \
+     .flags = FE_COMPUTE | FE_REQ, .min_n = 1, .max_n = 1, .field = "compute_data_type",          \
+     .wire = FE_W_DTYPE, .fb_id = -1}
+
+#define SCALAR(ID, TYPE, WIRE, FIELD, FB, FLAGS)                                                \
+    {.id = ID, .name = #ID, .type = TYPE, .shape = FE_ONE, .flags = (FLAGS), .min_n = 1,         \
+     .max_n = 1, .field = FIELD, .wire = WIRE, .fb_id = FB}
+#define ARRAY(ID, TYPE, WIRE, FIELD, FB, FLAGS, MIN, MAX)                                       \
+    {.id = ID, .name = #ID, .type = TYPE, .shape = FE_ARRAY, .flags = (FLAGS), .min_n = MIN,     \
+     .max_n = MAX, .field = FIELD, .wire = WIRE, .fb_id = FB}
+#define ENUMV(ID, TYPE, ENUM, FIELD, FB, FLAGS)                                                 \
+    {.id = ID, .name = #ID, .type = TYPE, .shape = FE_ONE, .flags = (FLAGS), .min_n = 1,         \
+     .max_n = 1, .field = FIELD, .wire = FE_W_ENUM, .fb_id = FB, .enum_name = ENUM}
+#define STRING(ID, FIELD, FB, FLAGS, MAX)                                                       \
+    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_CHAR, .shape = FE_STRING, .flags = (FLAGS),      \
+     .min_n = 0, .max_n = MAX, .field = FIELD, .wire = FE_W_STRING, .fb_id = FB}
+#define LATER(ID, TYPE)                                                                         \
+    {.id = ID, .name = #ID, .type = TYPE, .shape = FE_ONE, .flags = FE_LATER, .min_n = 1,         \
+     .max_n = 1, .wire = FE_W_NONE, .fb_id = -1}
+
+#define FE_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
+
+#endif

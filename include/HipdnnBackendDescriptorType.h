@@ -1,0 +1,68 @@
+/*
+ * HipdnnBackendDescriptorType.h — hipdnnBackendDescriptorType_t, the kinds of
+ * descriptor hipdnnBackendCreateDescriptor() makes.
+ *
+ * The enumerators and their order are those of the hipDNN release this library
+ * pins for its ABI (values 0..30, numbered explicitly so they cannot drift).
+ * Newer hipDNN headers renamed some of these values; the #define block after the
+ * enum gives the newer spellings as aliases of the same numbers. Types that newer
+ * hipDNN releases number 31 and above are not part of this ABI.
+ *
+ * A type listed here may still be refused with HIPDNN_STATUS_NOT_SUPPORTED by
+ * hipdnnBackendCreateDescriptor() if this library does not implement it.
+ */
+#ifndef HIPDNN_BACKEND_DESCRIPTOR_TYPE_H
+#define HIPDNN_BACKEND_DESCRIPTOR_TYPE_H
+
+typedef enum
+{
+    HIPDNN_INVALID_TYPE = 0, /* never a valid descriptor; catches uninitialised values */
+
+    /* Engines, heuristics and plans */
+    HIPDNN_BACKEND_ENGINE_DESCRIPTOR = 1,            /* one engine applied to one graph */
+    HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR = 2,         /* engine + knob choices */
+    HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR = 3,        /* ranks engine configs for a graph */
+    HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR = 4,    /* compiled, ready for Execute */
+    HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR = 5, /* info on virtual tensors */
+    HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR = 6,       /* one knob = value setting */
+    HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR = 7,         /* what one knob accepts */
+    HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR = 8,       /* an engine's layout needs */
+
+    /* Operations, graphs and data */
+    HIPDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR = 9, /* per-channel sum and sum of squares */
+    HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR = 10,     /* tensors + operations */
+    HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR = 11,       /* tensor UID -> pointer, workspace */
+    HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR = 12,       /* compiled-kernel cache */
+    HIPDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR = 13, /* gather paged K/V */
+    HIPDNN_BACKEND_TENSOR_DESCRIPTOR = 14,
+    HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR = 15,         /* X, W -> Y */
+    HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_FILTER_DESCRIPTOR = 16, /* X, DY -> DW */
+    HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_DESCRIPTOR_EXT = 17,     /* inverse variance */
+    HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR = 18,
+    HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DESCRIPTOR = 19,        /* DY, W -> DX */
+    HIPDNN_BACKEND_OPERATION_BATCHNORM_BACKWARD_DESCRIPTOR_EXT = 20,
+    HIPDNN_BACKEND_OPERATION_BATCHNORM_INFERENCE_VARIANCE_DESCRIPTOR_EXT = 21, /* variance + eps */
+    HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT = 22,
+    HIPDNN_BACKEND_OPERATION_RMSNORM_DESCRIPTOR_EXT = 23,
+    HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT = 24,
+    HIPDNN_BACKEND_OPERATION_LAYERNORM_DESCRIPTOR_EXT = 25,
+    HIPDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR_EXT = 26,
+    HIPDNN_BACKEND_OPERATION_BATCHNORM_DESCRIPTOR_EXT = 27, /* training forward */
+    HIPDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR_EXT = 28,
+    HIPDNN_BACKEND_OPERATION_CUSTOM_OP_DESCRIPTOR_EXT = 29,
+    HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT = 30
+} hipdnnBackendDescriptorType_t;
+
+/* Newer hipDNN spellings of the same values. */
+#define HIPDNN_INVALID_TYPE_EXT HIPDNN_INVALID_TYPE
+#define HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DATA_DESCRIPTOR \
+    HIPDNN_BACKEND_OPERATION_CONVOLUTION_BACKWARD_DESCRIPTOR
+#define HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT
+#define HIPDNN_BACKEND_OPERATION_SDPA_FWD_DESCRIPTOR HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT
+#define HIPDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR \
+    HIPDNN_BACKEND_OPERATION_BLOCK_SCALE_QUANTIZE_DESCRIPTOR_EXT
+#define HIPDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR \
+    HIPDNN_BACKEND_OPERATION_BLOCK_SCALE_DEQUANTIZE_DESCRIPTOR_EXT
+#define HIPDNN_BACKEND_OPERATION_SDPA_BWD_DESCRIPTOR_EXT HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT
+
+#endif /* HIPDNN_BACKEND_DESCRIPTOR_TYPE_H */

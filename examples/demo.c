@@ -1,2 +1,174 @@
-/* demo.c — placeholder, replaced once the descriptor layer exists. */
-int main(void) { return 0; }
+/* demo.c — the README's main job until the JIT engine lands.
+ *
+ * 1. Builds a layernorm graph through the backend API the way a framework does (tensor
+ *    descriptors, an operation descriptor, an operation graph), finalizes it and prints the
+ *    graph as JSON.
+ * 2. For every graph file named on the command line (JSON files under examples/graphs/):
+ *    deserializes it, finalizes it, serializes it to hipDNN's FlatBuffer form and back, and
+ *    prints one line per graph.
+ * Uses nothing but the public header.
+ */
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "hipdnn_backend.h"
+
+#define CHECK(call)                                                                              \
+    do {                                                                                        \
+        hipdnnStatus_t st_ = (call);                                                            \
+        if (st_ != HIPDNN_STATUS_SUCCESS) {                                                     \
+            char msg_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                          \
+            hipdnnGetLastErrorString(msg_, sizeof msg_);                                        \
+            fprintf(stderr, "%s failed: %s\n  %s\n", #call, hipdnnGetErrorString(st_), msg_);   \
+            return st_;                                                                         \
+        }                                                                                       \
+    } while (0)
+
+/* A finalized tensor descriptor with packed row-major strides. */
+static hipdnnStatus_t make_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
+                                  bool is_virtual, hipdnnBackendDescriptor_t *out)
+{
+    int64_t strides[8];
+    strides[rank - 1] = 1;
+    for (int i = rank - 2; i >= 0; i--)
+        strides[i] = strides[i + 1] * dims[i + 1];
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, out));
+    CHECK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
+    CHECK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
+    CHECK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
+    CHECK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
+    CHECK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
+    return hipdnnBackendFinalize(*out);
+}
+
+/* layernorm over the last dim of x [B*S, D] (bf16), scale/bias fp32 [1, D], eps by value. */
+static hipdnnStatus_t build_layernorm(hipdnnHandle_t handle, hipdnnBackendDescriptor_t *graph)
+{
+    const int64_t rows = 8192, d = 4096, x_dims[] = {rows, d}, w_dims[] = {1, d};
+    const int64_t stat_dims[] = {rows, 1}, one[] = {1, 1};
+    hipdnnBackendDescriptor_t x, scale, bias, eps, y, mean, inv, op;
+    CHECK(make_tensor(1, HIPDNN_DATA_BFLOAT16, 2, x_dims, false, &x));
+    CHECK(make_tensor(2, HIPDNN_DATA_FLOAT, 2, w_dims, false, &scale));
+    CHECK(make_tensor(3, HIPDNN_DATA_FLOAT, 2, w_dims, false, &bias));
+    CHECK(make_tensor(5, HIPDNN_DATA_BFLOAT16, 2, x_dims, false, &y));
+    CHECK(make_tensor(6, HIPDNN_DATA_FLOAT, 2, stat_dims, false, &mean));
+    CHECK(make_tensor(7, HIPDNN_DATA_FLOAT, 2, stat_dims, false, &inv));
+    /* epsilon: a by-value scalar, its value baked into the graph */
+    float epsilon = 1e-5f;
+    int64_t eps_uid = 4, eps_strides[] = {1, 1};
+    hipdnnDataType_t f32 = HIPDNN_DATA_FLOAT;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &eps));
+    CHECK(hipdnnBackendSetAttribute(eps, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &eps_uid));
+    CHECK(hipdnnBackendSetAttribute(eps, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
+    CHECK(hipdnnBackendSetAttribute(eps, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, one));
+    CHECK(hipdnnBackendSetAttribute(eps, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, eps_strides));
+    CHECK(hipdnnBackendSetAttribute(eps, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &epsilon));
+    CHECK(hipdnnBackendFinalize(eps));
+
+    hipdnnNormFwdPhase_t phase = HIPDNN_NORM_FWD_TRAINING;
+    int64_t norm_dims = 1;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_LAYERNORM_DESCRIPTOR_EXT, &op));
+    struct { hipdnnBackendAttributeName_t name; hipdnnBackendDescriptor_t t; } ports[] = {
+        {HIPDNN_ATTR_OPERATION_LAYERNORM_X_EXT, x}, {HIPDNN_ATTR_OPERATION_LAYERNORM_SCALE_EXT, scale},
+        {HIPDNN_ATTR_OPERATION_LAYERNORM_BIAS_EXT, bias}, {HIPDNN_ATTR_OPERATION_LAYERNORM_EPSILON_EXT, eps},
+        {HIPDNN_ATTR_OPERATION_LAYERNORM_Y_EXT, y}, {HIPDNN_ATTR_OPERATION_LAYERNORM_MEAN_EXT, mean},
+        {HIPDNN_ATTR_OPERATION_LAYERNORM_INV_VARIANCE_EXT, inv}};
+    for (size_t i = 0; i < sizeof ports / sizeof ports[0]; i++) {
+        CHECK(hipdnnBackendSetAttribute(op, ports[i].name, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &ports[i].t));
+        CHECK(hipdnnBackendDestroyDescriptor(ports[i].t)); /* the op keeps its own reference */
+    }
+    CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_LAYERNORM_FWD_PHASE_EXT,
+                                    HIPDNN_TYPE_NORM_FWD_PHASE, 1, &phase));
+    CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT,
+                                    HIPDNN_TYPE_INT64, 1, &norm_dims));
+    CHECK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_LAYERNORM_COMP_TYPE_EXT, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
+    CHECK(hipdnnBackendFinalize(op));
+
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, graph));
+    CHECK(hipdnnBackendSetAttribute(*graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    CHECK(hipdnnBackendSetAttribute(*graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op));
+    CHECK(hipdnnBackendDestroyDescriptor(op));
+    return hipdnnBackendFinalize(*graph);
+}
+
+static hipdnnStatus_t print_json(hipdnnBackendDescriptor_t graph)
+{
+    size_t n = 0;
+    CHECK(hipdnnBackendGetSerializedJsonGraph_ext(graph, 0, &n, NULL));
+    char *text = malloc(n);
+    if (text == NULL)
+        return HIPDNN_STATUS_ALLOC_FAILED;
+    hipdnnStatus_t st = hipdnnBackendGetSerializedJsonGraph_ext(graph, n, &n, text);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        printf("%s\n", text);
+    free(text);
+    return st;
+}
+
+static char *read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    char *buf = NULL;
+    long n;
+    if (f != NULL && fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) > 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    if (buf != NULL)
+        *len = (size_t)n;
+    if (f != NULL)
+        fclose(f);
+    return buf;
+}
+
+/* Loads a JSON graph, finalizes it, and round-trips it through the binary form. */
+static hipdnnStatus_t show_file(hipdnnHandle_t handle, const char *path)
+{
+    size_t len = 0, bin_len = 0;
+    char *text = read_file(path, &len);
+    if (text == NULL) {
+        fprintf(stderr, "%s: cannot read\n", path);
+        return HIPDNN_STATUS_BAD_PARAM;
+    }
+    hipdnnBackendDescriptor_t g, g2;
+    hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, len);
+    free(text);
+    CHECK(st);
+    CHECK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    CHECK(hipdnnBackendFinalize(g));
+    int64_t n_ops = 0;
+    CHECK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                                    0, &n_ops, NULL));
+    CHECK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &bin_len, NULL));
+    uint8_t *bin = malloc(bin_len);
+    st = bin == NULL ? HIPDNN_STATUS_ALLOC_FAILED
+                     : hipdnnBackendGetSerializedBinaryGraph_ext(g, bin_len, &bin_len, bin);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = hipdnnBackendCreateAndDeserializeGraph_ext(&g2, bin, bin_len);
+    free(bin);
+    CHECK(st);
+    printf("%-40s %2lld ops, %5zu bytes of FlatBuffer, binary round trip ok\n", path,
+           (long long)n_ops, bin_len);
+    hipdnnBackendDestroyDescriptor(g2);
+    hipdnnBackendDestroyDescriptor(g);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+int main(int argc, char **argv)
+{
+    hipdnnHandle_t handle;
+    hipdnnBackendDescriptor_t graph;
+    printf("hipdnn-jit %s\n", hipdnnVersionString_ext());
+    if (hipdnnCreate(&handle) != HIPDNN_STATUS_SUCCESS || build_layernorm(handle, &graph) != 0)
+        return 1;
+    printf("A layernorm graph built through the backend API:\n");
+    int rc = print_json(graph) != HIPDNN_STATUS_SUCCESS;
+    hipdnnBackendDestroyDescriptor(graph);
+    for (int i = 1; i < argc; i++)
+        rc |= show_file(handle, argv[i]) != HIPDNN_STATUS_SUCCESS;
+    hipdnnDestroy(handle);
+    return rc;
+}

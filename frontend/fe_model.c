@@ -440,8 +440,8 @@ static hipdnnStatus_t set_fields(fe_obj *o, const json_t *obj, const tensor_map 
 static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_t *val)
 {
     const json_t *v = json_object_get(val, "value");
-    if (!json_is_string(type) || !json_is_object(val) || v == NULL || !json_is_number(v) &&
-        !json_is_boolean(v))
+    if (!json_is_string(type) || !json_is_object(val) || v == NULL ||
+        (!json_is_number(v) && !json_is_boolean(v)))
         return MFAIL("a tensor value needs \"value_type\" and \"value\": {\"value\": ...}");
     hipdnnDataType_t dt = (hipdnnDataType_t)fe_get(t, HIPDNN_ATTR_TENSOR_DATA_TYPE)->one.e;
     double d = json_is_boolean(v) ? json_is_true(v) : json_number_value(v);
@@ -482,12 +482,6 @@ static hipdnnStatus_t tensor_from_json(const json_t *obj, fe_obj **out)
     return HIPDNN_STATUS_SUCCESS;
 }
 
-static int cmp_i64_index(const void *a, const void *b, void *uids)
-{
-    int64_t x = ((int64_t *)uids)[*(const int *)a], y = ((int64_t *)uids)[*(const int *)b];
-    return x < y ? -1 : x > y;
-}
-
 /* Sorts the map by uid (insertion sort on indices; maps are built once). */
 static hipdnnStatus_t map_sort(tensor_map *m)
 {
@@ -503,7 +497,6 @@ static hipdnnStatus_t map_sort(tensor_map *m)
     for (int i = 1; i < m->n; i++)
         if (m->uid[i] == m->uid[i - 1])
             return MFAIL("two tensors have uid %lld", (long long)m->uid[i]);
-    (void)cmp_i64_index;
     return HIPDNN_STATUS_SUCCESS;
 }
 

@@ -29,7 +29,11 @@ typedef enum
     HIPDNN_OPERATION_TYPE_RMSNORM_BACKWARD_EXT = 19,
     HIPDNN_OPERATION_TYPE_LAYERNORM_BACKWARD_EXT = 20,
     HIPDNN_OPERATION_TYPE_MOE_GROUPED_MATMUL_EXT = 21,
-    HIPDNN_OPERATION_TYPE_MOE_GROUPED_MATMUL_BWD_EXT = 22
+    HIPDNN_OPERATION_TYPE_MOE_GROUPED_MATMUL_BWD_EXT = 22,
+    /* hipdnn-jit extensions: operation descriptors hipDNN declares without an operation type.
+     * Values from 1000 so hipDNN's own list can grow without colliding. */
+    HIPDNN_OPERATION_TYPE_GEN_STATS_EXT = 1000,
+    HIPDNN_OPERATION_TYPE_PAGED_CACHE_LOAD_EXT = 1001
 } hipdnnOperationType_ext_t;
 
 #endif /* HIPDNN_OPERATION_TYPE_H */

@@ -209,6 +209,21 @@ int fe_fb_union(const fe_fb_table *t, uint16_t id, uint8_t *type, fe_fb_table *o
     return r == FE_FB_ABSENT ? FE_FB_BAD : r;
 }
 
+int fe_fb_union_struct(const fe_fb_table *t, uint16_t id, size_t size, const uint8_t **bytes)
+{
+    uint64_t pos;
+    *bytes = NULL;
+    if (size == 0)
+        return FE_FB_BAD;
+    int r = offset_field(t, id, &pos);
+    if (r != FE_FB_OK)
+        return FE_FB_BAD; /* the caller saw a member type: the value must be there */
+    if (!fits(t->size, pos, size))
+        return FE_FB_BAD;
+    *bytes = t->buf + pos;
+    return FE_FB_OK;
+}
+
 int fe_fb_vector(const fe_fb_table *t, uint16_t id, fe_fb_vec *out)
 {
     uint64_t pos;
@@ -306,7 +321,8 @@ int fe_fb_vec_string(const fe_fb_vec *v, uint32_t i, const char **s, uint32_t *l
 /* ======================================= builder ========================================= */
 
 /* What a field holds. The first two live inline in the table; the rest are offsets. */
-enum { K_SCALAR, K_STRUCT, K_STRING, K_TABLE, K_VEC_SCALARS, K_VEC_TABLES, K_VEC_STRINGS };
+enum { K_SCALAR, K_STRUCT, K_STRING, K_TABLE, K_VEC_SCALARS, K_VEC_TABLES, K_VEC_STRINGS,
+       K_OOL_STRUCT /* a struct out of line: the value of a union whose members are structs */ };
 
 typedef struct fbb_str {
     const char *s;
@@ -597,6 +613,28 @@ int fe_fbt_union(fe_fbt *t, uint16_t id, uint8_t type, fe_fbt *value)
     return r == FE_FBB_OK ? fe_fbt_u8(t, id - 1, type) : r;
 }
 
+int fe_fbt_union_struct(fe_fbt *t, uint16_t id, uint8_t type, size_t size, size_t align,
+                        const void *bytes)
+{
+    fbb_field *f;
+    if (t == NULL)
+        return FE_FBB_EINVAL;
+    bool align_ok = align == 1 || align == 2 || align == 4 || align == 8 || align == 16;
+    if (id == 0 || type == 0 || field_exists(t, id - 1) || !align_ok || size == 0 ||
+        size > 65000 || bytes == NULL)
+        return fbb_fail(t->b, FE_FBB_EINVAL);
+    int r = field_new(t, id, K_OOL_STRUCT, 4, &f);
+    if (r != FE_FBB_OK)
+        return r;
+    f->count = (uint32_t)size;
+    f->size = (uint8_t)align; /* the struct's alignment where it is written */
+    f->u.bytes = arena_dup(t->b, bytes, size);
+    if (f->u.bytes == NULL)
+        return t->b->err;
+    r = field_link(t, f);
+    return r == FE_FBB_OK ? fe_fbt_u8(t, id - 1, type) : r;
+}
+
 /* An n-byte scalar in host byte order at p, widened. */
 static uint64_t load_host(const uint8_t *p, size_t n)
 {
@@ -866,6 +904,17 @@ static int emit_vec_offsets(fbb_out *o, const fbb_field *f, unsigned depth, uint
     return r;
 }
 
+/* Writes an out-of-line struct (a union value) aligned to its alignment. */
+static int emit_ool_struct(fbb_out *o, const fbb_field *f, uint32_t *pos)
+{
+    int r = out_pad(o, f->size, 0);
+    if (r == FE_FBB_OK)
+        r = out_take(o, f->count, pos);
+    if (r == FE_FBB_OK)
+        memcpy(o->p + *pos, f->u.bytes, f->count);
+    return r;
+}
+
 /* Writes what offset field f points at and patches the field's slot at `at`. */
 static int emit_child(fbb_out *o, const fbb_field *f, uint32_t at, unsigned depth)
 {
@@ -875,6 +924,7 @@ static int emit_child(fbb_out *o, const fbb_field *f, uint32_t at, unsigned dept
     case K_STRING: r = emit_string(o, &f->u.str, &target); break;
     case K_TABLE: r = emit_table(o, f->u.child, depth + 1, &target); break;
     case K_VEC_SCALARS: r = emit_vec_scalars(o, f, &target); break;
+    case K_OOL_STRUCT: r = emit_ool_struct(o, f, &target); break;
     case K_VEC_TABLES:
     case K_VEC_STRINGS: r = emit_vec_offsets(o, f, depth, &target); break;
     default: return FE_FBB_OK; /* inline: already written */

@@ -122,6 +122,11 @@ int fe_fb_union(const fe_fb_table *t, uint16_t id, uint8_t *type, fe_fb_table *o
  * follow it. Not OK: *out is zeroed. */
 int fe_fb_vector(const fe_fb_table *t, uint16_t id, fe_fb_vec *out);
 
+/* The value of a union whose members are structs (hipDNN's TensorValue): the field at id is an
+ * offset to `size` struct bytes. The caller reads the type at id - 1 first; FE_FB_BAD when the
+ * value is missing or does not fit. */
+int fe_fb_union_struct(const fe_fb_table *t, uint16_t id, size_t size, const uint8_t **bytes);
+
 /* Inline struct field `id` of `size` bytes (size >= 1). OK: *bytes points at them inside the
  * table; decode members with fe_fb_ld_*. Not OK: *bytes = NULL. */
 int fe_fb_struct(const fe_fb_table *t, uint16_t id, size_t size, const uint8_t **bytes);
@@ -232,6 +237,11 @@ int fe_fbt_table(fe_fbt *t, uint16_t id, fe_fbt *child);
 
 /* A union: type (1..255) at id - 1 and the value table at id (id >= 1). */
 int fe_fbt_union(fe_fbt *t, uint16_t id, uint8_t type, fe_fbt *value);
+
+/* A union whose member is a struct: type at id - 1, and at id an offset to `size` bytes
+ * written out of line, aligned to align (as FlatBuffers stores struct members of unions). */
+int fe_fbt_union_struct(fe_fbt *t, uint16_t id, uint8_t type, size_t size, size_t align,
+                        const void *bytes);
 
 /* A vector of count scalars of elem_size bytes (1, 2, 4 or 8) in host byte order at data
  * (may be NULL when count == 0); written little-endian, elements aligned to elem_size. */

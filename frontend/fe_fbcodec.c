@@ -374,7 +374,7 @@ static json_t *unpack_struct(const fb_struct *s, const uint8_t *p)
     }
     json_t *v;
     switch ((kind)s->kind) {
-    case K_F32: v = json_real(fe_fb_ld_f32(p)); break;
+    case K_F32: v = fe_json_f32(fe_fb_ld_f32(p)); break;
     case K_F64: v = json_real(fe_fb_ld_f64(p)); break;
     case K_I32: v = json_integer(fe_fb_ld_i32(p)); break;
     case K_I64: v = json_integer(fe_fb_ld_i64(p)); break;
@@ -471,7 +471,7 @@ static json_t *dec_scalar(const fe_fb_table *t, const fb_field *f, int *rc)
     case K_I64: return (*rc = fe_fb_i64(t, f->id, 0, &i64)) == FE_FB_OK ? json_integer(i64) : NULL;
     case K_I32: return (*rc = fe_fb_i32(t, f->id, 0, &i32)) == FE_FB_OK ? json_integer(i32) : NULL;
     case K_U32: return (*rc = fe_fb_u32(t, f->id, 0, &u32)) == FE_FB_OK ? json_integer(u32) : NULL;
-    case K_F32: return (*rc = fe_fb_f32(t, f->id, 0, &f32)) == FE_FB_OK ? json_real(f32) : NULL;
+    case K_F32: return (*rc = fe_fb_f32(t, f->id, 0, &f32)) == FE_FB_OK ? fe_json_f32(f32) : NULL;
     case K_STR:
         return (*rc = fe_fb_string(t, f->id, &s, &len)) == FE_FB_OK ? json_stringn(s, len) : NULL;
     case K_ENUM: {

@@ -231,6 +231,13 @@ typedef struct json_t json_t;
 hipdnnStatus_t fe_graph_to_json(fe_obj *graph, json_t **out);
 hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out_graph);
 
+/* ---- fe_jsonfmt.c: readable JSON text ------------------------------------------------------ */
+
+/* A JSON real for a float, stored as the double nearest its shortest decimal spelling. */
+json_t *fe_json_f32(float f);
+/* Deterministic, readable text of a JSON model (arrays of numbers on one line); free(). */
+char *fe_json_text(const json_t *doc);
+
 /* ---- fe_fbcodec.c: JSON model <-> FlatBuffer bytes ---------------------------------------- */
 
 hipdnnStatus_t fe_fb_encode_graph(const json_t *doc, uint8_t **out, size_t *len);

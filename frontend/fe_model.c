@@ -80,7 +80,7 @@ static json_t *attr_to_json(const fe_attr *a, const fe_val *v)
     case FE_W_I32: return json_integer(v->one.i32);
     case FE_W_I64S: return int_array(v->arr, v->n, 8);
     case FE_W_I32S: return int_array(v->arr, v->n, 4);
-    case FE_W_F32: return json_real(v->one.f32);
+    case FE_W_F32: return fe_json_f32(v->one.f32);
     case FE_W_BOOL: return json_boolean(v->one.b);
     case FE_W_ENUM: return json_string(fe_enum_to_name(a->enum_name, v->one.e));
     case FE_W_DTYPE: return json_string(dtype_json_name(v->one.e));
@@ -111,27 +111,45 @@ static bool attrs_to_json(fe_obj *o, json_t *obj)
     return true;
 }
 
-/* The by-value scalar as the schema's TensorValue union member. */
+/* The schema's TensorValue member that carries a by-value scalar of type t. */
+static const char *value_member(hipdnnDataType_t t)
+{
+    switch (t) {
+    case HIPDNN_DATA_FLOAT: return "Float32Value";
+    case HIPDNN_DATA_DOUBLE: return "Float64Value";
+    case HIPDNN_DATA_HALF: return "Float16Value";
+    case HIPDNN_DATA_BFLOAT16: return "BFloat16Value";
+    case HIPDNN_DATA_INT32: return "Int32Value";
+    case HIPDNN_DATA_INT64: return "Int64Value";
+    case HIPDNN_DATA_BOOLEAN: return "BoolValue";
+    default: return "Float8Value"; /* 1-byte types, the raw byte */
+    }
+}
+
+/* The by-value scalar's bytes as the JSON number of its TensorValue member. */
+static json_t *value_number(hipdnnDataType_t t, const unsigned char *b)
+{
+    float f; double d; uint16_t h; int32_t i32; int64_t i64;
+    switch (t) {
+    case HIPDNN_DATA_FLOAT: memcpy(&f, b, 4); return fe_json_f32(f);
+    case HIPDNN_DATA_DOUBLE: memcpy(&d, b, 8); return json_real(d);
+    case HIPDNN_DATA_HALF: memcpy(&h, b, 2); return fe_json_f32(base_fp16_to_f32(h));
+    case HIPDNN_DATA_BFLOAT16: memcpy(&h, b, 2); return fe_json_f32(base_bf16_to_f32(h));
+    case HIPDNN_DATA_INT32: memcpy(&i32, b, 4); return json_integer(i32);
+    case HIPDNN_DATA_INT64: memcpy(&i64, b, 8); return json_integer(i64);
+    case HIPDNN_DATA_BOOLEAN: return json_boolean(b[0] != 0);
+    default: return json_integer(b[0]);
+    }
+}
+
 static bool value_to_json(fe_tensor_view t, const unsigned char *bytes, json_t *obj)
 {
-    json_t *v;
-    const char *member;
-    switch (t.dtype) {
-    case HIPDNN_DATA_FLOAT: { float f; memcpy(&f, bytes, 4); member = "Float32Value"; v = json_real(f); break; }
-    case HIPDNN_DATA_DOUBLE: { double d; memcpy(&d, bytes, 8); member = "Float64Value"; v = json_real(d); break; }
-    case HIPDNN_DATA_HALF: { uint16_t h; memcpy(&h, bytes, 2); member = "Float16Value"; v = json_real(base_fp16_to_f32(h)); break; }
-    case HIPDNN_DATA_BFLOAT16: { uint16_t h; memcpy(&h, bytes, 2); member = "BFloat16Value"; v = json_real(base_bf16_to_f32(h)); break; }
-    case HIPDNN_DATA_INT32: { int32_t i; memcpy(&i, bytes, 4); member = "Int32Value"; v = json_integer(i); break; }
-    case HIPDNN_DATA_INT64: { int64_t i; memcpy(&i, bytes, 8); member = "Int64Value"; v = json_integer(i); break; }
-    case HIPDNN_DATA_BOOLEAN: member = "BoolValue"; v = json_boolean(bytes[0] != 0); break;
-    default: member = "Float8Value"; v = json_integer(bytes[0]); break; /* 1-byte types, raw */
-    }
     json_t *s = json_object();
-    if (s == NULL || json_object_set_new(s, "value", v) != 0) {
+    if (s == NULL || json_object_set_new(s, "value", value_number(t.dtype, bytes)) != 0) {
         json_decref(s);
         return false;
     }
-    return json_object_set_new(obj, "value_type", json_string(member)) == 0 &&
+    return json_object_set_new(obj, "value_type", json_string(value_member(t.dtype))) == 0 &&
            json_object_set_new(obj, "value", s) == 0;
 }
 
@@ -444,6 +462,9 @@ static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_
         (!json_is_number(v) && !json_is_boolean(v)))
         return MFAIL("a tensor value needs \"value_type\" and \"value\": {\"value\": ...}");
     hipdnnDataType_t dt = (hipdnnDataType_t)fe_get(t, HIPDNN_ATTR_TENSOR_DATA_TYPE)->one.e;
+    if (strcmp(json_string_value(type), value_member(dt)) != 0)
+        return MFAIL("a %s tensor's value must be a %s, not %s", fe_dtype_name(dt),
+                     value_member(dt), json_string_value(type));
     double d = json_is_boolean(v) ? json_is_true(v) : json_number_value(v);
     unsigned char bytes[8] = {0};
     switch (dt) {

@@ -26,6 +26,7 @@
 
 #include "base/base.h"
 #include "hipdnn_backend.h"
+#include "ir/ir.h"
 
 #define FE_MAX_RANK 8
 #define FE_HANDLE_MAGIC 0x48444e48u /* "HNDH" */
@@ -214,12 +215,28 @@ typedef struct fe_graph_info {
     int n_tensors;
 } fe_graph_info;
 
+/* What a finalized OPERATIONGRAPH keeps (its priv): the structure, and the IR lowered from it
+ * with its canonical key; when lowering failed (a feature the IR cannot express) the graph is
+ * still a valid graph and `lower_msg` says why it has no IR. */
+typedef struct fe_graph_state {
+    fe_graph_info gi;
+    ir_graph *ir;
+    hipdnnStatus_t lower_status;
+    char lower_msg[512];
+    char key[33];
+} fe_graph_state;
+
 /* Analyses the ops of an OPERATIONGRAPH (finalized or not): unique uids, one producer per
  * tensor, virtual tensors produced inside, no op twice, acyclic. Caller frees with
  * fe_graph_info_free. */
 hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out);
 void fe_graph_info_free(fe_graph_info *gi);
 extern const fe_class fe_graph_class;
+
+/* ---- fe_lower.c: descriptors -> IR ---------------------------------------------------------- */
+
+/* Lowers a finalized graph's structure to a sealed IR graph (freed with ir_graph_free). */
+hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
 
 /* ---- fe_ops_check.c: per-operation finalize rules ------------------------------------------ */
 

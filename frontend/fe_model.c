@@ -229,7 +229,7 @@ static hipdnnStatus_t graph_head_to_json(fe_obj *g, json_t *doc)
 
 hipdnnStatus_t fe_graph_to_json(fe_obj *g, json_t **out)
 {
-    fe_graph_info local, *gi = g->priv;
+    fe_graph_info local, *gi = g->finalized ? &((fe_graph_state *)g->priv)->gi : NULL;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     if (!g->finalized) {
         st = fe_graph_analyse(g, &local);

@@ -233,6 +233,49 @@ hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out);
 void fe_graph_info_free(fe_graph_info *gi);
 extern const fe_class fe_graph_class;
 
+/* ---- fe_knob.c: KNOB_INFO and KNOB_CHOICE descriptors -------------------------------------------- */
+
+extern const fe_class fe_knob_info_class, fe_knob_choice_class;
+
+/* An engine's integer knob (our engines' knobs are all integers). */
+typedef struct fe_knob_def {
+    const char *id;          /* "<engine>.<knob>", e.g. "jit.tile_m" */
+    const char *description;
+    int64_t min, max, stride, dflt;
+    const int64_t *valid;    /* optional list of valid values (NULL: every stride step) */
+    int n_valid;
+} fe_knob_def;
+
+/* A finalized KNOB_INFO object describing def (one reference, the caller's). */
+hipdnnStatus_t fe_knob_info_make(const fe_knob_def *def, fe_obj **out);
+
+/* A finalized KNOB_CHOICE's content. */
+typedef struct fe_knob_choice_view {
+    const char *id;
+    hipdnnBackendAttributeType_t type; /* INT64, DOUBLE or CHAR */
+    int64_t i64;
+    double f64;
+    const char *str;
+} fe_knob_choice_view;
+fe_knob_choice_view fe_knob_choice(fe_obj *choice);
+
+/* ---- fe_varpack.c: VARIANT_PACK ------------------------------------------------------------------- */
+
+extern const fe_class fe_variant_pack_class;
+
+/* A finalized variant pack's content. */
+typedef struct fe_varpack_view {
+    int n;
+    const int64_t *uids;
+    void *const *ptrs;
+    void *workspace;                 /* NULL when not set */
+    int n_overrides;                 /* override-shape entries (0 when none) */
+    const int64_t *override_uids, *override_lengths, *override_shapes, *override_strides;
+} fe_varpack_view;
+fe_varpack_view fe_varpack(fe_obj *pack);
+/* The pointer bound to uid, or NULL (and false) when the pack has none. */
+bool fe_varpack_find(const fe_varpack_view *v, int64_t uid, void **ptr);
+
 /* ---- fe_lower.c: descriptors -> IR ---------------------------------------------------------- */
 
 /* Lowers a finalized graph's structure to a sealed IR graph (freed with ir_graph_free). */

@@ -270,15 +270,23 @@ static hipdnnStatus_t get_key(fe_obj *o, const fe_attr *a, hipdnnBackendAttribut
     if (gs->ir == NULL)
         return base_fail(gs->lower_status, "HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR %s: the graph "
                          "has no IR: %s", a->name, gs->lower_msg);
-    fe_val v = {.n = 32, .arr = gs->key};
     if (elems == NULL || requested == 0)
         return fe_get_copy(o, a, 0, count, NULL, NULL, 33, 1);
-    int64_t k = requested - 1 < v.n ? requested - 1 : v.n;
+    int64_t k = requested - 1 < 32 ? requested - 1 : 32;
     memcpy(elems, gs->key, (size_t)k);
     ((char *)elems)[k] = '\0';
     if (count != NULL)
         *count = k + 1;
     return HIPDNN_STATUS_SUCCESS;
+}
+
+static hipdnnStatus_t get_engine_count(fe_obj *o, const fe_attr *a,
+                                       hipdnnBackendAttributeType_t type, int64_t requested,
+                                       int64_t *count, void *elems)
+{
+    (void)type;
+    int64_t n = fe_n_engines;
+    return fe_get_copy(o, a, requested, count, elems, &n, 1, sizeof n);
 }
 
 #define DT HIPDNN_TYPE_DATA_TYPE
@@ -289,7 +297,10 @@ static const fe_attr graph_attrs[] = {
     {.id = HIPDNN_ATTR_OPERATIONGRAPH_OPS, .name = "HIPDNN_ATTR_OPERATIONGRAPH_OPS",
      .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ARRAY, .flags = FE_ANY_OP | FE_APPEND,
      .min_n = 1, .max_n = 0, .fb_id = -1},
-    LATER(HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64),
+    {.id = HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT,
+     .name = "HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT", .type = HIPDNN_TYPE_INT64,
+     .shape = FE_ONE, .flags = FE_GET_ONLY, .min_n = 1, .max_n = 1, .fb_id = -1,
+     .get = get_engine_count},
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, FE_W_NONE,
            NULL, -1, 0),
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, DT, FE_W_DTYPE, "compute_data_type", 1, 0),

@@ -47,7 +47,7 @@ enum fe_flags {
     FE_OUT = 1 << 2,       /* tensor written by the operation */
     FE_GET_ONLY = 1 << 3,  /* computed; set → NOT_SUPPORTED */
     FE_APPEND = 1 << 4,    /* successive sets append (OPERATIONGRAPH_OPS) */
-    FE_LATER = 1 << 5,     /* declared, arrives with a later issue → NOT_SUPPORTED */
+    FE_REFUSED = 1 << 5,   /* declared by hipDNN, not supported here: NOT_SUPPORTED + why */
     FE_COMPUTE = 1 << 6,   /* the op's compute type: serialized as Node.compute_data_type */
     FE_ANY_OP = 1 << 7,    /* descriptor-valued: any OPERATION_* type */
     FE_GET_ANY = 1 << 8,   /* readable before finalize */
@@ -93,6 +93,7 @@ struct fe_attr {
     const char *enum_name;              /* for FE_W_ENUM: the fe_enum table name */
     fe_set_fn set;                      /* optional override of the generic setter */
     fe_get_fn get;                      /* optional override of the generic getter */
+    const char *why;                    /* FE_REFUSED: the reason given to the caller */
 };
 
 /* ---- descriptor classes ------------------------------------------------------------------ */
@@ -143,6 +144,11 @@ struct hipdnnHandle {
     uint32_t magic;
     hipStream_t stream;
 };
+
+/* ---- fe_api.c ------------------------------------------------------------------------------------ */
+
+/* SUCCESS for a live handle from hipdnnCreate; otherwise a failure naming fn. */
+hipdnnStatus_t fe_check_handle(hipdnnHandle_t h, const char *fn);
 
 /* ---- fe_desc.c: objects and the generic attribute machinery ----------------------------- */
 
@@ -275,6 +281,39 @@ typedef struct fe_varpack_view {
 fe_varpack_view fe_varpack(fe_obj *pack);
 /* The pointer bound to uid, or NULL (and false) when the pack has none. */
 bool fe_varpack_find(const fe_varpack_view *v, int64_t uid, void **ptr);
+
+/* ---- engines (fe_engine.c registry, fe_engine_*.c implementations) ------------------------------ */
+
+typedef struct fe_plan_impl fe_plan_impl; /* an engine's compiled plan, private to the engine */
+
+/* What an engine offers. Every slot is required. Knob values reach the engine as one int64 per
+ * entry of `knobs`, in that order, defaults filled in. */
+typedef struct fe_engine {
+    int64_t id;                       /* HIPDNN_ATTR_ENGINE_GLOBAL_INDEX */
+    const char *name;                 /* unique, never empty */
+    const char *type;                 /* "host" or "gpu" */
+    const fe_knob_def *knobs;
+    int n_knobs;
+    const int *notes;                 /* hipdnnBackendBehaviorNote_t values */
+    int n_notes;
+    /* Can the engine run this graph? If not, `why` says why (for NOT_SUPPORTED messages). */
+    bool (*supports)(const fe_graph_state *g, char *why, size_t why_len);
+    /* Workspace bytes the plan will need with these knob values. */
+    int64_t (*workspace)(const fe_graph_state *g, const int64_t *knobs);
+    hipdnnStatus_t (*build)(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out);
+    /* Runs the plan on the handle's stream with the tensors of the pack. */
+    hipdnnStatus_t (*execute)(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack);
+    void (*destroy)(fe_plan_impl *p);
+} fe_engine;
+
+extern const fe_engine *const fe_engines[];
+extern const int fe_n_engines;
+const fe_engine *fe_engine_by_id(int64_t id);
+extern const fe_engine fe_reference_engine;
+extern const fe_class fe_engine_class, fe_enginecfg_class, fe_engineheur_class, fe_plan_class;
+
+/* The finalized graph state behind an OPERATIONGRAPH object. */
+static inline fe_graph_state *fe_graph_of(fe_obj *graph) { return graph->priv; }
 
 /* ---- fe_lower.c: descriptors -> IR ---------------------------------------------------------- */
 

@@ -3,8 +3,9 @@
  * A kernel is one anchor op plus the pointwise ops fused before it (prologue) and after it
  * (epilogue), or a region of pointwise ops alone. The only rules are the pro/epi/tail columns of
  * ir_ops.def:
- *   prologue  a pointwise op whose output is virtual and read only by this kernel joins an
- *             anchor with `pro` (recursively up the chain);
+ *   prologue  a pointwise op whose output is read only by the anchor joins an anchor with `pro`
+ *             (recursively up the chain); if that output is a graph tensor the kernel also
+ *             writes it (residual add + norm writing the residual stream);
  *   epilogue  a pointwise op reading a tensor the kernel already computes (the anchor's first
  *             output or an epilogue result) joins an anchor with `epi` when its other inputs
  *             come from memory (graph inputs or earlier kernels); an op with `tail` (block
@@ -80,8 +81,7 @@ static hipdnnStatus_t grow_prologue(fuse *f, int ki, int k)
     for (int s = 0; s < op->n_in; s++) {
         int ti = op->in[s];
         int p = ti >= 0 ? f->g->t[ti].producer : -1;
-        if (p < 0 || f->kernel_of[p] >= 0 || !is_pointwise(f, p) || !f->g->t[ti].is_virtual ||
-            !only_reader(f, ti, k))
+        if (p < 0 || f->kernel_of[p] >= 0 || !is_pointwise(f, p) || !only_reader(f, ti, k))
             continue;
         hipdnnStatus_t st = add_op(f, ki, p, IR_PART_PROLOGUE);
         if (st == HIPDNN_STATUS_SUCCESS)

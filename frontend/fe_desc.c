@@ -456,7 +456,7 @@ hipdnnStatus_t fe_get_attr(fe_obj *o, hipdnnBackendAttributeName_t id,
     if (!o->finalized && !(a->flags & FE_GET_ANY))
         return base_fail(HIPDNN_STATUS_NOT_INITIALIZED, "%s %s: descriptor is not finalized",
                          c->name, a->name);
-    if (type != a->type)
+    if (type != a->type && !(a->flags & FE_ANY_TYPE))
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: is %s, requested as %s", c->name,
                          a->name, fe_type_name(a->type), fe_type_name(type));
     if (requested < 0)

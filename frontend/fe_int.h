@@ -51,6 +51,7 @@ enum fe_flags {
     FE_COMPUTE = 1 << 6,   /* the op's compute type: serialized as Node.compute_data_type */
     FE_ANY_OP = 1 << 7,    /* descriptor-valued: any OPERATION_* type */
     FE_GET_ANY = 1 << 8,   /* readable before finalize */
+    FE_ANY_TYPE = 1 << 9,  /* several API types (KNOB_INFO_DEFAULT_VALUE): hooks check the type */
 };
 
 /* How an attribute is written in the serialized graph (FlatBuffer field / JSON key). */

@@ -210,6 +210,19 @@ static hipdnnStatus_t set_handle(fe_obj *o, const fe_attr *a, hipdnnBackendAttri
     return fe_set_generic(o, a, type, n, elems);
 }
 
+/* Debug level 2 and up (HIPDNN_LOG_LEVEL=4): the kernels the graph fuses into. */
+static void log_partition(const fe_graph_state *gs)
+{
+    ir_partition p;
+    if (base_debug_level() < 2 || ir_fuse(gs->ir, &p) != HIPDNN_STATUS_SUCCESS)
+        return;
+    base_sb sb = {0};
+    ir_partition_dump(gs->ir, &p, &sb);
+    base_log(HIPDNN_SEV_INFO, "graph %s:\n%s", gs->key, base_sb_str(&sb));
+    base_sb_free(&sb);
+    ir_partition_free(&p);
+}
+
 /* Lowers the finalized graph to the IR and keys it. A graph the IR cannot express stays a valid
  * graph: the reason is kept for whoever asks for its IR or key. */
 static hipdnnStatus_t lower(fe_obj *o, fe_graph_state *gs)
@@ -222,6 +235,7 @@ static hipdnnStatus_t lower(fe_obj *o, fe_graph_state *gs)
     if (st == HIPDNN_STATUS_SUCCESS && (st = ir_graph_key(ir, &key)) == HIPDNN_STATUS_SUCCESS) {
         gs->ir = ir;
         ir_key_hex(&key, gs->key);
+        log_partition(gs);
         return st;
     }
     if (st == HIPDNN_STATUS_SUCCESS)

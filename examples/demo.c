@@ -142,6 +142,11 @@ static hipdnnStatus_t show_file(hipdnnHandle_t handle, const char *path)
     int64_t n_ops = 0;
     CHECK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
                                     0, &n_ops, NULL));
+    char key[33] = "(none)";
+    int64_t key_len = 0;
+    if (hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR,
+                                  sizeof key, &key_len, key) != HIPDNN_STATUS_SUCCESS)
+        hipdnnGetLastErrorString(key, sizeof key);
     CHECK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &bin_len, NULL));
     uint8_t *bin = malloc(bin_len);
     st = bin == NULL ? HIPDNN_STATUS_ALLOC_FAILED
@@ -150,8 +155,8 @@ static hipdnnStatus_t show_file(hipdnnHandle_t handle, const char *path)
         st = hipdnnBackendCreateAndDeserializeGraph_ext(&g2, bin, bin_len);
     free(bin);
     CHECK(st);
-    printf("%-40s %2lld ops, %5zu bytes of FlatBuffer, binary round trip ok\n", path,
-           (long long)n_ops, bin_len);
+    printf("%-40s %lld ops, key %s, %zu bytes as FlatBuffer, round trip ok\n", path,
+           (long long)n_ops, key, bin_len);
     hipdnnBackendDestroyDescriptor(g2);
     hipdnnBackendDestroyDescriptor(g);
     return HIPDNN_STATUS_SUCCESS;

@@ -229,7 +229,7 @@ static hipdnnStatus_t graph_head_to_json(fe_obj *g, json_t *doc)
 
 hipdnnStatus_t fe_graph_to_json(fe_obj *g, json_t **out)
 {
-    fe_graph_info local, *gi = g->priv;
+    fe_graph_info local, *gi = g->finalized ? &((fe_graph_state *)g->priv)->gi : NULL;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     if (!g->finalized) {
         st = fe_graph_analyse(g, &local);
@@ -531,7 +531,7 @@ static hipdnnStatus_t tensors_from_json(const json_t *arr, tensor_map *m)
     if (m->h == NULL || m->uid == NULL)
         return oom();
     for (size_t i = 0; i < n; i++) {
-        fe_obj *t;
+        fe_obj *t = NULL;
         hipdnnStatus_t st = tensor_from_json(json_array_get(arr, i), &t);
         if (st == HIPDNN_STATUS_SUCCESS) {
             st = fe_wrap(t, &m->h[m->n]);
@@ -636,7 +636,7 @@ static hipdnnStatus_t nodes_from_json(fe_obj *g, const json_t *arr, const tensor
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     size_t made = 0;
     for (; made < n && st == HIPDNN_STATUS_SUCCESS; made++) {
-        fe_obj *op;
+        fe_obj *op = NULL;
         st = node_from_json(json_array_get(arr, made), m, &op);
         if (st != HIPDNN_STATUS_SUCCESS) {
             char ctx[64];

@@ -41,7 +41,7 @@
 typedef enum ir_role { IR_ROLE_POINTWISE, IR_ROLE_ANCHOR, IR_ROLE_ALONE } ir_role;
 
 typedef enum ir_op_kind {
-#define IR_OP(ID, name, role, n_in, n_out) IR_OP_##ID,
+#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail) IR_OP_##ID,
 #include "ir/ir_ops.def"
 #undef IR_OP
     IR_OP_COUNT
@@ -51,6 +51,7 @@ typedef struct ir_op_info {
     const char *name;
     ir_role role;
     int n_in, n_out;
+    bool pro, epi, tail; /* fusion rules, see ir_ops.def */
 } ir_op_info;
 
 const ir_op_info *ir_op_info_of(ir_op_kind k);
@@ -166,6 +167,91 @@ typedef union ir_attrs {
     ir_quant quant;
     ir_custom custom;
 } ir_attrs;
+
+/* ---- the graph (ir_graph.c) ------------------------------------------------------------------- */
+
+#define IR_MAX_SLOTS 16
+
+typedef struct ir_tensor {
+    int64_t uid;                /* the API's uid: identity for binding, not semantics */
+    hipdnnDataType_t dtype;
+    int rank;
+    int64_t dims[IR_MAX_RANK], strides[IR_MAX_RANK];
+    bool is_virtual;            /* intermediate: never in the variant pack */
+    bool by_value;              /* compile-time constant scalar, value[] holds its bytes */
+    bool runtime_scalar;        /* host scalar bound at execute time */
+    uint8_t value[8];
+    int producer;               /* op index, -1 for a graph input */
+} ir_tensor;
+
+typedef struct ir_op {
+    ir_op_kind kind;
+    hipdnnDataType_t compute;   /* compute type (FLOAT unless the graph says otherwise) */
+    ir_attrs a;
+    int n_in, n_out;
+    int in[IR_MAX_SLOTS];       /* tensor index per slot, -1 = absent */
+    int out[IR_MAX_SLOTS];
+} ir_op;
+
+typedef struct ir_graph {
+    ir_tensor *t;
+    int n_t, cap_t;
+    ir_op *ops;                 /* topological order once ir_graph_seal succeeded */
+    int n_ops, cap_ops;
+} ir_graph;
+
+void ir_graph_init(ir_graph *g);
+void ir_graph_free(ir_graph *g);
+/* Appends a tensor / op (copied); returns its index, or -1 when out of memory. */
+int ir_add_tensor(ir_graph *g, const ir_tensor *t);
+int ir_add_op(ir_graph *g, const ir_op *op);
+/* Records producers, checks slots and orders ops topologically (stable); then infers the
+ * shapes of virtual tensors and checks them against their declared dims. */
+hipdnnStatus_t ir_graph_seal(ir_graph *g);
+/* Number of ops reading tensor ti. */
+int ir_consumers(const ir_graph *g, int ti);
+
+/* ---- canonical form and keys (ir_canon.c) ------------------------------------------------------
+ * A deterministic renumbering of ops and tensors that depends only on semantics (op kinds, typed
+ * attributes, dtypes, dims, strides, edges), never on uids, names or insertion order, and its
+ * byte serialization. Keys are XXH3-128 of those bytes. */
+typedef struct ir_key {
+    uint8_t b[16];
+} ir_key;
+
+/* Canonical bytes of the whole graph (or of the ops listed in `ops`, n_ops of them, when ops is
+ * non-NULL: a kernel's sub-graph). Caller frees out->p with base_sb_free. */
+hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base_sb *out);
+hipdnnStatus_t ir_graph_key(const ir_graph *g, ir_key *key);
+hipdnnStatus_t ir_kernel_key(const ir_graph *g, const int *ops, int n_ops, ir_key *key);
+/* 32 lowercase hex digits and a NUL. */
+void ir_key_hex(const ir_key *k, char out[33]);
+
+/* ---- fusion (ir_fuse.c) ------------------------------------------------------------------------ */
+
+typedef enum ir_part { IR_PART_PROLOGUE, IR_PART_ANCHOR, IR_PART_EPILOGUE, IR_PART_REGION } ir_part;
+
+typedef struct ir_kernel {
+    int anchor;                 /* op index of the anchor, -1 for a pure pointwise region */
+    int n_ops;
+    int *ops;                   /* op indices in topological order */
+    ir_part *part;              /* role of each op in the kernel */
+    int n_reads, n_writes;
+    int *reads;                 /* tensors read from memory (inputs of the kernel) */
+    int *writes;                /* tensors written to memory (outputs of the kernel) */
+} ir_kernel;
+
+typedef struct ir_partition {
+    ir_kernel *k;
+    int n;
+} ir_partition;
+
+/* Partitions a sealed graph into kernels (one anchor + fused pointwise prologue/epilogue, or a
+ * pure pointwise region). A virtual tensor is materialised only when it crosses kernels. */
+hipdnnStatus_t ir_fuse(const ir_graph *g, ir_partition *p);
+void ir_partition_free(ir_partition *p);
+/* A readable dump of the kernels of a graph. */
+void ir_partition_dump(const ir_graph *g, const ir_partition *p, base_sb *out);
 
 /* ---- reference kernels (ir_ref*.c) ------------------------------------------------------------
  * Each takes its operands in slot order as views (NULL for an absent optional operand), computes

@@ -27,6 +27,9 @@ hipdnnStatus_t ir_ref_paged_cache_load(const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_sdpa_fwd(const ir_sdpa *p, const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_sdpa_bwd(const ir_sdpa *p, const ir_ref_ctx *c);
 
+/* Checks inferable output shapes against the declared ones (ir_infer.c). */
+hipdnnStatus_t ir_infer_shapes(const ir_graph *g);
+
 /* The dropout decision of SDPA element (b, h, i, j) of a [B, H, Sq, Skv] score matrix:
  * true = kept. Defined once here so the reference and every GPU kernel agree (see ir_philox.c). */
 bool ir_dropout_keep(uint64_t seed, uint64_t offset, int64_t linear_index, double p);

@@ -1,41 +1,11 @@
-/* ir_ref.c — the op table and the reference interpreter's dispatch.
+/* ir_ref.c — the reference interpreter's dispatch.
  *
- * Owns: ir_op_info_of (generated from ir_ops.def) and ir_ref_run, which checks what every
- * reference kernel relies on (a context, element types that ir_load/ir_store implement) and
- * calls the op family's ir_ref_* function (ir_int.h). CUSTOM ops have no reference:
- * NOT_SUPPORTED.
- *
- * SDPA: ir_ref_sdpa_fwd / ir_ref_sdpa_bwd live in ir_ref_sdpa.c (written separately). Until that
- * file exists, the weak placeholders below keep the library linking; they return NOT_SUPPORTED.
- * Delete them once ir_ref_sdpa.c is in the tree: with the static test library
- * (hipdnn_backend_internal, an archive) the linker does not pull in an archive member to
- * replace a weak definition it already has, so the placeholders would shadow the real functions
- * in every unit test (the shared library is unaffected: all objects are linked there).
+ * Owns: ir_ref_run, which checks what every reference kernel relies on (a context, element
+ * types that ir_load/ir_store implement, sane views) and calls the op family's ir_ref_* function
+ * (ir_int.h). CUSTOM ops have no reference: NOT_SUPPORTED. The op table (ir_op_info_of) is
+ * ir_ops.c's; the SDPA kernels are ir_ref_sdpa.c's.
  */
 #include "ir/ir_int.h"
-
-static const ir_op_info op_info[IR_OP_COUNT] = {
-#define IR_OP(ID, name, role, n_in, n_out) [IR_OP_##ID] = {name, role, n_in, n_out},
-#include "ir/ir_ops.def"
-#undef IR_OP
-};
-
-const ir_op_info *ir_op_info_of(ir_op_kind k)
-{
-    return (int)k >= 0 && k < IR_OP_COUNT ? &op_info[k] : NULL;
-}
-
-__attribute__((weak)) hipdnnStatus_t ir_ref_sdpa_fwd(const ir_sdpa *p, const ir_ref_ctx *c)
-{
-    (void)p, (void)c;
-    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "reference: sdpa_fwd is not linked in");
-}
-
-__attribute__((weak)) hipdnnStatus_t ir_ref_sdpa_bwd(const ir_sdpa *p, const ir_ref_ctx *c)
-{
-    (void)p, (void)c;
-    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "reference: sdpa_bwd is not linked in");
-}
 
 static hipdnnStatus_t check_types(const ir_ref_ctx *c)
 {

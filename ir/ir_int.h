@@ -34,4 +34,13 @@ hipdnnStatus_t ir_infer_shapes(const ir_graph *g);
  * true = kept. Defined once here so the reference and every GPU kernel agree (see ir_philox.c). */
 bool ir_dropout_keep(uint64_t seed, uint64_t offset, int64_t linear_index, double p);
 
+/* ---- helpers shared by the reference kernels (ir_dtype.c) ---------------------------------- */
+/* true when ir_load/ir_store implement type t (every type but FP6 and unknown values). */
+bool ir_dtype_supported(hipdnnDataType_t t);
+/* true when b broadcasts onto `dims` (numpy rules, right-aligned): each dim of b equals the
+ * matching dim or is 1; extra leading dims of b must be 1. */
+bool ir_bcast_ok(const ir_buf *b, const int64_t *dims, int rank);
+/* The index into b (b->rank entries) of the element that broadcasts to idx (rank entries). */
+void ir_bcast_index(const ir_buf *b, const int64_t *idx, int rank, int64_t *bidx);
+
 #endif

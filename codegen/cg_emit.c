@@ -92,6 +92,20 @@ hipdnnStatus_t cg_collect_params(const ir_graph *g, const ir_kernel *k, cg_kerne
     return st;
 }
 
+/* A C float literal for v ("1.0f", "1e-05f"; infinities and NaN spelled through bit patterns). */
+static void float_literal(double v, char *buf, size_t n)
+{
+    if (v != v) {
+        snprintf(buf, n, "__int_as_float(0x7fc00000)");
+    } else if (v > 3.4028234e38 || v < -3.4028234e38) {
+        snprintf(buf, n, "__int_as_float(%s)", v > 0 ? "0x7f800000" : "(int)0xff800000");
+    } else {
+        char num[40];
+        snprintf(num, sizeof num, "%.9g", v);
+        snprintf(buf, n, "%s%sf", num, strpbrk(num, ".e") ? "" : ".0");
+    }
+}
+
 const char *cg_scalar_expr(const ir_graph *g, int ti, char *buf, size_t n)
 {
     const ir_tensor *t = &g->t[ti];
@@ -103,7 +117,7 @@ const char *cg_scalar_expr(const ir_graph *g, int ti, char *buf, size_t n)
         return NULL;
     ir_buf b = {.data = (void *)t->value, .dtype = t->dtype, .rank = 1, .dims = {1}, .strides = {1}};
     int64_t zero = 0;
-    snprintf(buf, n, "%.9gf", ir_load(&b, &zero));
+    float_literal(ir_load(&b, &zero), buf, n);
     return buf;
 }
 
@@ -117,11 +131,16 @@ void cg_pointwise_stmt(base_sb *sb, const ir_op *op, const char *out, const char
         base_sb_printf(sb, "%s = (float)(%s);\n", out, index_expr);
         return;
     }
-    base_sb_printf(sb, "%s = hd_pointwise<%d>(%s, %s, %s, hd_pw_params{%.9gf, %.9gf, %.9gf, %.9gf, "
-                   "%.9gf, %.9gf});\n", out, p->mode, a, b != NULL ? b : "0.0f",
-                   c != NULL ? c : "0.0f", p->relu_lower,
-                   p->relu_upper > 3.0e38 ? 3.0e38 : p->relu_upper, p->relu_slope, p->swish_beta,
-                   p->elu_alpha, p->softplus_beta);
+    double params[6] = {p->relu_lower, p->relu_upper, p->relu_slope, p->swish_beta, p->elu_alpha,
+                        p->softplus_beta};
+    base_sb_printf(sb, "%s = hd_pointwise<%d>(%s, %s, %s, hd_pw_params{", out, p->mode, a,
+                   b != NULL ? b : "0.0f", c != NULL ? c : "0.0f");
+    for (int i = 0; i < 6; i++) {
+        char lit[48];
+        float_literal(params[i], lit, sizeof lit);
+        base_sb_printf(sb, "%s%s", i ? ", " : "", lit);
+    }
+    base_sb_puts(sb, "});\n");
 }
 
 /* ---- assembly ----------------------------------------------------------------------------------- */
@@ -139,7 +158,7 @@ hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *d
                    t->platform, t->arch);
     base_sb_printf(&sb, "#line 1 \"%s\"\n%s\n", amd ? "prelude_amd.h" : "prelude_nvidia.h", prelude);
     base_sb_printf(&sb, "#line 1 \"hd_common.h\"\n%s\n", common);
-    base_sb_printf(&sb, "// ---- generated ----\n#define HD_GENERATED 1\n%s%s", base_sb_str(defs),
+    base_sb_printf(&sb, "#line 1 \"generated\"\n#define HD_GENERATED 1\n%s%s", base_sb_str(defs),
                    base_sb_str(hooks));
     base_sb_printf(&sb, "#line 1 \"%s\"\n%s", tpl, body);
     if (sb.oom) {

@@ -104,6 +104,8 @@ static void emit_element(const ir_graph *g, const ir_kernel *k, const ir_tensor 
         snprintf(idx, sizeof idx, "c%lld", (long long)(axis >= 0 && axis < r ? axis : 0));
         base_sb_puts(sb, "    ");
         cg_pointwise_stmt(sb, op, out, a, op->in[1] >= 0 ? b : NULL, op->in[2] >= 0 ? c : NULL, idx);
+        base_sb_printf(sb, "    t%d = hd_round<%s>(t%d);\n", op->out[0], cg_dtype(g->t[op->out[0]].dtype),
+                       op->out[0]);
         have[op->out[0]] = true;
         if (is_written(k, op->out[0])) {
             base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(g->t[op->out[0]].dtype), op->out[0]);

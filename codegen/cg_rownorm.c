@@ -138,6 +138,8 @@ static void run_part(const norm *n, ir_part part, bool *have, base_sb *sb)
         snprintf(out, sizeof out, "t%d[j]", op->out[0]);
         base_sb_printf(sb, "    float t%d[HD_VEC];\n    for (int j = 0; j < HD_VEC; j++) ", op->out[0]);
         cg_pointwise_stmt(sb, op, out, a, op->in[1] >= 0 ? b : NULL, op->in[2] >= 0 ? c : NULL, "c + j");
+        base_sb_printf(sb, "    for (int j = 0; j < HD_VEC; j++) t%d[j] = hd_round<%s>(t%d[j]);\n",
+                       op->out[0], cg_dtype(n->g->t[op->out[0]].dtype), op->out[0]);
         have[op->out[0]] = true;
         if (written(n, op->out[0]))
             store_vec(n, op->out[0], sb);
@@ -167,7 +169,8 @@ static void emit_hooks(const norm *n, bool *have, base_sb *sb)
 
     memset(have, 0, (size_t)n->g->n_t * sizeof *have);
     base_sb_puts(sb, "HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS)\n{\n");
-    base_sb_printf(sb, "    float t%d[HD_VEC];\n    for (int j = 0; j < HD_VEC; j++) t%d[j] = v[j];\n", y, y);
+    base_sb_printf(sb, "    float t%d[HD_VEC];\n    for (int j = 0; j < HD_VEC; j++) t%d[j] = hd_round<%s>(v[j]);\n",
+                   y, y, cg_dtype(n->g->t[y].dtype));
     have[y] = true;
     if (written(n, y))
         store_vec(n, y, sb);

@@ -133,7 +133,7 @@ static hipdnnStatus_t grow_epilogue(fuse *f, int ki, int anchor, bool *avail)
 
 static hipdnnStatus_t place_anchor(fuse *f, int k, bool *avail)
 {
-    int ki;
+    int ki = -1;
     hipdnnStatus_t st = new_kernel(f, k, &ki);
     if (st == HIPDNN_STATUS_SUCCESS && info(f, k)->pro)
         st = grow_prologue(f, ki, k);

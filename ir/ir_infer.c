@@ -114,7 +114,7 @@ hipdnnStatus_t ir_infer_shapes(const ir_graph *g)
 {
     for (int k = 0; k < g->n_ops; k++) {
         const ir_op *op = &g->ops[k];
-        shape want;
+        shape want = {0};
         bool ok;
         if (op->n_out < 1 || op->out[0] < 0 || !infer(g, op, &want, &ok))
             continue;

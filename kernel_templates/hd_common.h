@@ -99,6 +99,16 @@ template <int DT> HD_DEVICE void hd_st(void *p, hd_i64 i, float v)
     if (DT == HD_DT_FP8_E5M2) ((hd_u8 *)p)[i] = hd_f32_to_fp8(v, 2, 15, 0x7b, 0x7c, 0x7e);
 }
 
+/* v rounded to what a DT tensor holds (a materialised intermediate keeps its declared type). */
+template <int DT> HD_DEVICE float hd_round(float v)
+{
+    if (DT == HD_DT_FLOAT)
+        return v;
+    hd_vec16 w;
+    hd_st<DT>(&w, 0, v);
+    return hd_ld<DT>(&w, 0);
+}
+
 template <int DT> struct hd_size { enum { value = DT == HD_DT_FLOAT || DT == HD_DT_INT32 ? 4
                                              : DT == HD_DT_HALF || DT == HD_DT_BFLOAT16 ? 2 : 1 }; };
 

@@ -239,7 +239,7 @@ static hipdnnStatus_t check_descs(const fe_obj *o, const fe_attr *a, int64_t n,
                                   const hipdnnBackendDescriptor_t *h, fe_obj **objs)
 {
     for (int64_t i = 0; i < n; i++) {
-        fe_obj *x;
+        fe_obj *x = NULL;
         hipdnnStatus_t st = fe_unwrap(h[i], "hipdnnBackendSetAttribute", &x);
         if (st != HIPDNN_STATUS_SUCCESS)
             return base_fail(st, "%s %s: element %lld is not a live descriptor", o->cls->name,

@@ -439,10 +439,18 @@ static hipdnnStatus_t set_fields(fe_obj *o, const json_t *obj, const tensor_map 
 /* TensorValue member -> the tensor's value bytes (the data type must match the member). */
 static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_t *val)
 {
+    static const char *const members[] = {"Float32Value", "Float16Value", "BFloat16Value",
+                                          "Float8Value", "Int32Value", "Float64Value",
+                                          "Int64Value", "BoolValue", NULL};
     const json_t *v = json_object_get(val, "value");
     if (!json_is_string(type) || !json_is_object(val) || v == NULL ||
-        (!json_is_number(v) && !json_is_boolean(v)))
+        json_object_size(val) != 1 || (!json_is_number(v) && !json_is_boolean(v)))
         return MFAIL("a tensor value needs \"value_type\" and \"value\": {\"value\": ...}");
+    int m = 0;
+    while (members[m] != NULL && strcmp(members[m], json_string_value(type)) != 0)
+        m++;
+    if (members[m] == NULL)
+        return MFAIL("'%s' is not a TensorValue member", json_string_value(type));
     hipdnnDataType_t dt = (hipdnnDataType_t)fe_get(t, HIPDNN_ATTR_TENSOR_DATA_TYPE)->one.e;
     double d = json_is_boolean(v) ? json_is_true(v) : json_number_value(v);
     unsigned char bytes[8] = {0};
@@ -462,7 +470,7 @@ static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_
 
 static hipdnnStatus_t tensor_from_json(const json_t *obj, fe_obj **out)
 {
-    static const char *const skip[] = {"value_type", "value", "ragged_offset_multiplier", NULL};
+    static const char *const skip[] = {"value_type", "value", NULL};
     if (!json_is_object(obj))
         return MFAIL("a tensor must be an object");
     fe_obj *t;
@@ -510,7 +518,7 @@ static hipdnnStatus_t tensors_from_json(const json_t *arr, tensor_map *m)
     if (m->h == NULL || m->uid == NULL)
         return oom();
     for (size_t i = 0; i < n; i++) {
-        fe_obj *t;
+        fe_obj *t = NULL;
         hipdnnStatus_t st = tensor_from_json(json_array_get(arr, i), &t);
         if (st == HIPDNN_STATUS_SUCCESS) {
             st = fe_wrap(t, &m->h[m->n]);
@@ -615,7 +623,7 @@ static hipdnnStatus_t nodes_from_json(fe_obj *g, const json_t *arr, const tensor
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     size_t made = 0;
     for (; made < n && st == HIPDNN_STATUS_SUCCESS; made++) {
-        fe_obj *op;
+        fe_obj *op = NULL;
         st = node_from_json(json_array_get(arr, made), m, &op);
         if (st != HIPDNN_STATUS_SUCCESS) {
             char ctx[64];
@@ -659,6 +667,12 @@ hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out)
     if (st == HIPDNN_STATUS_SUCCESS)
         st = nodes_from_json(g, json_object_get(doc, "nodes"), &m);
     map_free(&m);
+    if (st == HIPDNN_STATUS_SUCCESS) { /* a valid graph: what finalize would check */
+        fe_graph_info gi;
+        st = fe_graph_analyse(g, &gi);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            fe_graph_info_free(&gi);
+    }
     if (st != HIPDNN_STATUS_SUCCESS) {
         fe_obj_unref(g);
         return st;

@@ -2,12 +2,15 @@
  *
  * 1. Builds a layernorm graph through the backend API the way a framework does (tensor
  *    descriptors, an operation descriptor, an operation graph), finalizes it and prints the
- *    graph as JSON.
+ *    graph as JSON; then runs it: heuristics -> engine config -> plan -> variant pack ->
+ *    hipdnnBackendExecute on the host with the reference engine, and checks the result against
+ *    the same math written out here.
  * 2. For every graph file named on the command line (JSON files under examples/graphs/):
  *    deserializes it, finalizes it, serializes it to hipDNN's FlatBuffer form and back, and
  *    prints one line per graph.
  * Uses nothing but the public header.
  */
+#include <math.h>
 #include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,16 +46,19 @@ static hipdnnStatus_t make_tensor(int64_t uid, hipdnnDataType_t dt, int rank, co
     return hipdnnBackendFinalize(*out);
 }
 
-/* layernorm over the last dim of x [B*S, D] (bf16), scale/bias fp32 [1, D], eps by value. */
+#define ROWS 64
+#define COLS 256
+
+/* layernorm over the last dim of x [ROWS, COLS] (fp32), scale/bias [1, COLS], eps by value. */
 static hipdnnStatus_t build_layernorm(hipdnnHandle_t handle, hipdnnBackendDescriptor_t *graph)
 {
-    const int64_t rows = 8192, d = 4096, x_dims[] = {rows, d}, w_dims[] = {1, d};
+    const int64_t rows = ROWS, d = COLS, x_dims[] = {rows, d}, w_dims[] = {1, d};
     const int64_t stat_dims[] = {rows, 1}, one[] = {1, 1};
     hipdnnBackendDescriptor_t x, scale, bias, eps, y, mean, inv, op;
-    CHECK(make_tensor(1, HIPDNN_DATA_BFLOAT16, 2, x_dims, false, &x));
+    CHECK(make_tensor(1, HIPDNN_DATA_FLOAT, 2, x_dims, false, &x));
     CHECK(make_tensor(2, HIPDNN_DATA_FLOAT, 2, w_dims, false, &scale));
     CHECK(make_tensor(3, HIPDNN_DATA_FLOAT, 2, w_dims, false, &bias));
-    CHECK(make_tensor(5, HIPDNN_DATA_BFLOAT16, 2, x_dims, false, &y));
+    CHECK(make_tensor(5, HIPDNN_DATA_FLOAT, 2, x_dims, false, &y));
     CHECK(make_tensor(6, HIPDNN_DATA_FLOAT, 2, stat_dims, false, &mean));
     CHECK(make_tensor(7, HIPDNN_DATA_FLOAT, 2, stat_dims, false, &inv));
     /* epsilon: a by-value scalar, its value baked into the graph */
@@ -91,6 +97,80 @@ static hipdnnStatus_t build_layernorm(hipdnnHandle_t handle, hipdnnBackendDescri
     CHECK(hipdnnBackendSetAttribute(*graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op));
     CHECK(hipdnnBackendDestroyDescriptor(op));
     return hipdnnBackendFinalize(*graph);
+}
+
+/* heuristics -> the first engine config -> a finalized plan. */
+static hipdnnStatus_t make_plan(hipdnnBackendDescriptor_t graph, hipdnnBackendDescriptor_t *plan,
+                                int64_t *workspace)
+{
+    hipdnnBackendDescriptor_t heur, cfg;
+    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+    int64_t n = 0;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph));
+    CHECK(hipdnnBackendFinalize(heur));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &cfg));
+    CHECK(hipdnnBackendFinalize(cfg));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, plan));
+    CHECK(hipdnnBackendSetAttribute(*plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK(hipdnnBackendFinalize(*plan));
+    CHECK(hipdnnBackendGetAttribute(*plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, workspace));
+    hipdnnBackendDestroyDescriptor(cfg);
+    hipdnnBackendDestroyDescriptor(heur);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+static hipdnnStatus_t bind_and_execute(hipdnnHandle_t handle, hipdnnBackendDescriptor_t plan,
+                                       int n, const int64_t *uids, void **ptrs, void *workspace)
+{
+    hipdnnBackendDescriptor_t pack;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
+    CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
+    CHECK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
+    CHECK(hipdnnBackendFinalize(pack));
+    CHECK(hipdnnBackendExecute(handle, plan, pack));
+    return hipdnnBackendDestroyDescriptor(pack);
+}
+
+/* Runs the layernorm on random data with the reference engine and checks every output. */
+static hipdnnStatus_t run_layernorm(hipdnnHandle_t handle, hipdnnBackendDescriptor_t graph)
+{
+    static float x[ROWS * COLS], y[ROWS * COLS], scale[COLS], bias[COLS], mean[ROWS], inv[ROWS];
+    hipdnnBackendDescriptor_t plan;
+    int64_t ws_size = 0;
+    CHECK(make_plan(graph, &plan, &ws_size));
+    srand(7);
+    for (int i = 0; i < ROWS * COLS; i++)
+        x[i] = (float)rand() / RAND_MAX * 4 - 2, y[i] = NAN;
+    for (int i = 0; i < COLS; i++)
+        scale[i] = (float)rand() / RAND_MAX + 0.5f, bias[i] = (float)rand() / RAND_MAX - 0.5f;
+    int64_t uids[] = {1, 2, 3, 5, 6, 7};
+    void *ptrs[] = {x, scale, bias, y, mean, inv};
+    void *ws = malloc((size_t)ws_size + 1);
+    hipdnnStatus_t st = bind_and_execute(handle, plan, 6, uids, ptrs, ws);
+    free(ws);
+    hipdnnBackendDestroyDescriptor(plan);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    double max_err = 0;
+    for (int r = 0; r < ROWS; r++) {
+        double mu = 0, var = 0;
+        for (int c = 0; c < COLS; c++)
+            mu += x[r * COLS + c] / (double)COLS;
+        for (int c = 0; c < COLS; c++)
+            var += (x[r * COLS + c] - mu) * (x[r * COLS + c] - mu) / COLS;
+        for (int c = 0; c < COLS; c++) {
+            double want = (x[r * COLS + c] - mu) / sqrt(var + 1e-5f) * scale[c] + bias[c];
+            max_err = fmax(max_err, fabs(y[r * COLS + c] - want));
+        }
+    }
+    printf("executed on the host by the reference engine: layernorm [%d x %d], workspace %lld "
+           "bytes, max |y - y_ref| = %.2e %s\n", ROWS, COLS, (long long)ws_size, max_err,
+           max_err < 1e-5 ? "(ok)" : "(WRONG)");
+    return max_err < 1e-5 ? HIPDNN_STATUS_SUCCESS : HIPDNN_STATUS_EXECUTION_FAILED;
 }
 
 static hipdnnStatus_t print_json(hipdnnBackendDescriptor_t graph)
@@ -142,6 +222,11 @@ static hipdnnStatus_t show_file(hipdnnHandle_t handle, const char *path)
     int64_t n_ops = 0;
     CHECK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
                                     0, &n_ops, NULL));
+    char key[33] = "(none)";
+    int64_t key_len = 0;
+    if (hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR,
+                                  sizeof key, &key_len, key) != HIPDNN_STATUS_SUCCESS)
+        hipdnnGetLastErrorString(key, sizeof key);
     CHECK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &bin_len, NULL));
     uint8_t *bin = malloc(bin_len);
     st = bin == NULL ? HIPDNN_STATUS_ALLOC_FAILED
@@ -150,8 +235,8 @@ static hipdnnStatus_t show_file(hipdnnHandle_t handle, const char *path)
         st = hipdnnBackendCreateAndDeserializeGraph_ext(&g2, bin, bin_len);
     free(bin);
     CHECK(st);
-    printf("%-40s %2lld ops, %5zu bytes of FlatBuffer, binary round trip ok\n", path,
-           (long long)n_ops, bin_len);
+    printf("%-40s %lld ops, key %s, %zu bytes as FlatBuffer, round trip ok\n", path,
+           (long long)n_ops, key, bin_len);
     hipdnnBackendDestroyDescriptor(g2);
     hipdnnBackendDestroyDescriptor(g);
     return HIPDNN_STATUS_SUCCESS;
@@ -166,6 +251,7 @@ int main(int argc, char **argv)
         return 1;
     printf("A layernorm graph built through the backend API:\n");
     int rc = print_json(graph) != HIPDNN_STATUS_SUCCESS;
+    rc |= run_layernorm(handle, graph) != HIPDNN_STATUS_SUCCESS;
     hipdnnBackendDestroyDescriptor(graph);
     for (int i = 1; i < argc; i++)
         rc |= show_file(handle, argv[i]) != HIPDNN_STATUS_SUCCESS;

@@ -20,7 +20,7 @@
 
 /* ---- handles ------------------------------------------------------------------------------------- */
 
-static hipdnnStatus_t check_handle(hipdnnHandle_t h, const char *fn)
+hipdnnStatus_t fe_check_handle(hipdnnHandle_t h, const char *fn)
 {
     if (h == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s: handle is NULL", fn);
@@ -44,7 +44,7 @@ EXPORT hipdnnStatus_t hipdnnCreate(hipdnnHandle_t *handle)
 
 EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle)
 {
-    hipdnnStatus_t st = check_handle(handle, "hipdnnDestroy");
+    hipdnnStatus_t st = fe_check_handle(handle, "hipdnnDestroy");
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     handle->magic = FE_DEAD_MAGIC;
@@ -54,7 +54,7 @@ EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle)
 
 EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipStream_t stream)
 {
-    hipdnnStatus_t st = check_handle(handle, "hipdnnSetStream");
+    hipdnnStatus_t st = fe_check_handle(handle, "hipdnnSetStream");
     if (st == HIPDNN_STATUS_SUCCESS)
         handle->stream = stream;
     return st;
@@ -62,7 +62,7 @@ EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipStream_t stream)
 
 EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipStream_t *stream)
 {
-    hipdnnStatus_t st = check_handle(handle, "hipdnnGetStream");
+    hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetStream");
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     if (stream == NULL)
@@ -135,22 +135,6 @@ EXPORT hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor
     return st != HIPDNN_STATUS_SUCCESS ? st : fe_finalize(o);
 }
 
-EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle, hipdnnBackendDescriptor_t plan,
-                                           hipdnnBackendDescriptor_t variantPack)
-{
-    hipdnnStatus_t st = check_handle(handle, "hipdnnBackendExecute");
-    fe_obj *p, *v;
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = fe_unwrap(plan, "hipdnnBackendExecute (executionPlan)", &p);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = fe_unwrap(variantPack, "hipdnnBackendExecute (variantPack)", &v);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
-                     "hipdnnBackendExecute: not supported yet: this build has no execution "
-                     "engines (they arrive with the execution-side descriptors)");
-}
-
 /* ---- errors and logging ----------------------------------------------------------------------------- */
 
 EXPORT const char *hipdnnGetErrorString(hipdnnStatus_t status) { return base_status_name(status); }
@@ -210,47 +194,4 @@ EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char *msg
 EXPORT const char *hipdnnVersionString_ext(void)
 {
     return HIPDNN_VERSION_STRING "." HIPDNN_GIT_HASH;
-}
-
-/* ---- engines: none are registered until the execution engines land ---------------------------------- */
-
-EXPORT hipdnnStatus_t hipdnnGetEngineCount_ext(hipdnnHandle_t handle, size_t *numEngines)
-{
-    hipdnnStatus_t st = check_handle(handle, "hipdnnGetEngineCount_ext");
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    if (numEngines == NULL)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                         "hipdnnGetEngineCount_ext: numEngines is NULL");
-    *numEngines = 0;
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-EXPORT hipdnnStatus_t hipdnnGetEngineInfo_ext(hipdnnHandle_t handle, size_t engineIndex,
-                                              int64_t *engineId, char *engineName,
-                                              size_t *engineNameLen, char *pluginName,
-                                              size_t *pluginNameLen, char *version,
-                                              size_t *versionLen, char *type, size_t *typeLen)
-{
-    (void)engineId, (void)engineName, (void)engineNameLen, (void)pluginName, (void)pluginNameLen;
-    (void)version, (void)versionLen, (void)type, (void)typeLen;
-    hipdnnStatus_t st = check_handle(handle, "hipdnnGetEngineInfo_ext");
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    return base_fail(HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND,
-                     "hipdnnGetEngineInfo_ext: engine index %zu out of range (0 engines)",
-                     engineIndex);
-}
-
-EXPORT hipdnnStatus_t hipdnnGetEngineIdByName_ext(hipdnnHandle_t handle, const char *engineName,
-                                                  int64_t *engineId)
-{
-    hipdnnStatus_t st = check_handle(handle, "hipdnnGetEngineIdByName_ext");
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    if (engineName == NULL || engineId == NULL)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                         "hipdnnGetEngineIdByName_ext: engineName and engineId must be non-NULL");
-    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no engine named '%s'",
-                     engineName);
 }

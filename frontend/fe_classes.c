@@ -1,8 +1,8 @@
 /* fe_classes.c — the registry: which class implements each descriptor type (0..30).
  *
- * Engine-side types (heuristics, engines, configs, knobs, plans, variant packs, kernel cache)
- * can be created and destroyed today; their attributes and finalize arrive with the
- * execution-side issue and report NOT_SUPPORTED until then.
+ * Every type can be created and destroyed. INTERMEDIATE_INFO and LAYOUT_INFO have nothing to
+ * describe in this backend, and KERNEL_CACHE arrives with the kernel cache: they answer every
+ * other call with NOT_SUPPORTED and the reason.
  */
 #include "frontend/fe_int.h"
 
@@ -12,35 +12,30 @@ extern const fe_class fe_conv_fwd_class, fe_conv_bwd_data_class, fe_conv_bwd_fil
     fe_rmsnorm_class, fe_layernorm_class, fe_sdpa_fwd_class, fe_sdpa_bwd_class,
     fe_paged_cache_load_class, fe_bs_quantize_class, fe_bs_dequantize_class, fe_custom_op_class;
 
-#define NOT_YET(VAR, TYPE)                                                                       \
-    static const fe_class VAR = {                                                               \
-        .type = TYPE, .name = #TYPE,                                                            \
-        .later = "not supported yet: engine-side descriptors arrive with the execution engines"}
+/* A type that can be created and destroyed but refuses every other call, saying why. */
+#define REFUSED_CLASS(VAR, TYPE, WHY)                                                            \
+    static const fe_class VAR = {.type = TYPE, .name = #TYPE, .later = WHY}
 
-NOT_YET(engine_class, HIPDNN_BACKEND_ENGINE_DESCRIPTOR);
-NOT_YET(enginecfg_class, HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR);
-NOT_YET(engineheur_class, HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR);
-NOT_YET(plan_class, HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR);
-NOT_YET(intermediate_info_class, HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR);
-NOT_YET(knob_choice_class, HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR);
-NOT_YET(knob_info_class, HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR);
-NOT_YET(layout_info_class, HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR);
-NOT_YET(variant_pack_class, HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR);
-NOT_YET(kernel_cache_class, HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR);
+REFUSED_CLASS(intermediate_info_class, HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR,
+              "not meaningful here: engines keep intermediate tensors in their own workspace");
+REFUSED_CLASS(layout_info_class, HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR,
+              "not meaningful here: engines take any layout that strides express");
+REFUSED_CLASS(kernel_cache_class, HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR,
+              "not supported yet: the kernel cache arrives with the kernel-cache work");
 
 const fe_class *const fe_classes[] = {
     [HIPDNN_INVALID_TYPE] = NULL,
-    [HIPDNN_BACKEND_ENGINE_DESCRIPTOR] = &engine_class,
-    [HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR] = &enginecfg_class,
-    [HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR] = &engineheur_class,
-    [HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR] = &plan_class,
+    [HIPDNN_BACKEND_ENGINE_DESCRIPTOR] = &fe_engine_class,
+    [HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR] = &fe_enginecfg_class,
+    [HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR] = &fe_engineheur_class,
+    [HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR] = &fe_plan_class,
     [HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR] = &intermediate_info_class,
-    [HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR] = &knob_choice_class,
-    [HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR] = &knob_info_class,
+    [HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR] = &fe_knob_choice_class,
+    [HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR] = &fe_knob_info_class,
     [HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR] = &layout_info_class,
     [HIPDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR] = &fe_gen_stats_class,
     [HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR] = &fe_graph_class,
-    [HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR] = &variant_pack_class,
+    [HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR] = &fe_variant_pack_class,
     [HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR] = &kernel_cache_class,
     [HIPDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR] = &fe_paged_cache_load_class,
     [HIPDNN_BACKEND_TENSOR_DESCRIPTOR] = &fe_tensor_class,

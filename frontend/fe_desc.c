@@ -354,10 +354,8 @@ hipdnnStatus_t fe_set_attr(fe_obj *o, hipdnnBackendAttributeName_t id,
     if (a == NULL)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "%s: attribute %d is not supported here",
                          c->name, (int)id);
-    if (a->flags & FE_LATER)
-        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
-                         "%s %s: not supported yet (arrives with the execution engines)", c->name,
-                         a->name);
+    if (a->flags & FE_REFUSED)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "%s %s: %s", c->name, a->name, a->why);
     if (a->flags & FE_GET_ONLY)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "%s %s: is read-only", c->name, a->name);
     return a->set != NULL ? a->set(o, a, type, n, elems) : fe_set_generic(o, a, type, n, elems);
@@ -450,13 +448,15 @@ hipdnnStatus_t fe_get_attr(fe_obj *o, hipdnnBackendAttributeName_t id,
     if (c->later != NULL)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "%s: %s", c->name, c->later);
     const fe_attr *a = fe_find_attr(c, id);
-    if (a == NULL || (a->flags & FE_LATER))
+    if (a == NULL)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "%s: attribute %d is not supported here",
                          c->name, (int)id);
+    if (a->flags & FE_REFUSED)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "%s %s: %s", c->name, a->name, a->why);
     if (!o->finalized && !(a->flags & FE_GET_ANY))
         return base_fail(HIPDNN_STATUS_NOT_INITIALIZED, "%s %s: descriptor is not finalized",
                          c->name, a->name);
-    if (type != a->type)
+    if (type != a->type && !(a->flags & FE_ANY_TYPE))
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: is %s, requested as %s", c->name,
                          a->name, fe_type_name(a->type), fe_type_name(type));
     if (requested < 0)

@@ -362,6 +362,7 @@ typedef struct fbb_chunk {
 struct fe_fbb {
     fbb_chunk *chunks;
     int err;      /* sticky: the first error */
+    int last;     /* the latest error, what a failing setter returns */
     long fail_in; /* allocations left before an injected failure; < 0: none */
 };
 
@@ -370,8 +371,11 @@ enum { FBB_CHUNK = 4096 };
 /* The one place builder errors are raised (a breakpoint target): keeps the first. */
 static int fbb_fail(fe_fbb *b, int err)
 {
-    if (b != NULL && b->err == FE_FBB_OK)
+    if (b == NULL)
+        return err;
+    if (b->err == FE_FBB_OK)
         b->err = err;
+    b->last = err;
     return err;
 }
 
@@ -491,7 +495,7 @@ static int field_new(fe_fbt *t, uint16_t id, uint8_t kind, uint16_t align, fbb_f
         return fbb_fail(t->b, FE_FBB_EINVAL);
     fbb_field *f = arena_alloc(t->b, sizeof *f);
     if (f == NULL)
-        return t->b->err;
+        return t->b->last;
     memset(f, 0, sizeof *f);
     f->id = id;
     f->kind = kind;
@@ -564,7 +568,7 @@ static int str_dup(fe_fbb *b, const char *s, size_t len, fbb_str *out)
         return fbb_fail(b, FE_FBB_ETOOBIG);
     out->s = arena_dup(b, s, len);
     out->len = (uint32_t)len;
-    return out->s == NULL ? b->err : FE_FBB_OK;
+    return out->s == NULL ? b->last : FE_FBB_OK;
 }
 
 int fe_fbt_string(fe_fbt *t, uint16_t id, const char *s, size_t len)
@@ -672,7 +676,7 @@ int fe_fbt_vec_scalars(fe_fbt *t, uint16_t id, size_t elem_size, size_t count,
     f->size = (uint8_t)elem_size;
     f->count = (uint32_t)count;
     f->u.bytes = scalars_dup(t->b, elem_size, count, data);
-    return f->u.bytes == NULL ? t->b->err : field_link(t, f);
+    return f->u.bytes == NULL ? t->b->last : field_link(t, f);
 }
 
 /* Marks every child attached, or none when one of them cannot be (NULL, foreign, already
@@ -704,7 +708,7 @@ int fe_fbt_vec_tables(fe_fbt *t, uint16_t id, size_t count, fe_fbt *const *child
     f->count = (uint32_t)count;
     f->u.children = arena_dup(t->b, children, count * sizeof *children);
     if (f->u.children == NULL)
-        return t->b->err;
+        return t->b->last;
     r = attach_all(t, count, f->u.children);
     return r == FE_FBB_OK ? field_link(t, f) : r;
 }
@@ -724,7 +728,7 @@ int fe_fbt_vec_strings(fe_fbt *t, uint16_t id, size_t count, const char *const *
     f->count = (uint32_t)count;
     f->u.strs = arena_alloc(t->b, count * sizeof *f->u.strs);
     if (f->u.strs == NULL)
-        return t->b->err;
+        return t->b->last;
     for (size_t i = 0; r == FE_FBB_OK && i < count; i++) {
         if (strs[i] == NULL)
             return fbb_fail(t->b, FE_FBB_EINVAL);
@@ -746,7 +750,7 @@ int fe_fbt_struct(fe_fbt *t, uint16_t id, size_t size, size_t align, const void 
         return r;
     f->count = (uint32_t)size;
     f->u.bytes = arena_dup(t->b, bytes, size);
-    return f->u.bytes == NULL ? t->b->err : field_link(t, f);
+    return f->u.bytes == NULL ? t->b->last : field_link(t, f);
 }
 
 /* ---- serializing ---- */

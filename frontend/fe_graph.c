@@ -210,26 +210,98 @@ static hipdnnStatus_t set_handle(fe_obj *o, const fe_attr *a, hipdnnBackendAttri
     return fe_set_generic(o, a, type, n, elems);
 }
 
-static hipdnnStatus_t graph_finalize(fe_obj *o)
+/* Debug level 2 and up (HIPDNN_LOG_LEVEL=4): the kernels the graph fuses into. */
+static void log_partition(const fe_graph_state *gs)
 {
-    fe_graph_info *gi = base_calloc(1, sizeof *gi);
-    if (gi == NULL)
+    ir_partition p;
+    if (base_debug_level() < 2 || ir_fuse(gs->ir, &p) != HIPDNN_STATUS_SUCCESS)
+        return;
+    base_sb sb = {0};
+    ir_partition_dump(gs->ir, &p, &sb);
+    base_log(HIPDNN_SEV_INFO, "graph %s:\n%s", gs->key, base_sb_str(&sb));
+    base_sb_free(&sb);
+    ir_partition_free(&p);
+}
+
+/* Lowers the finalized graph to the IR and keys it. A graph the IR cannot express stays a valid
+ * graph: the reason is kept for whoever asks for its IR or key. */
+static hipdnnStatus_t lower(fe_obj *o, fe_graph_state *gs)
+{
+    ir_graph *ir = base_calloc(1, sizeof *ir);
+    if (ir == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing an operation graph: out of memory");
-    hipdnnStatus_t st = fe_graph_analyse(o, gi);
-    if (st != HIPDNN_STATUS_SUCCESS) {
-        base_free(gi);
+    hipdnnStatus_t st = fe_lower(o, &gs->gi, ir);
+    bool lowered = st == HIPDNN_STATUS_SUCCESS; /* fe_lower frees what it built on failure */
+    ir_key key;
+    if (lowered && (st = ir_graph_key(ir, &key)) == HIPDNN_STATUS_SUCCESS) {
+        gs->ir = ir;
+        ir_key_hex(&key, gs->key);
+        log_partition(gs);
         return st;
     }
-    o->priv = gi;
+    if (lowered) /* keying failed: st no longer says that the graph was built */
+        ir_graph_free(ir);
+    base_free(ir);
+    gs->lower_status = st;
+    base_last_error(gs->lower_msg, sizeof gs->lower_msg, false);
+    return st == HIPDNN_STATUS_NOT_SUPPORTED ? HIPDNN_STATUS_SUCCESS : st;
+}
+
+static hipdnnStatus_t graph_finalize(fe_obj *o)
+{
+    fe_graph_state *gs = base_calloc(1, sizeof *gs);
+    if (gs == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing an operation graph: out of memory");
+    hipdnnStatus_t st = fe_graph_analyse(o, &gs->gi);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = lower(o, gs);
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        fe_graph_info_free(&gs->gi);
+        base_free(gs);
+        return st;
+    }
+    o->priv = gs;
     return HIPDNN_STATUS_SUCCESS;
 }
 
 static void graph_release(fe_obj *o)
 {
-    if (o->priv != NULL)
-        fe_graph_info_free(o->priv);
-    base_free(o->priv);
+    fe_graph_state *gs = o->priv;
+    if (gs == NULL)
+        return;
+    fe_graph_info_free(&gs->gi);
+    if (gs->ir != NULL)
+        ir_graph_free(gs->ir);
+    base_free(gs->ir);
+    base_free(gs);
     o->priv = NULL;
+}
+
+static hipdnnStatus_t get_key(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                              int64_t requested, int64_t *count, void *elems)
+{
+    (void)type;
+    fe_graph_state *gs = o->priv;
+    if (gs->ir == NULL)
+        return base_fail(gs->lower_status, "HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR %s: the graph "
+                         "has no IR: %s", a->name, gs->lower_msg);
+    if (elems == NULL || requested == 0)
+        return fe_get_copy(o, a, 0, count, NULL, NULL, 33, 1);
+    int64_t k = requested - 1 < 32 ? requested - 1 : 32;
+    memcpy(elems, gs->key, (size_t)k);
+    ((char *)elems)[k] = '\0';
+    if (count != NULL)
+        *count = k + 1;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+static hipdnnStatus_t get_engine_count(fe_obj *o, const fe_attr *a,
+                                       hipdnnBackendAttributeType_t type, int64_t requested,
+                                       int64_t *count, void *elems)
+{
+    (void)type;
+    int64_t n = fe_n_engines;
+    return fe_get_copy(o, a, requested, count, elems, &n, 1, sizeof n);
 }
 
 #define DT HIPDNN_TYPE_DATA_TYPE
@@ -240,7 +312,10 @@ static const fe_attr graph_attrs[] = {
     {.id = HIPDNN_ATTR_OPERATIONGRAPH_OPS, .name = "HIPDNN_ATTR_OPERATIONGRAPH_OPS",
      .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ARRAY, .flags = FE_ANY_OP | FE_APPEND,
      .min_n = 1, .max_n = 0, .fb_id = -1},
-    LATER(HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64),
+    {.id = HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT,
+     .name = "HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT", .type = HIPDNN_TYPE_INT64,
+     .shape = FE_ONE, .flags = FE_GET_ONLY, .min_n = 1, .max_n = 1, .fb_id = -1,
+     .get = get_engine_count},
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN, FE_W_NONE,
            NULL, -1, 0),
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, DT, FE_W_DTYPE, "compute_data_type", 1, 0),
@@ -252,7 +327,8 @@ static const fe_attr graph_attrs[] = {
     STRING(HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, "name", 0, 0, 4096),
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, FE_W_BOOL,
            "is_override_shape_enabled", 7, 0),
-    LATER(HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR),
+    {.id = HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, .name = "HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT",
+     .type = HIPDNN_TYPE_CHAR, .shape = FE_STRING, .flags = FE_GET_ONLY, .fb_id = -1, .get = get_key},
 };
 
 const fe_class fe_graph_class = {

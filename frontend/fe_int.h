@@ -26,6 +26,7 @@
 
 #include "base/base.h"
 #include "hipdnn_backend.h"
+#include "ir/ir.h"
 
 #define FE_MAX_RANK 8
 #define FE_HANDLE_MAGIC 0x48444e48u /* "HNDH" */
@@ -46,10 +47,11 @@ enum fe_flags {
     FE_OUT = 1 << 2,       /* tensor written by the operation */
     FE_GET_ONLY = 1 << 3,  /* computed; set → NOT_SUPPORTED */
     FE_APPEND = 1 << 4,    /* successive sets append (OPERATIONGRAPH_OPS) */
-    FE_LATER = 1 << 5,     /* declared, arrives with a later issue → NOT_SUPPORTED */
+    FE_REFUSED = 1 << 5,   /* declared by hipDNN, not supported here: NOT_SUPPORTED + why */
     FE_COMPUTE = 1 << 6,   /* the op's compute type: serialized as Node.compute_data_type */
     FE_ANY_OP = 1 << 7,    /* descriptor-valued: any OPERATION_* type */
     FE_GET_ANY = 1 << 8,   /* readable before finalize */
+    FE_ANY_TYPE = 1 << 9,  /* several API types (KNOB_INFO_DEFAULT_VALUE): hooks check the type */
 };
 
 /* How an attribute is written in the serialized graph (FlatBuffer field / JSON key). */
@@ -92,6 +94,7 @@ struct fe_attr {
     const char *enum_name;              /* for FE_W_ENUM: the fe_enum table name */
     fe_set_fn set;                      /* optional override of the generic setter */
     fe_get_fn get;                      /* optional override of the generic getter */
+    const char *why;                    /* FE_REFUSED: the reason given to the caller */
 };
 
 /* ---- descriptor classes ------------------------------------------------------------------ */
@@ -142,6 +145,11 @@ struct hipdnnHandle {
     uint32_t magic;
     hipStream_t stream;
 };
+
+/* ---- fe_api.c ------------------------------------------------------------------------------------ */
+
+/* SUCCESS for a live handle from hipdnnCreate; otherwise a failure naming fn. */
+hipdnnStatus_t fe_check_handle(hipdnnHandle_t h, const char *fn);
 
 /* ---- fe_desc.c: objects and the generic attribute machinery ----------------------------- */
 
@@ -214,12 +222,104 @@ typedef struct fe_graph_info {
     int n_tensors;
 } fe_graph_info;
 
+/* What a finalized OPERATIONGRAPH keeps (its priv): the structure, and the IR lowered from it
+ * with its canonical key; when lowering failed (a feature the IR cannot express) the graph is
+ * still a valid graph and `lower_msg` says why it has no IR. */
+typedef struct fe_graph_state {
+    fe_graph_info gi;
+    ir_graph *ir;
+    hipdnnStatus_t lower_status;
+    char lower_msg[512];
+    char key[33];
+} fe_graph_state;
+
 /* Analyses the ops of an OPERATIONGRAPH (finalized or not): unique uids, one producer per
  * tensor, virtual tensors produced inside, no op twice, acyclic. Caller frees with
  * fe_graph_info_free. */
 hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out);
 void fe_graph_info_free(fe_graph_info *gi);
 extern const fe_class fe_graph_class;
+
+/* ---- fe_knob.c: KNOB_INFO and KNOB_CHOICE descriptors -------------------------------------------- */
+
+extern const fe_class fe_knob_info_class, fe_knob_choice_class;
+
+/* An engine's integer knob (our engines' knobs are all integers). */
+typedef struct fe_knob_def {
+    const char *id;          /* "<engine>.<knob>", e.g. "jit.tile_m" */
+    const char *description;
+    int64_t min, max, stride, dflt;
+    const int64_t *valid;    /* optional list of valid values (NULL: every stride step) */
+    int n_valid;
+} fe_knob_def;
+
+/* A finalized KNOB_INFO object describing def (one reference, the caller's). */
+hipdnnStatus_t fe_knob_info_make(const fe_knob_def *def, fe_obj **out);
+
+/* A finalized KNOB_CHOICE's content. */
+typedef struct fe_knob_choice_view {
+    const char *id;
+    hipdnnBackendAttributeType_t type; /* INT64, DOUBLE or CHAR */
+    int64_t i64;
+    double f64;
+    const char *str;
+} fe_knob_choice_view;
+fe_knob_choice_view fe_knob_choice(fe_obj *choice);
+
+/* ---- fe_varpack.c: VARIANT_PACK ------------------------------------------------------------------- */
+
+extern const fe_class fe_variant_pack_class;
+
+/* A finalized variant pack's content. */
+typedef struct fe_varpack_view {
+    int n;
+    const int64_t *uids;
+    void *const *ptrs;
+    void *workspace;                 /* NULL when not set */
+    int n_overrides;                 /* override-shape entries (0 when none) */
+    const int64_t *override_uids, *override_lengths, *override_shapes, *override_strides;
+} fe_varpack_view;
+fe_varpack_view fe_varpack(fe_obj *pack);
+/* The pointer bound to uid, or NULL (and false) when the pack has none. */
+bool fe_varpack_find(const fe_varpack_view *v, int64_t uid, void **ptr);
+
+/* ---- engines (fe_engine.c registry, fe_engine_*.c implementations) ------------------------------ */
+
+typedef struct fe_plan_impl fe_plan_impl; /* an engine's compiled plan, private to the engine */
+
+/* What an engine offers. Every slot is required. Knob values reach the engine as one int64 per
+ * entry of `knobs`, in that order, defaults filled in. */
+typedef struct fe_engine {
+    int64_t id;                       /* HIPDNN_ATTR_ENGINE_GLOBAL_INDEX */
+    const char *name;                 /* unique, never empty */
+    const char *type;                 /* "host" or "gpu" */
+    const fe_knob_def *knobs;
+    int n_knobs;
+    const int *notes;                 /* hipdnnBackendBehaviorNote_t values */
+    int n_notes;
+    /* Can the engine run this graph? If not, `why` says why (for NOT_SUPPORTED messages). */
+    bool (*supports)(const fe_graph_state *g, char *why, size_t why_len);
+    /* Workspace bytes the plan will need with these knob values. */
+    int64_t (*workspace)(const fe_graph_state *g, const int64_t *knobs);
+    hipdnnStatus_t (*build)(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out);
+    /* Runs the plan on the handle's stream with the tensors of the pack. */
+    hipdnnStatus_t (*execute)(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack);
+    void (*destroy)(fe_plan_impl *p);
+} fe_engine;
+
+extern const fe_engine *const fe_engines[];
+extern const int fe_n_engines;
+const fe_engine *fe_engine_by_id(int64_t id);
+extern const fe_engine fe_reference_engine;
+extern const fe_class fe_engine_class, fe_enginecfg_class, fe_engineheur_class, fe_plan_class;
+
+/* The finalized graph state behind an OPERATIONGRAPH object. */
+static inline fe_graph_state *fe_graph_of(fe_obj *graph) { return graph->priv; }
+
+/* ---- fe_lower.c: descriptors -> IR ---------------------------------------------------------- */
+
+/* Lowers a finalized graph's structure to a sealed IR graph (freed with ir_graph_free). */
+hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
 
 /* ---- fe_ops_check.c: per-operation finalize rules ------------------------------------------ */
 
@@ -230,6 +330,13 @@ hipdnnStatus_t fe_check_op(fe_obj *op);
 typedef struct json_t json_t;
 hipdnnStatus_t fe_graph_to_json(fe_obj *graph, json_t **out);
 hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out_graph);
+
+/* ---- fe_jsonfmt.c: readable JSON text ------------------------------------------------------ */
+
+/* A JSON real for a float, stored as the double nearest its shortest decimal spelling. */
+json_t *fe_json_f32(float f);
+/* Deterministic, readable text of a JSON model (arrays of numbers on one line); free(). */
+char *fe_json_text(const json_t *doc);
 
 /* ---- fe_fbcodec.c: JSON model <-> FlatBuffer bytes ---------------------------------------- */
 

@@ -55,13 +55,23 @@ static bool dtype_from_json(const json_t *j, int *api_value)
 
 /* ---- descriptors -> JSON ----------------------------------------------------------------------------- */
 
+/* Appends v (taken over) to a; on failure releases both and returns NULL, so an element
+ * lost to a failed allocation fails the whole array instead of silently shortening it. */
+static json_t *push(json_t *a, json_t *v)
+{
+    if (json_array_append_new(a, v) == 0)
+        return a;
+    json_decref(a);
+    return NULL;
+}
+
 static json_t *int_array(const void *arr, int64_t n, size_t elem)
 {
     json_t *a = json_array();
     for (int64_t i = 0; a != NULL && i < n; i++) {
         json_int_t v = elem == 8 ? (json_int_t)((const int64_t *)arr)[i]
                                  : (json_int_t)((const int32_t *)arr)[i];
-        json_array_append_new(a, json_integer(v));
+        a = push(a, json_integer(v));
     }
     return a;
 }
@@ -73,14 +83,14 @@ static json_t *attr_to_json(const fe_attr *a, const fe_val *v)
     case FE_W_UIDS: {
         json_t *arr = json_array();
         for (int64_t i = 0; arr != NULL && i < v->n; i++)
-            json_array_append_new(arr, json_integer(fe_tensor(((fe_obj **)v->arr)[i]).uid));
+            arr = push(arr, json_integer(fe_tensor(((fe_obj **)v->arr)[i]).uid));
         return arr;
     }
     case FE_W_I64: return json_integer(v->one.i64);
     case FE_W_I32: return json_integer(v->one.i32);
     case FE_W_I64S: return int_array(v->arr, v->n, 8);
     case FE_W_I32S: return int_array(v->arr, v->n, 4);
-    case FE_W_F32: return json_real(v->one.f32);
+    case FE_W_F32: return fe_json_f32(v->one.f32);
     case FE_W_BOOL: return json_boolean(v->one.b);
     case FE_W_ENUM: return json_string(fe_enum_to_name(a->enum_name, v->one.e));
     case FE_W_DTYPE: return json_string(dtype_json_name(v->one.e));
@@ -90,7 +100,7 @@ static json_t *attr_to_json(const fe_attr *a, const fe_val *v)
     case FE_W_BYTES: {
         json_t *arr = json_array();
         for (int64_t i = 0; arr != NULL && i < v->n; i++)
-            json_array_append_new(arr, json_integer(((const unsigned char *)v->arr)[i]));
+            arr = push(arr, json_integer(((const unsigned char *)v->arr)[i]));
         return arr;
     }
     case FE_W_NONE: break;
@@ -111,28 +121,49 @@ static bool attrs_to_json(fe_obj *o, json_t *obj)
     return true;
 }
 
-/* The by-value scalar as the schema's TensorValue union member. */
+/* The schema's TensorValue member that carries a by-value scalar of type t. */
+static const char *value_member(hipdnnDataType_t t)
+{
+    switch (t) {
+    case HIPDNN_DATA_FLOAT: return "Float32Value";
+    case HIPDNN_DATA_DOUBLE: return "Float64Value";
+    case HIPDNN_DATA_HALF: return "Float16Value";
+    case HIPDNN_DATA_BFLOAT16: return "BFloat16Value";
+    case HIPDNN_DATA_INT32: return "Int32Value";
+    case HIPDNN_DATA_INT64: return "Int64Value";
+    case HIPDNN_DATA_BOOLEAN: return "BoolValue";
+    default: return "Float8Value"; /* 1-byte types, the raw byte */
+    }
+}
+
+/* The by-value scalar's bytes as the JSON number of its TensorValue member. */
+static json_t *value_number(hipdnnDataType_t t, const unsigned char *b)
+{
+    float f; double d; uint16_t h; int32_t i32; int64_t i64;
+    switch (t) {
+    case HIPDNN_DATA_FLOAT: memcpy(&f, b, 4); return fe_json_f32(f);
+    case HIPDNN_DATA_DOUBLE: memcpy(&d, b, 8); return json_real(d);
+    case HIPDNN_DATA_HALF: memcpy(&h, b, 2); return fe_json_f32(base_fp16_to_f32(h));
+    case HIPDNN_DATA_BFLOAT16: memcpy(&h, b, 2); return fe_json_f32(base_bf16_to_f32(h));
+    case HIPDNN_DATA_INT32: memcpy(&i32, b, 4); return json_integer(i32);
+    case HIPDNN_DATA_INT64: memcpy(&i64, b, 8); return json_integer(i64);
+    case HIPDNN_DATA_BOOLEAN: return json_boolean(b[0] != 0);
+    default: return json_integer(b[0]);
+    }
+}
+
 static bool value_to_json(fe_tensor_view t, const unsigned char *bytes, json_t *obj)
 {
-    json_t *v;
-    const char *member;
-    switch (t.dtype) {
-    case HIPDNN_DATA_FLOAT: { float f; memcpy(&f, bytes, 4); member = "Float32Value"; v = json_real(f); break; }
-    case HIPDNN_DATA_DOUBLE: { double d; memcpy(&d, bytes, 8); member = "Float64Value"; v = json_real(d); break; }
-    case HIPDNN_DATA_HALF: { uint16_t h; memcpy(&h, bytes, 2); member = "Float16Value"; v = json_real(base_fp16_to_f32(h)); break; }
-    case HIPDNN_DATA_BFLOAT16: { uint16_t h; memcpy(&h, bytes, 2); member = "BFloat16Value"; v = json_real(base_bf16_to_f32(h)); break; }
-    case HIPDNN_DATA_INT32: { int32_t i; memcpy(&i, bytes, 4); member = "Int32Value"; v = json_integer(i); break; }
-    case HIPDNN_DATA_INT64: { int64_t i; memcpy(&i, bytes, 8); member = "Int64Value"; v = json_integer(i); break; }
-    case HIPDNN_DATA_BOOLEAN: member = "BoolValue"; v = json_boolean(bytes[0] != 0); break;
-    default: member = "Float8Value"; v = json_integer(bytes[0]); break; /* 1-byte types, raw */
-    }
     json_t *s = json_object();
-    if (s == NULL || json_object_set_new(s, "value", v) != 0) {
+    if (s == NULL || json_object_set_new(s, "value", value_number(t.dtype, bytes)) != 0) {
         json_decref(s);
         return false;
     }
-    return json_object_set_new(obj, "value_type", json_string(member)) == 0 &&
-           json_object_set_new(obj, "value", s) == 0;
+    if (json_object_set_new(obj, "value_type", json_string(value_member(t.dtype))) != 0) {
+        json_decref(s);
+        return false;
+    }
+    return json_object_set_new(obj, "value", s) == 0;
 }
 
 static json_t *tensor_to_json(fe_obj *t)
@@ -176,7 +207,10 @@ fail:
 static hipdnnStatus_t graph_body_to_json(fe_obj *g, const fe_graph_info *gi, json_t *doc)
 {
     json_t *tensors = json_array(), *nodes = json_array();
-    if (json_object_set_new(doc, "tensors", tensors) || json_object_set_new(doc, "nodes", nodes))
+    /* both calls always run: each takes its value over, also when it fails */
+    int failed = json_object_set_new(doc, "tensors", tensors);
+    failed |= json_object_set_new(doc, "nodes", nodes);
+    if (failed)
         return oom();
     for (int i = 0; i < gi->n_tensors; i++)
         if (json_array_append_new(tensors, tensor_to_json(gi->tensors[i].t)) != 0)
@@ -211,7 +245,7 @@ static hipdnnStatus_t graph_head_to_json(fe_obj *g, json_t *doc)
 
 hipdnnStatus_t fe_graph_to_json(fe_obj *g, json_t **out)
 {
-    fe_graph_info local, *gi = g->priv;
+    fe_graph_info local, *gi = g->finalized ? &((fe_graph_state *)g->priv)->gi : NULL;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     if (!g->finalized) {
         st = fe_graph_analyse(g, &local);
@@ -439,19 +473,14 @@ static hipdnnStatus_t set_fields(fe_obj *o, const json_t *obj, const tensor_map 
 /* TensorValue member -> the tensor's value bytes (the data type must match the member). */
 static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_t *val)
 {
-    static const char *const members[] = {"Float32Value", "Float16Value", "BFloat16Value",
-                                          "Float8Value", "Int32Value", "Float64Value",
-                                          "Int64Value", "BoolValue", NULL};
     const json_t *v = json_object_get(val, "value");
     if (!json_is_string(type) || !json_is_object(val) || v == NULL ||
         json_object_size(val) != 1 || (!json_is_number(v) && !json_is_boolean(v)))
         return MFAIL("a tensor value needs \"value_type\" and \"value\": {\"value\": ...}");
-    int m = 0;
-    while (members[m] != NULL && strcmp(members[m], json_string_value(type)) != 0)
-        m++;
-    if (members[m] == NULL)
-        return MFAIL("'%s' is not a TensorValue member", json_string_value(type));
     hipdnnDataType_t dt = (hipdnnDataType_t)fe_get(t, HIPDNN_ATTR_TENSOR_DATA_TYPE)->one.e;
+    if (strcmp(json_string_value(type), value_member(dt)) != 0)
+        return MFAIL("a %s tensor's value must be a %s, not %s", fe_dtype_name(dt),
+                     value_member(dt), json_string_value(type));
     double d = json_is_boolean(v) ? json_is_true(v) : json_number_value(v);
     unsigned char bytes[8] = {0};
     switch (dt) {

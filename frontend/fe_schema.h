@@ -7,7 +7,7 @@
  *   SCALAR(id, api type, wire, field, fb, flags)   one value
  *   ARRAY(id, api type, wire, field, fb, flags, min, max)  an int array
  *   ENUMV(id, api type, enum table, field, fb, flags)     an enum with a serialized name table
- *   LATER(id, api type)                 declared by hipDNN, arrives with a later issue
+ *   REFUSED(id, api type, why)          declared by hipDNN, not supported here (why says so)
  * `field` is the key in the serialized attributes table and `fb` its FlatBuffer field id.
  */
 #ifndef HIPDNN_FE_SCHEMA_H
@@ -51,9 +51,9 @@
 #define STRING(ID, FIELD, FB, FLAGS, MAX)                                                       \
     {.id = ID, .name = #ID, .type = HIPDNN_TYPE_CHAR, .shape = FE_STRING, .flags = (FLAGS),      \
      .min_n = 0, .max_n = MAX, .field = FIELD, .wire = FE_W_STRING, .fb_id = FB}
-#define LATER(ID, TYPE)                                                                         \
-    {.id = ID, .name = #ID, .type = TYPE, .shape = FE_ONE, .flags = FE_LATER, .min_n = 1,         \
-     .max_n = 1, .wire = FE_W_NONE, .fb_id = -1}
+#define REFUSED(ID, TYPE, WHY)                                                                  \
+    {.id = ID, .name = #ID, .type = TYPE, .shape = FE_ONE, .flags = FE_REFUSED, .min_n = 1,       \
+     .max_n = 1, .wire = FE_W_NONE, .fb_id = -1, .why = WHY}
 
 #define FE_COUNT(a) ((int)(sizeof(a) / sizeof((a)[0])))
 

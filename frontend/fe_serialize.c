@@ -144,7 +144,7 @@ EXPORT hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext(hipdnnBackendDescr
     if (st == HIPDNN_STATUS_SUCCESS)
         st = fe_graph_to_json(g, &doc);
     if (st == HIPDNN_STATUS_SUCCESS &&
-        (text = json_dumps(doc, JSON_INDENT(2) | JSON_PRESERVE_ORDER)) == NULL)
+        (text = fe_json_text(doc)) == NULL)
         st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "%s: out of memory", fn);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = copy_out(fn, text, strlen(text) + 1, requestedByteSize, graphByteSize,

@@ -126,36 +126,28 @@ Test(create, null_arguments)
                                           1, &n, &v));
 }
 
-/* Engine-side descriptors exist but answer NOT_SUPPORTED until the engines arrive. */
-Test(create, engine_side_types_answer_not_supported_yet)
+/* Types with nothing to describe here (or not built yet) exist, and refuse everything else
+ * with NOT_SUPPORTED and a reason. */
+Test(create, refused_types_say_why)
 {
     int64_t v = 1, n = 0;
     char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
-    for (int i = 0; i < rc_n_engine_types; i++) {
+    for (int i = 0; i < rc_n_refused_types; i++) {
+        const rc_refused *r = &rc_refused_types[i];
         hipdnnBackendDescriptor_t d = NULL;
-        TU_OK(hipdnnBackendCreateDescriptor(rc_engine_types[i], &d));
-        /* an attribute of the type's own range (100 per type, hipdnn-api.md §2.3) */
-        hipdnnBackendAttributeName_t own[] = {
-            HIPDNN_ATTR_ENGINE_GLOBAL_INDEX,         HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE,
-            HIPDNN_ATTR_ENGINEHEUR_MODE,             HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE,
-            HIPDNN_ATTR_INTERMEDIATE_INFO_SIZE,      HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE,
-            HIPDNN_ATTR_KNOB_INFO_STRIDE,            HIPDNN_ATTR_LAYOUT_INFO_TENSOR_UID,
-            HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS,     HIPDNN_ATTR_KERNEL_CACHE_MAX_SIZE_EXT};
-        hipdnnGetLastErrorString(msg, sizeof msg);
-        TU_EXPECT(hipdnnBackendSetAttribute(d, own[i], HIPDNN_TYPE_INT64, 1, &v),
-                  HIPDNN_STATUS_NOT_SUPPORTED, "engine-side set");
-        hipdnnGetLastErrorString(msg, sizeof msg);
-        cr_expect_neq(strstr(msg, "not supported yet"), NULL, "type %d set: message '%s'",
-                      (int)rc_engine_types[i], msg);
-        TU_EXPECT(hipdnnBackendGetAttribute(d, own[i], HIPDNN_TYPE_INT64, 1, &n, &v),
-                  HIPDNN_STATUS_NOT_SUPPORTED, "engine-side get");
-        hipdnnGetLastErrorString(msg, sizeof msg);
-        cr_expect_neq(strstr(msg, "not supported yet"), NULL, "type %d get: message '%s'",
-                      (int)rc_engine_types[i], msg);
-        TU_EXPECT(hipdnnBackendFinalize(d), HIPDNN_STATUS_NOT_SUPPORTED, "engine-side finalize");
-        hipdnnGetLastErrorString(msg, sizeof msg);
-        cr_expect_neq(strstr(msg, "not supported yet"), NULL, "type %d finalize: message '%s'",
-                      (int)rc_engine_types[i], msg);
+        TU_OK(hipdnnBackendCreateDescriptor(r->type, &d));
+        for (int call = 0; call < 3; call++) {
+            hipdnnGetLastErrorString(msg, sizeof msg);
+            hipdnnStatus_t st =
+                call == 0 ? hipdnnBackendSetAttribute(d, r->attr, HIPDNN_TYPE_INT64, 1, &v)
+                : call == 1 ? hipdnnBackendGetAttribute(d, r->attr, HIPDNN_TYPE_INT64, 1, &n, &v)
+                            : hipdnnBackendFinalize(d);
+            hipdnnGetLastErrorString(msg, sizeof msg);
+            cr_expect_eq(st, HIPDNN_STATUS_NOT_SUPPORTED, "type %d, call %d: %s", (int)r->type,
+                         call, tu_st(st));
+            cr_expect_neq(strstr(msg, r->phrase), NULL, "type %d, call %d: message '%s' lacks '%s'",
+                          (int)r->type, call, msg, r->phrase);
+        }
         TU_OK(hipdnnBackendDestroyDescriptor(d));
     }
 }
@@ -169,15 +161,17 @@ ParameterizedTest(int *k, attrs, full_round_trip, .init = setup_handle, .fini = 
 {
     rc_ctx c;
     tu_seed("attrs::full_round_trip");
-    rc_fill(&c, &rc_specs[*k], true, g_handle);
-    hipdnnBackendDescriptor_t d = rc_create(&c, -1);
-    rc_release(&c); /* the descriptor holds its own references */
-    TU_OK(hipdnnBackendFinalize(d));
-    for (int i = 0; i < c.spec->n_attrs; i++)
-        rc_check_get(&c, d, i);
-    for (int i = 0; i < c.spec->n_attrs; i++) /* handles from the first round were independent */
-        rc_check_get(&c, d, i);
-    tu_destroy(&d);
+    for (int var = 0; var < rc_variants(&rc_specs[*k]); var++) {
+        rc_fill_variant(&c, &rc_specs[*k], true, var, g_handle);
+        hipdnnBackendDescriptor_t d = rc_create(&c, -1);
+        rc_release(&c); /* the descriptor holds its own references */
+        TU_OK(hipdnnBackendFinalize(d));
+        for (int i = 0; i < c.spec->n_attrs; i++)
+            rc_check_get(&c, d, i);
+        for (int i = 0; i < c.spec->n_attrs; i++) /* handles from the first round were independent */
+            rc_check_get(&c, d, i);
+        tu_destroy(&d);
+    }
 }
 
 /* Only the required attributes: optional ones report count 0 and write nothing. */
@@ -213,34 +207,36 @@ ParameterizedTest(int *k, attrs, get_before_finalize_is_not_initialized, .init =
 {
     rc_ctx c;
     tu_seed("attrs::get_before_finalize_is_not_initialized");
-    rc_fill(&c, &rc_specs[*k], true, g_handle);
-    hipdnnBackendDescriptor_t d = rc_create(&c, -1);
-    for (int i = 0; i < c.spec->n_attrs; i++) {
-        const rc_attr *a = &c.spec->attrs[i];
-        unsigned char buf[256];
-        int64_t n = 0;
-        hipdnnStatus_t st = hipdnnBackendGetAttribute(d, a->id, a->type, 8, &n, buf);
-        if (a->kind == RC_DECLARED) {
-            cr_expect_eq(st, HIPDNN_STATUS_NOT_SUPPORTED, "%s %s: %s", c.spec->name, a->name,
-                         tu_st(st));
-        } else if (a->id == HIPDNN_ATTR_OPERATION_TYPE_EXT || a->id == HIPDNN_ATTR_OPERATION_NAME_EXT) {
-            /* readable early in this library (a frontend names ops while building); if so,
-             * the value must already be right */
-            cr_expect(st == HIPDNN_STATUS_SUCCESS || st == HIPDNN_STATUS_NOT_INITIALIZED,
-                      "%s %s: %s", c.spec->name, a->name, tu_st(st));
-            if (st == HIPDNN_STATUS_SUCCESS && a->id == HIPDNN_ATTR_OPERATION_TYPE_EXT) {
-                int type;
-                memcpy(&type, buf, sizeof type);
-                cr_expect_eq(type, c.spec->op_type, "%s: operation type %d before finalize",
-                             c.spec->name, type);
+    for (int var = 0; var < rc_variants(&rc_specs[*k]); var++) {
+        rc_fill_variant(&c, &rc_specs[*k], true, var, g_handle);
+        hipdnnBackendDescriptor_t d = rc_create(&c, -1);
+        for (int i = 0; i < c.spec->n_attrs; i++) {
+            const rc_attr *a = &c.spec->attrs[i];
+            unsigned char buf[256];
+            int64_t n = 0;
+            hipdnnStatus_t st = hipdnnBackendGetAttribute(d, a->id, a->type, 8, &n, buf);
+            if (a->kind == RC_DECLARED) {
+                cr_expect_eq(st, HIPDNN_STATUS_NOT_SUPPORTED, "%s %s: %s", c.spec->name, a->name,
+                             tu_st(st));
+            } else if (a->id == HIPDNN_ATTR_OPERATION_TYPE_EXT || a->id == HIPDNN_ATTR_OPERATION_NAME_EXT) {
+                /* readable early in this library (a frontend names ops while building); if so,
+                 * the value must already be right */
+                cr_expect(st == HIPDNN_STATUS_SUCCESS || st == HIPDNN_STATUS_NOT_INITIALIZED,
+                          "%s %s: %s", c.spec->name, a->name, tu_st(st));
+                if (st == HIPDNN_STATUS_SUCCESS && a->id == HIPDNN_ATTR_OPERATION_TYPE_EXT) {
+                    int type;
+                    memcpy(&type, buf, sizeof type);
+                    cr_expect_eq(type, c.spec->op_type, "%s: operation type %d before finalize",
+                                 c.spec->name, type);
+                }
+            } else {
+                cr_expect_eq(st, HIPDNN_STATUS_NOT_INITIALIZED, "%s %s: get before finalize -> %s",
+                             c.spec->name, a->name, tu_st(st));
             }
-        } else {
-            cr_expect_eq(st, HIPDNN_STATUS_NOT_INITIALIZED, "%s %s: get before finalize -> %s",
-                         c.spec->name, a->name, tu_st(st));
         }
+        tu_destroy(&d);
+        rc_release(&c);
     }
-    tu_destroy(&d);
-    rc_release(&c);
 }
 
 ParameterizedTestParameters(attrs, set_after_finalize_is_not_initialized) { return spec_params(); }
@@ -249,16 +245,18 @@ ParameterizedTest(int *k, attrs, set_after_finalize_is_not_initialized, .init = 
 {
     rc_ctx c;
     tu_seed("attrs::set_after_finalize_is_not_initialized");
-    rc_fill(&c, &rc_specs[*k], true, g_handle);
-    hipdnnBackendDescriptor_t d = rc_build(&c);
-    for (int i = 0; i < c.spec->n_attrs; i++)
-        if (settable(&c.spec->attrs[i]))
-            TU_EXPECT(rc_set(&c, d, i), HIPDNN_STATUS_NOT_INITIALIZED, c.spec->attrs[i].name);
-    TU_EXPECT(hipdnnBackendFinalize(d), HIPDNN_STATUS_BAD_PARAM, "finalize twice");
-    for (int i = 0; i < c.spec->n_attrs; i++) /* nothing changed */
-        rc_check_get(&c, d, i);
-    tu_destroy(&d);
-    rc_release(&c);
+    for (int var = 0; var < rc_variants(&rc_specs[*k]); var++) {
+        rc_fill_variant(&c, &rc_specs[*k], true, var, g_handle);
+        hipdnnBackendDescriptor_t d = rc_build(&c);
+        for (int i = 0; i < c.spec->n_attrs; i++)
+            if (settable(&c.spec->attrs[i]))
+                TU_EXPECT(rc_set(&c, d, i), HIPDNN_STATUS_NOT_INITIALIZED, c.spec->attrs[i].name);
+        TU_EXPECT(hipdnnBackendFinalize(d), HIPDNN_STATUS_BAD_PARAM, "finalize twice");
+        for (int i = 0; i < c.spec->n_attrs; i++) /* nothing changed */
+            rc_check_get(&c, d, i);
+        tu_destroy(&d);
+        rc_release(&c);
+    }
 }
 
 /* Wrong element type, count and NULL arrays, on a fresh descriptor. */
@@ -268,46 +266,49 @@ ParameterizedTest(int *k, attrs, set_rejects_bad_type_count_and_null, .init = se
 {
     rc_ctx c;
     tu_seed("attrs::set_rejects_bad_type_count_and_null");
-    rc_fill(&c, &rc_specs[*k], true, g_handle);
-    hipdnnBackendDescriptor_t d = NULL;
-    TU_OK(hipdnnBackendCreateDescriptor(c.spec->type, &d));
-    int dt = rc_index(c.spec, HIPDNN_ATTR_TENSOR_DATA_TYPE);
-    if (dt >= 0) /* so that VALUE_EXT's "data type first" rule does not mask the others */
-        TU_OK(rc_set(&c, d, dt));
-    for (int i = 0; i < c.spec->n_attrs; i++) {
-        const rc_attr *a = &c.spec->attrs[i];
-        const rc_val *v = &c.v[i];
-        if (!settable(a))
-            continue;
-        /* a buffer big enough for any count below, all zero */
-        static const unsigned char zeros[512];
-        for (int w = 0; w < 2; w++)
-            TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, wrong_type(a->type, w), v->n, zeros),
-                      HIPDNN_STATUS_BAD_PARAM, a->name);
-        TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 1, NULL),
-                  HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, a->name);
-        TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, -1, zeros), HIPDNN_STATUS_BAD_PARAM,
-                  a->name);
-        const void *two = a->type == DESC ? (const void *)c.v[i].d : (const void *)zeros;
-        if (a->kind == RC_SCALAR || a->kind == RC_TENSOR) {
-            TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 0, zeros),
-                      HIPDNN_STATUS_BAD_PARAM, a->name);
-            hipdnnBackendDescriptor_t pair[2] = {v->d[0], v->d[0]};
-            TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 2, a->type == DESC ? pair : two),
-                      HIPDNN_STATUS_BAD_PARAM, a->name);
-        }
-        if (a->kind == RC_ARRAY)
-            TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 0, zeros),
-                      HIPDNN_STATUS_BAD_PARAM, a->name);
-        if (is_checked_enum(a->type)) {
-            int bad[] = {-1, 1000};
-            for (int b = 0; b < 2; b++)
-                TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 1, &bad[b]),
+    for (int var = 0; var < rc_variants(&rc_specs[*k]); var++) {
+        rc_fill_variant(&c, &rc_specs[*k], true, var, g_handle);
+        hipdnnBackendDescriptor_t d = NULL;
+        TU_OK(hipdnnBackendCreateDescriptor(c.spec->type, &d));
+        int dt = rc_index(c.spec, HIPDNN_ATTR_TENSOR_DATA_TYPE);
+        if (dt >= 0) /* so that VALUE_EXT's "data type first" rule does not mask the others */
+            TU_OK(rc_set(&c, d, dt));
+        for (int i = 0; i < c.spec->n_attrs; i++) {
+            const rc_attr *a = &c.spec->attrs[i];
+            const rc_val *v = &c.v[i];
+            if (!settable(a))
+                continue;
+            /* a buffer big enough for any count below, all zero */
+            static const unsigned char zeros[512];
+            for (int w = 0; w < 2; w++)
+                TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, wrong_type(a->type, w), v->n, zeros),
                           HIPDNN_STATUS_BAD_PARAM, a->name);
+            /* a count that is right for the attribute, with no array */
+            TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, v->n > 1 ? v->n : 1, NULL),
+                      HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, a->name);
+            TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, -1, zeros), HIPDNN_STATUS_BAD_PARAM,
+                      a->name);
+            const void *two = a->type == DESC ? (const void *)c.v[i].d : (const void *)zeros;
+            if (a->kind == RC_SCALAR || a->kind == RC_TENSOR) {
+                TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 0, zeros),
+                          HIPDNN_STATUS_BAD_PARAM, a->name);
+                hipdnnBackendDescriptor_t pair[2] = {v->d[0], v->d[0]};
+                TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 2, a->type == DESC ? pair : two),
+                          HIPDNN_STATUS_BAD_PARAM, a->name);
+            }
+            if (a->kind == RC_ARRAY)
+                TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 0, zeros),
+                          HIPDNN_STATUS_BAD_PARAM, a->name);
+            if (is_checked_enum(a->type)) {
+                int bad[] = {-1, 1000};
+                for (int b = 0; b < 2; b++)
+                    TU_EXPECT(hipdnnBackendSetAttribute(d, a->id, a->type, 1, &bad[b]),
+                              HIPDNN_STATUS_BAD_PARAM, a->name);
+            }
         }
+        tu_destroy(&d);
+        rc_release(&c);
     }
-    tu_destroy(&d);
-    rc_release(&c);
 }
 
 /* A failed set leaves the previous value exactly as it was. */
@@ -317,69 +318,71 @@ ParameterizedTest(int *k, attrs, failed_set_keeps_previous_value, .init = setup_
 {
     rc_ctx c;
     tu_seed("attrs::failed_set_keeps_previous_value");
-    rc_fill(&c, &rc_specs[*k], true, g_handle);
-    hipdnnBackendDescriptor_t d = rc_create(&c, -1);
-    hipdnnBackendDescriptor_t unfinalized = NULL, unfinalized_op = NULL, other_op = NULL;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &unfinalized));
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT,
-                                        &unfinalized_op));
-    rc_ctx oc; /* a finalized descriptor of another kind: a matmul op (or, for OPS, a tensor) */
-    rc_fill(&oc, rc_spec_of(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT), false, g_handle);
-    other_op = rc_build(&oc);
-    static const unsigned char zeros[512];
-    for (int i = 0; i < c.spec->n_attrs; i++) {
-        const rc_attr *a = &c.spec->attrs[i];
-        if (!settable(a))
-            continue;
-        hipdnnStatus_t st;
-        st = hipdnnBackendSetAttribute(d, a->id, wrong_type(a->type, 0), c.v[i].n, zeros);
-        cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: wrong type accepted", a->name);
-        st = hipdnnBackendSetAttribute(d, a->id, a->type, 1, NULL);
-        cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: NULL accepted", a->name);
-        if (a->kind == RC_SCALAR || a->kind == RC_ARRAY || a->kind == RC_TENSOR) {
-            st = hipdnnBackendSetAttribute(d, a->id, a->type, 0, zeros);
-            cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: count 0 accepted", a->name);
-        }
-        if (is_checked_enum(a->type)) {
-            int bad = 4242;
-            st = hipdnnBackendSetAttribute(d, a->id, a->type, 1, &bad);
-            cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: invalid enum accepted", a->name);
-        }
-        if (is_desc_valued(a)) {
-            /* a valid first element followed by a bad one must not be half-applied */
-            hipdnnBackendDescriptor_t good = c.v[i].d[0];
-            hipdnnBackendDescriptor_t unfin = a->kind == RC_OPS ? unfinalized_op : unfinalized;
-            hipdnnBackendDescriptor_t mixed[2] = {good, unfin};
-            int64_t n = a->kind == RC_TENSOR ? 1 : 2;
-            st = hipdnnBackendSetAttribute(d, a->id, DESC, 1, &unfin);
-            cr_expect_eq(st, HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "%s: unfinalized -> %s",
-                         a->name, tu_st(st));
-            st = hipdnnBackendSetAttribute(d, a->id, DESC, n, n == 1 ? &unfin : mixed);
-            cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: mixed array accepted", a->name);
-            if (a->kind == RC_OPS) { /* an operation graph takes operations, not tensors */
-                rc_ctx tc;
-                rc_fill(&tc, rc_spec_of(HIPDNN_BACKEND_TENSOR_DESCRIPTOR), false, g_handle);
-                hipdnnBackendDescriptor_t t = rc_build(&tc);
-                st = hipdnnBackendSetAttribute(d, a->id, DESC, 1, &t);
-                cr_expect_eq(st, HIPDNN_STATUS_BAD_PARAM, "%s: a tensor -> %s", a->name, tu_st(st));
-                tu_destroy(&t);
-                rc_release(&tc);
-            } else {
-                st = hipdnnBackendSetAttribute(d, a->id, DESC, 1, &other_op);
-                cr_expect_eq(st, HIPDNN_STATUS_BAD_PARAM, "%s: a %s -> %s", a->name,
-                             "finalized matmul op", tu_st(st));
+    for (int var = 0; var < rc_variants(&rc_specs[*k]); var++) {
+        rc_fill_variant(&c, &rc_specs[*k], true, var, g_handle);
+        hipdnnBackendDescriptor_t d = rc_create(&c, -1);
+        hipdnnBackendDescriptor_t unfinalized = NULL, unfinalized_op = NULL, other_op = NULL;
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &unfinalized));
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT,
+                                            &unfinalized_op));
+        rc_ctx oc; /* a finalized descriptor of another kind: a matmul op (or, for OPS, a tensor) */
+        rc_fill(&oc, rc_spec_of(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT), false, g_handle);
+        other_op = rc_build(&oc);
+        static const unsigned char zeros[512];
+        for (int i = 0; i < c.spec->n_attrs; i++) {
+            const rc_attr *a = &c.spec->attrs[i];
+            if (!settable(a))
+                continue;
+            hipdnnStatus_t st;
+            st = hipdnnBackendSetAttribute(d, a->id, wrong_type(a->type, 0), c.v[i].n, zeros);
+            cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: wrong type accepted", a->name);
+            st = hipdnnBackendSetAttribute(d, a->id, a->type, c.v[i].n > 1 ? c.v[i].n : 1, NULL);
+            cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: NULL accepted", a->name);
+            if (a->kind == RC_SCALAR || a->kind == RC_ARRAY || a->kind == RC_TENSOR) {
+                st = hipdnnBackendSetAttribute(d, a->id, a->type, 0, zeros);
+                cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: count 0 accepted", a->name);
+            }
+            if (is_checked_enum(a->type)) {
+                int bad = 4242;
+                st = hipdnnBackendSetAttribute(d, a->id, a->type, 1, &bad);
+                cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: invalid enum accepted", a->name);
+            }
+            if (is_desc_valued(a)) {
+                /* a valid first element followed by a bad one must not be half-applied */
+                hipdnnBackendDescriptor_t good = c.v[i].d[0];
+                hipdnnBackendDescriptor_t unfin = a->kind == RC_OPS ? unfinalized_op : unfinalized;
+                hipdnnBackendDescriptor_t mixed[2] = {good, unfin};
+                int64_t n = a->kind == RC_TENSOR ? 1 : 2;
+                st = hipdnnBackendSetAttribute(d, a->id, DESC, 1, &unfin);
+                cr_expect_eq(st, HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED, "%s: unfinalized -> %s",
+                             a->name, tu_st(st));
+                st = hipdnnBackendSetAttribute(d, a->id, DESC, n, n == 1 ? &unfin : mixed);
+                cr_expect_neq(st, HIPDNN_STATUS_SUCCESS, "%s: mixed array accepted", a->name);
+                if (a->kind == RC_OPS) { /* an operation graph takes operations, not tensors */
+                    rc_ctx tc;
+                    rc_fill(&tc, rc_spec_of(HIPDNN_BACKEND_TENSOR_DESCRIPTOR), false, g_handle);
+                    hipdnnBackendDescriptor_t t = rc_build(&tc);
+                    st = hipdnnBackendSetAttribute(d, a->id, DESC, 1, &t);
+                    cr_expect_eq(st, HIPDNN_STATUS_BAD_PARAM, "%s: a tensor -> %s", a->name, tu_st(st));
+                    tu_destroy(&t);
+                    rc_release(&tc);
+                } else {
+                    st = hipdnnBackendSetAttribute(d, a->id, DESC, 1, &other_op);
+                    cr_expect_eq(st, HIPDNN_STATUS_BAD_PARAM, "%s: a %s -> %s", a->name,
+                                 "finalized matmul op", tu_st(st));
+                }
             }
         }
+        rc_release(&c); /* also proves the descriptor holds its own references */
+        TU_OK(hipdnnBackendFinalize(d));
+        for (int i = 0; i < c.spec->n_attrs; i++)
+            rc_check_get(&c, d, i);
+        tu_destroy(&d);
+        tu_destroy(&unfinalized);
+        tu_destroy(&unfinalized_op);
+        tu_destroy(&other_op);
+        rc_release(&oc);
     }
-    rc_release(&c); /* also proves the descriptor holds its own references */
-    TU_OK(hipdnnBackendFinalize(d));
-    for (int i = 0; i < c.spec->n_attrs; i++)
-        rc_check_get(&c, d, i);
-    tu_destroy(&d);
-    tu_destroy(&unfinalized);
-    tu_destroy(&unfinalized_op);
-    tu_destroy(&other_op);
-    rc_release(&oc);
 }
 
 ParameterizedTestParameters(attrs, finalize_names_each_missing_required_attribute)
@@ -468,41 +471,43 @@ ParameterizedTest(int *k, attrs, get_size_queries_and_bad_arguments, .init = set
 {
     rc_ctx c;
     tu_seed("attrs::get_size_queries_and_bad_arguments");
-    rc_fill(&c, &rc_specs[*k], true, g_handle);
-    hipdnnBackendDescriptor_t d = rc_build(&c);
-    for (int i = 0; i < c.spec->n_attrs; i++) {
-        const rc_attr *a = &c.spec->attrs[i];
-        if (a->kind == RC_DECLARED)
-            continue;
-        int64_t want = a->kind == RC_STRING ? c.v[i].n + 1 : c.v[i].n;
-        int64_t n = -7;
-        unsigned char buf[256];
-        memset(buf, 0x33, sizeof buf);
-        /* NULL array with any requested count is a query */
-        TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, 5, &n, NULL), HIPDNN_STATUS_SUCCESS,
-                  a->name);
-        cr_expect_eq(n, want, "%s %s: query(NULL) %lld, expected %lld", c.spec->name, a->name,
-                     (long long)n, (long long)want);
-        /* requested 0 with a buffer is a query that writes nothing */
-        n = -7;
-        TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, 0, &n, buf), HIPDNN_STATUS_SUCCESS,
-                  a->name);
-        cr_expect_eq(n, want, "%s %s: query(0) %lld", c.spec->name, a->name, (long long)n);
-        cr_expect_eq(buf[0], 0x33, "%s %s: query(0) wrote", c.spec->name, a->name);
-        TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, 0, NULL, NULL),
-                  HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, a->name);
-        TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, -1, &n, buf),
-                  HIPDNN_STATUS_BAD_PARAM, a->name);
-        for (int w = 0; w < 2; w++)
-            TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, wrong_type(a->type, w), 8, &n, buf),
+    for (int var = 0; var < rc_variants(&rc_specs[*k]); var++) {
+        rc_fill_variant(&c, &rc_specs[*k], true, var, g_handle);
+        hipdnnBackendDescriptor_t d = rc_build(&c);
+        for (int i = 0; i < c.spec->n_attrs; i++) {
+            const rc_attr *a = &c.spec->attrs[i];
+            if (a->kind == RC_DECLARED)
+                continue;
+            int64_t want = rc_count(&c, i);
+            int64_t n = -7;
+            unsigned char buf[256];
+            memset(buf, 0x33, sizeof buf);
+            /* NULL array with any requested count is a query */
+            TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, 5, &n, NULL), HIPDNN_STATUS_SUCCESS,
+                      a->name);
+            cr_expect_eq(n, want, "%s %s: query(NULL) %lld, expected %lld", c.spec->name, a->name,
+                         (long long)n, (long long)want);
+            /* requested 0 with a buffer is a query that writes nothing */
+            n = -7;
+            TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, 0, &n, buf), HIPDNN_STATUS_SUCCESS,
+                      a->name);
+            cr_expect_eq(n, want, "%s %s: query(0) %lld", c.spec->name, a->name, (long long)n);
+            cr_expect_eq(buf[0], 0x33, "%s %s: query(0) wrote", c.spec->name, a->name);
+            TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, 0, NULL, NULL),
+                      HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, a->name);
+            TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, -1, &n, buf),
                       HIPDNN_STATUS_BAD_PARAM, a->name);
-        /* a copy with elementCount NULL is allowed (not for descriptors: we must free them) */
-        if (want > 0 && !is_desc_valued(a))
-            TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, want, NULL, buf),
-                      HIPDNN_STATUS_SUCCESS, a->name);
+            for (int w = 0; w < 2; w++)
+                TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, wrong_type(a->type, w), 8, &n, buf),
+                          HIPDNN_STATUS_BAD_PARAM, a->name);
+            /* a copy with elementCount NULL is allowed (not for descriptors: we must free them) */
+            if (want > 0 && !is_desc_valued(a))
+                TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, a->type, want, NULL, buf),
+                          HIPDNN_STATUS_SUCCESS, a->name);
+        }
+        tu_destroy(&d);
+        rc_release(&c);
     }
-    tu_destroy(&d);
-    rc_release(&c);
 }
 
 /* String attributes: truncation keeps a NUL, the empty string is not "unset". */
@@ -512,55 +517,57 @@ ParameterizedTest(int *k, attrs, strings_truncate_with_nul, .init = setup_handle
 {
     rc_ctx c;
     tu_seed("attrs::strings_truncate_with_nul");
-    rc_fill(&c, &rc_specs[*k], true, g_handle);
-    int strings = 0;
-    for (int i = 0; i < c.spec->n_attrs; i++) {
-        const rc_attr *a = &c.spec->attrs[i];
-        if (a->kind != RC_STRING)
-            continue;
-        strings++;
-        /* a fresh printable value, length 1..60 */
-        char s[64];
-        int len = (int)tu_range(1, 60);
-        for (int j = 0; j < len; j++)
-            s[j] = (char)tu_range('!', '~');
-        hipdnnBackendDescriptor_t d = rc_create(&c, i);
-        TU_OK(hipdnnBackendSetAttribute(d, a->id, HIPDNN_TYPE_CHAR, len, s));
-        TU_OK(hipdnnBackendFinalize(d));
-        for (int req = 1; req <= len + 2; req++) {
-            char buf[80];
+    for (int var = 0; var < rc_variants(&rc_specs[*k]); var++) {
+        rc_fill_variant(&c, &rc_specs[*k], true, var, g_handle);
+        int strings = 0;
+        for (int i = 0; i < c.spec->n_attrs; i++) {
+            const rc_attr *a = &c.spec->attrs[i];
+            if (a->kind != RC_STRING)
+                continue;
+            strings++;
+            /* a fresh printable value, length 1..60 */
+            char s[64];
+            int len = (int)tu_range(1, 60);
+            for (int j = 0; j < len; j++)
+                s[j] = (char)tu_range('!', '~');
+            hipdnnBackendDescriptor_t d = rc_create(&c, i);
+            TU_OK(hipdnnBackendSetAttribute(d, a->id, HIPDNN_TYPE_CHAR, len, s));
+            TU_OK(hipdnnBackendFinalize(d));
+            for (int req = 1; req <= len + 2; req++) {
+                char buf[80];
+                int64_t n = -7;
+                memset(buf, 0x7f, sizeof buf);
+                TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, HIPDNN_TYPE_CHAR, req, &n, buf),
+                          HIPDNN_STATUS_SUCCESS, a->name);
+                int64_t copied = req - 1 < len ? req - 1 : len;
+                cr_expect_eq(n, copied + 1, "%s %s requested %d: count %lld", c.spec->name, a->name,
+                             req, (long long)n);
+                cr_expect_eq(memcmp(buf, s, (size_t)copied), 0, "%s %s: prefix differs", c.spec->name,
+                             a->name);
+                cr_expect_eq(buf[copied], '\0', "%s %s requested %d: no NUL", c.spec->name, a->name,
+                             req);
+                cr_expect_eq((unsigned char)buf[req], 0x7f, "%s %s requested %d: wrote past it",
+                             c.spec->name, a->name, req);
+            }
+            tu_destroy(&d);
+            if (a->required) /* an empty required string (a custom op id) may well be refused */
+                continue;
+            /* "" is set (count 1), not unset (count 0) */
+            d = rc_create(&c, i);
+            TU_OK(hipdnnBackendSetAttribute(d, a->id, HIPDNN_TYPE_CHAR, 0, ""));
+            TU_OK(hipdnnBackendFinalize(d));
             int64_t n = -7;
-            memset(buf, 0x7f, sizeof buf);
-            TU_EXPECT(hipdnnBackendGetAttribute(d, a->id, HIPDNN_TYPE_CHAR, req, &n, buf),
-                      HIPDNN_STATUS_SUCCESS, a->name);
-            int64_t copied = req - 1 < len ? req - 1 : len;
-            cr_expect_eq(n, copied + 1, "%s %s requested %d: count %lld", c.spec->name, a->name,
-                         req, (long long)n);
-            cr_expect_eq(memcmp(buf, s, (size_t)copied), 0, "%s %s: prefix differs", c.spec->name,
-                         a->name);
-            cr_expect_eq(buf[copied], '\0', "%s %s requested %d: no NUL", c.spec->name, a->name,
-                         req);
-            cr_expect_eq((unsigned char)buf[req], 0x7f, "%s %s requested %d: wrote past it",
-                         c.spec->name, a->name, req);
+            char one[4] = "xyz";
+            TU_OK(hipdnnBackendGetAttribute(d, a->id, HIPDNN_TYPE_CHAR, 0, &n, NULL));
+            cr_expect_eq(n, 1, "%s %s = \"\": count %lld", c.spec->name, a->name, (long long)n);
+            TU_OK(hipdnnBackendGetAttribute(d, a->id, HIPDNN_TYPE_CHAR, 4, &n, one));
+            cr_expect_eq(one[0], '\0');
+            tu_destroy(&d);
         }
-        tu_destroy(&d);
-        if (a->required) /* an empty required string (a custom op id) may well be refused */
-            continue;
-        /* "" is set (count 1), not unset (count 0) */
-        d = rc_create(&c, i);
-        TU_OK(hipdnnBackendSetAttribute(d, a->id, HIPDNN_TYPE_CHAR, 0, ""));
-        TU_OK(hipdnnBackendFinalize(d));
-        int64_t n = -7;
-        char one[4] = "xyz";
-        TU_OK(hipdnnBackendGetAttribute(d, a->id, HIPDNN_TYPE_CHAR, 0, &n, NULL));
-        cr_expect_eq(n, 1, "%s %s = \"\": count %lld", c.spec->name, a->name, (long long)n);
-        TU_OK(hipdnnBackendGetAttribute(d, a->id, HIPDNN_TYPE_CHAR, 4, &n, one));
-        cr_expect_eq(one[0], '\0');
-        tu_destroy(&d);
+        if (c.spec->op_type >= 0)
+            cr_expect_geq(strings, 1, "%s: every operation takes OPERATION_NAME_EXT", c.spec->name);
+        rc_release(&c);
     }
-    if (c.spec->op_type >= 0)
-        cr_expect_geq(strings, 1, "%s: every operation takes OPERATION_NAME_EXT", c.spec->name);
-    rc_release(&c);
 }
 
 /* ---- operations: name and type on every op ------------------------------------------------------ */
@@ -1086,27 +1093,46 @@ Test(version, major_minor_patch_tweak)
               tweak);
 }
 
-Test(engines, execute_is_not_supported_and_no_engines_exist)
+/* Argument checks of Execute, and the engine list is self-consistent. */
+Test(engines, execute_argument_checks_and_engine_list)
 {
     hipdnnHandle_t h = NULL;
-    hipdnnBackendDescriptor_t plan = NULL, pack = NULL;
-    size_t n = 99;
-    int64_t id = 7;
+    hipdnnBackendDescriptor_t plan = NULL, pack = NULL, tensor = NULL;
     TU_OK(hipdnnCreate(&h));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    TU_EQ(hipdnnBackendExecute(h, plan, pack), HIPDNN_STATUS_NOT_SUPPORTED);
+    int64_t one = 1;
+    tensor = new_tensor(1, &one, &one, HIPDNN_DATA_FLOAT);
+    TU_OK(hipdnnBackendFinalize(tensor));
+    TU_EQ(hipdnnBackendExecute(h, plan, pack), HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED);
+    TU_EQ(hipdnnBackendExecute(h, tensor, pack), HIPDNN_STATUS_BAD_PARAM);
     TU_BAD_NULL(hipdnnBackendExecute(NULL, plan, pack));
     TU_BAD_NULL(hipdnnBackendExecute(h, NULL, pack));
+    hipdnnStatus_t st = hipdnnBackendExecute(h, plan, NULL); /* two problems: either is named */
+    cr_expect(st >= HIPDNN_STATUS_BAD_PARAM && st <= HIPDNN_STATUS_BAD_PARAM_STREAM_MISMATCH, "%s",
+              tu_st(st));
+
+    size_t n = 99;
     TU_OK(hipdnnGetEngineCount_ext(h, &n));
-    cr_expect_eq(n, 0, "%zu engines", n);
     TU_EQ(hipdnnGetEngineCount_ext(h, NULL), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
     TU_BAD_NULL(hipdnnGetEngineCount_ext(NULL, &n));
-    TU_EQ(hipdnnGetEngineInfo_ext(h, 0, &id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
+    for (size_t i = 0; i < n; i++) { /* every listed engine has a name that finds its id */
+        int64_t id = 0, by_name = 0;
+        char name[256] = "";
+        size_t len = sizeof name;
+        TU_OK(hipdnnGetEngineInfo_ext(h, i, &id, name, &len, NULL, NULL, NULL, NULL, NULL, NULL));
+        cr_expect_gt(strlen(name), 0, "engine %zu has no name", i);
+        TU_OK(hipdnnGetEngineIdByName_ext(h, name, &by_name));
+        cr_expect_eq(by_name, id, "engine '%s': id %lld by index, %lld by name", name,
+                     (long long)id, (long long)by_name);
+    }
+    int64_t id = 7;
+    TU_EQ(hipdnnGetEngineInfo_ext(h, n, &id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
           HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND);
-    TU_EQ(hipdnnGetEngineIdByName_ext(h, "NO_SUCH_ENGINE", &id), HIPDNN_STATUS_NOT_SUPPORTED);
+    TU_EQ(hipdnnGetEngineIdByName_ext(h, "NO_SUCH_ENGINE_z9", &id), HIPDNN_STATUS_NOT_SUPPORTED);
     cr_expect_eq(id, 7, "engine id written on failure");
     tu_destroy(&plan);
     tu_destroy(&pack);
+    tu_destroy(&tensor);
     TU_OK(hipdnnDestroy(h));
 }

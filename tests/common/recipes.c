@@ -22,7 +22,10 @@
 #define BOOL HIPDNN_TYPE_BOOLEAN
 #define CHR HIPDNN_TYPE_CHAR
 
-#define ROW(ID, TY, KIND, REQ, MAX) {ID, #ID, TY, KIND, REQ, MAX}
+#define ROW(ID, TY, KIND, REQ, MAX) {ID, #ID, TY, KIND, REQ, MAX, false}
+/* Mutually exclusive optional attributes (a full recipe sets one of them per variant). */
+#define T_ALT(ID) {ID, #ID, DESC, RC_TENSOR, false, 1, true}
+#define ONE_ALT(ID, TY) {ID, #ID, TY, RC_SCALAR, false, 1, true}
 #define T_REQ(ID) ROW(ID, DESC, RC_TENSOR, true, 1)
 #define T_OPT(ID) ROW(ID, DESC, RC_TENSOR, false, 1)
 #define T_ARR(ID) ROW(ID, DESC, RC_TENSORS, false, 0)
@@ -57,7 +60,8 @@ static const rc_attr tensor_attrs[] = {
 static const rc_attr graph_attrs[] = {
     ONE_REQ(HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE),
     ROW(HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, RC_OPS, true, 0),
-    DECLARED(HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, I64),
+    /* the header still says "declared only": it answers the engine count */
+    GET_ONLY(HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, I64),
     /* the header calls 603 "declared only"; newer hipDNN reads it as an optional flag */
     ONE(HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, BOOL),
     ONE(HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT, DT),
@@ -66,7 +70,8 @@ static const rc_attr graph_attrs[] = {
     ONE(HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, I64),
     STR(HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT),
     ONE(HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, BOOL),
-    DECLARED(HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, CHR),
+    /* 32 lowercase hex digits (the header's "not yet answered" is stale) */
+    GET_ONLY(HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, CHR),
 };
 
 #define CONV_PARAMS                                                                              \
@@ -202,7 +207,7 @@ static const rc_attr sdpa_fwd_attrs[] = {
     T_REQ(HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC),
     T_REQ(HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC),
     T_OPT(HIPDNN_ATTR_OPERATION_SDPA_FWD_ATTN_MASK_EXT),
-    T_OPT(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC),
+    T_ALT(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC),
     T_OPT(HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_QDESC),
     T_OPT(HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC),
     T_OPT(HIPDNN_ATTR_OPERATION_SDPA_FWD_SEED_EXT),
@@ -231,7 +236,7 @@ static const rc_attr sdpa_fwd_attrs[] = {
     ONE(HIPDNN_ATTR_SDPA_FWD_CAUSAL_MASK_EXT, BOOL),
     ONE(HIPDNN_ATTR_SDPA_FWD_CAUSAL_MASK_BOTTOM_RIGHT_EXT, BOOL),
     ONE(HIPDNN_ATTR_SDPA_FWD_DROPOUT_PROBABILITY_EXT, F32),
-    ONE(HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, F32),
+    ONE_ALT(HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, F32),
     ONE(HIPDNN_ATTR_SDPA_FWD_LEFT_BOUND_EXT, I64),
     ONE(HIPDNN_ATTR_SDPA_FWD_RIGHT_BOUND_EXT, I64),
     ONE(HIPDNN_ATTR_SDPA_FWD_MAX_SEQ_LEN_KV_EXT, I32),
@@ -251,7 +256,7 @@ static const rc_attr sdpa_bwd_attrs[] = {
     T_REQ(HIPDNN_ATTR_OPERATION_SDPA_BWD_DQ_EXT),
     T_REQ(HIPDNN_ATTR_OPERATION_SDPA_BWD_DK_EXT),
     T_REQ(HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT),
-    T_OPT(HIPDNN_ATTR_OPERATION_SDPA_BWD_SCALE_EXT),
+    T_ALT(HIPDNN_ATTR_OPERATION_SDPA_BWD_SCALE_EXT),
     T_OPT(HIPDNN_ATTR_OPERATION_SDPA_BWD_ATTN_MASK_EXT),
     T_OPT(HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_Q_EXT),
     T_OPT(HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_KV_EXT),
@@ -266,7 +271,7 @@ static const rc_attr sdpa_bwd_attrs[] = {
     ONE(HIPDNN_ATTR_SDPA_BWD_CAUSAL_MASK_EXT, BOOL),
     ONE(HIPDNN_ATTR_SDPA_BWD_CAUSAL_MASK_BOTTOM_RIGHT_EXT, BOOL),
     ONE(HIPDNN_ATTR_SDPA_BWD_DROPOUT_PROBABILITY_EXT, F32),
-    ONE(HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, F32),
+    ONE_ALT(HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, F32),
     ONE(HIPDNN_ATTR_SDPA_BWD_LEFT_BOUND_EXT, I64),
     ONE(HIPDNN_ATTR_SDPA_BWD_RIGHT_BOUND_EXT, I64),
     ONE(HIPDNN_ATTR_SDPA_BWD_DIAGONAL_ALIGNMENT_EXT, HIPDNN_TYPE_DIAGONAL_ALIGNMENT_EXT),
@@ -294,7 +299,7 @@ static const rc_attr bs_dequantize_attrs[] = {
 };
 static const rc_attr custom_op_attrs[] = {
     T_ARR(HIPDNN_ATTR_OPERATION_CUSTOM_OP_INPUTS_EXT),
-    T_ARR(HIPDNN_ATTR_OPERATION_CUSTOM_OP_OUTPUTS_EXT),
+    ROW(HIPDNN_ATTR_OPERATION_CUSTOM_OP_OUTPUTS_EXT, DESC, RC_TENSORS, true, 0),
     STR_REQ(HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT),
     STR(HIPDNN_ATTR_OPERATION_CUSTOM_OP_DATA_EXT),
     ONE(HIPDNN_ATTR_CUSTOM_OP_COMP_TYPE_EXT, DT),
@@ -555,6 +560,10 @@ static void recipe_graph(rc_ctx *c)
     int64_t dims[2] = {tu_range(1, 64), tu_range(1, 64)};
     hipdnnBackendDescriptor_t x = rc_tensor(c, -1, HIPDNN_DATA_FLOAT, 2, dims, false), t, y;
     rc_val *ops = val(c, HIPDNN_ATTR_OPERATIONGRAPH_OPS);
+    size_t engines = 0;
+    TU_OK(hipdnnGetEngineCount_ext(c->handle, &engines));
+    s_i64(c, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, (int64_t)engines);
+    val(c, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT)->n = 32; /* checked by its form */
     val(c, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE)->n = 1;
     val(c, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE)->u.h = c->handle;
     ops->d[0] = pointwise_op(c, x, dims, c->full, HIPDNN_POINTWISE_RELU_FWD, "relu", &t);
@@ -850,7 +859,10 @@ static void recipe_sdpa_fwd(rc_ctx *c)
     if (c->full) {
         int64_t seed = (int64_t)tu_rand(), offset = tu_range(0, 1 << 20);
         TENSOR(c, HIPDNN_ATTR_OPERATION_SDPA_FWD_ATTN_MASK_EXT, s.dt, 1, h, sq, skv);
-        put(c, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, rc_scalar_f32(c, 4, tu_float(0.05f, 1)));
+        if (c->variant == 0) /* the scale as a tensor, or (variant 1) as a value */
+            put(c, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALEDESC, rc_scalar_f32(c, 4, tu_float(0.05f, 1)));
+        else
+            s_f32(c, HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, tu_float(0.05f, 1));
         TENSOR(c, HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_QDESC, HIPDNN_DATA_INT32, b, 1, 1, 1);
         TENSOR(c, HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC, HIPDNN_DATA_INT32, b, 1, 1, 1);
         put(c, HIPDNN_ATTR_OPERATION_SDPA_FWD_SEED_EXT,
@@ -882,7 +894,6 @@ static void recipe_sdpa_fwd(rc_ctx *c)
         s_bool(c, HIPDNN_ATTR_SDPA_FWD_CAUSAL_MASK_EXT, false);
         s_bool(c, HIPDNN_ATTR_SDPA_FWD_CAUSAL_MASK_BOTTOM_RIGHT_EXT, false);
         s_f32(c, HIPDNN_ATTR_SDPA_FWD_DROPOUT_PROBABILITY_EXT, tu_float(0.01f, 0.5f));
-        s_f32(c, HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, tu_float(0.05f, 1));
         s_i64(c, HIPDNN_ATTR_SDPA_FWD_LEFT_BOUND_EXT, tu_range(1, skv));
         s_i64(c, HIPDNN_ATTR_SDPA_FWD_RIGHT_BOUND_EXT, 0);
         s_i32(c, HIPDNN_ATTR_SDPA_FWD_MAX_SEQ_LEN_KV_EXT, (int32_t)skv);
@@ -909,7 +920,10 @@ static void recipe_sdpa_bwd(rc_ctx *c)
     TENSOR(c, HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT, s.dt, b, h, skv, d);
     if (c->full) {
         int64_t seed = (int64_t)tu_rand(), offset = tu_range(0, 1 << 20);
-        put(c, HIPDNN_ATTR_OPERATION_SDPA_BWD_SCALE_EXT, rc_scalar_f32(c, 4, tu_float(0.05f, 1)));
+        if (c->variant == 0)
+            put(c, HIPDNN_ATTR_OPERATION_SDPA_BWD_SCALE_EXT, rc_scalar_f32(c, 4, tu_float(0.05f, 1)));
+        else
+            s_f32(c, HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, tu_float(0.05f, 1));
         TENSOR(c, HIPDNN_ATTR_OPERATION_SDPA_BWD_ATTN_MASK_EXT, s.dt, 1, h, sq, skv);
         TENSOR(c, HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_Q_EXT, HIPDNN_DATA_INT32, b, 1, 1, 1);
         TENSOR(c, HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_KV_EXT, HIPDNN_DATA_INT32, b, 1, 1, 1);
@@ -926,7 +940,6 @@ static void recipe_sdpa_bwd(rc_ctx *c)
         s_bool(c, HIPDNN_ATTR_SDPA_BWD_CAUSAL_MASK_EXT, false);
         s_bool(c, HIPDNN_ATTR_SDPA_BWD_CAUSAL_MASK_BOTTOM_RIGHT_EXT, false);
         s_f32(c, HIPDNN_ATTR_SDPA_BWD_DROPOUT_PROBABILITY_EXT, tu_float(0.01f, 0.5f));
-        s_f32(c, HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, tu_float(0.05f, 1));
         s_i64(c, HIPDNN_ATTR_SDPA_BWD_LEFT_BOUND_EXT, tu_range(1, skv));
         s_i64(c, HIPDNN_ATTR_SDPA_BWD_RIGHT_BOUND_EXT, 0);
         s_enum(c, HIPDNN_ATTR_SDPA_BWD_DIAGONAL_ALIGNMENT_EXT, (int)tu_range(0, 1));
@@ -986,17 +999,17 @@ static void recipe_bs_dequantize(rc_ctx *c)
 static void recipe_custom_op(rc_ctx *c)
 {
     static const char id[] = "example.rope";
+    int64_t dims[3] = {tu_range(1, 4), tu_range(1, 32), 8 * tu_range(1, 8)};
+    hipdnnBackendDescriptor_t out = rc_tensor(c, -1, HIPDNN_DATA_HALF, 3, dims, false);
     s_bytes(c, HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT, id, sizeof id - 1);
+    put_tensors(c, HIPDNN_ATTR_OPERATION_CUSTOM_OP_OUTPUTS_EXT, 1, &out);
     if (c->full) {
-        int64_t dims[3] = {tu_range(1, 4), tu_range(1, 32), 8 * tu_range(1, 8)};
         hipdnnBackendDescriptor_t in[2] = {rc_tensor(c, -1, HIPDNN_DATA_HALF, 3, dims, false),
                                            rc_tensor(c, -1, F, 3, (int64_t[]){1, dims[1], dims[2]},
                                                      false)};
-        hipdnnBackendDescriptor_t out = rc_tensor(c, -1, HIPDNN_DATA_HALF, 3, dims, false);
         unsigned char data[40];
         tu_bytes(data, sizeof data);
         put_tensors(c, HIPDNN_ATTR_OPERATION_CUSTOM_OP_INPUTS_EXT, 2, in);
-        put_tensors(c, HIPDNN_ATTR_OPERATION_CUSTOM_OP_OUTPUTS_EXT, 1, &out);
         s_bytes(c, HIPDNN_ATTR_OPERATION_CUSTOM_OP_DATA_EXT, data, (size_t)tu_range(1, 40));
         s_enum(c, HIPDNN_ATTR_CUSTOM_OP_COMP_TYPE_EXT, F);
     }
@@ -1007,7 +1020,9 @@ static void recipe_custom_op(rc_ctx *c)
 /* ---- the registry ----------------------------------------------------------------------------- */
 
 #define SPEC(TYPE, OPTYPE, ATTRS, RECIPE)                                                          \
-    {TYPE, #TYPE, OPTYPE, ATTRS, (int)(sizeof ATTRS / sizeof ATTRS[0]), RECIPE}
+    {TYPE, #TYPE, OPTYPE, ATTRS, (int)(sizeof ATTRS / sizeof ATTRS[0]), RECIPE, 1}
+#define SPEC2(TYPE, OPTYPE, ATTRS, RECIPE)                                                         \
+    {TYPE, #TYPE, OPTYPE, ATTRS, (int)(sizeof ATTRS / sizeof ATTRS[0]), RECIPE, 2}
 
 const rc_desc rc_specs[] = {
     SPEC(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, -1, tensor_attrs, recipe_tensor),
@@ -1038,7 +1053,7 @@ const rc_desc rc_specs[] = {
          matmul_attrs, recipe_matmul),
     SPEC(HIPDNN_BACKEND_OPERATION_RMSNORM_DESCRIPTOR_EXT, HIPDNN_OPERATION_TYPE_RMSNORM_EXT,
          rmsnorm_attrs, recipe_rmsnorm),
-    SPEC(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, HIPDNN_OPERATION_TYPE_SDPA_FORWARD_EXT,
+    SPEC2(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, HIPDNN_OPERATION_TYPE_SDPA_FORWARD_EXT,
          sdpa_fwd_attrs, recipe_sdpa_fwd),
     SPEC(HIPDNN_BACKEND_OPERATION_LAYERNORM_DESCRIPTOR_EXT, HIPDNN_OPERATION_TYPE_LAYERNORM_EXT,
          layernorm_attrs, recipe_layernorm),
@@ -1051,19 +1066,19 @@ const rc_desc rc_specs[] = {
          recipe_bs_dequantize),
     SPEC(HIPDNN_BACKEND_OPERATION_CUSTOM_OP_DESCRIPTOR_EXT, HIPDNN_OPERATION_TYPE_CUSTOM_OP_EXT,
          custom_op_attrs, recipe_custom_op),
-    SPEC(HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT, HIPDNN_OPERATION_TYPE_SDPA_BACKWARD_EXT,
+    SPEC2(HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT, HIPDNN_OPERATION_TYPE_SDPA_BACKWARD_EXT,
          sdpa_bwd_attrs, recipe_sdpa_bwd),
 };
 const int rc_n_specs = (int)(sizeof rc_specs / sizeof rc_specs[0]);
 
-const hipdnnBackendDescriptorType_t rc_engine_types[] = {
-    HIPDNN_BACKEND_ENGINE_DESCRIPTOR,          HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR,
-    HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR,      HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR,
-    HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR, HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR,
-    HIPDNN_BACKEND_KNOB_INFO_DESCRIPTOR,       HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR,
-    HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR,    HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR,
+const rc_refused rc_refused_types[] = {
+    {HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR, HIPDNN_ATTR_INTERMEDIATE_INFO_SIZE,
+     "not meaningful here"},
+    {HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR, HIPDNN_ATTR_LAYOUT_INFO_TENSOR_UID, "not meaningful here"},
+    {HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR, HIPDNN_ATTR_KERNEL_CACHE_MAX_SIZE_EXT,
+     "not supported yet"},
 };
-const int rc_n_engine_types = (int)(sizeof rc_engine_types / sizeof rc_engine_types[0]);
+const int rc_n_refused_types = (int)(sizeof rc_refused_types / sizeof rc_refused_types[0]);
 
 const rc_desc *rc_spec_of(hipdnnBackendDescriptorType_t type)
 {
@@ -1099,22 +1114,34 @@ size_t rc_elem_size(hipdnnBackendAttributeType_t t)
 
 /* ---- applying and checking --------------------------------------------------------------------- */
 
-void rc_fill(rc_ctx *c, const rc_desc *spec, bool full, hipdnnHandle_t handle)
+int rc_variants(const rc_desc *spec)
+{
+    return spec->variants > 1 ? spec->variants : 1;
+}
+
+void rc_fill_variant(rc_ctx *c, const rc_desc *spec, bool full, int variant,
+                     hipdnnHandle_t handle)
 {
     memset(c, 0, sizeof *c);
     c->spec = spec;
     c->full = full;
+    c->variant = variant % rc_variants(spec);
     c->handle = handle;
     cr_assert_leq(spec->n_attrs, RC_MAX_ATTRS);
     spec->recipe(c);
     /* the recipe must cover the table: every required attribute, every settable one if full */
     for (int i = 0; i < spec->n_attrs; i++) {
         const rc_attr *a = &spec->attrs[i];
-        bool settable = a->kind != RC_GET_ONLY && a->kind != RC_DECLARED;
+        bool settable = a->kind != RC_GET_ONLY && a->kind != RC_DECLARED && !a->alt;
         if (a->required || (full && settable) || a->kind == RC_GET_ONLY)
             cr_assert_gt(c->v[i].n, 0, "recipe for %s (%s) leaves %s unset", spec->name,
                          full ? "full" : "minimal", a->name);
     }
+}
+
+void rc_fill(rc_ctx *c, const rc_desc *spec, bool full, hipdnnHandle_t handle)
+{
+    rc_fill_variant(c, spec, full, 0, handle);
 }
 
 static const void *elements(const rc_val *v, const rc_attr *a)
@@ -1190,6 +1217,13 @@ static void check_descs(const rc_ctx *c, const rc_attr *a, const rc_val *v,
     }
 }
 
+int64_t rc_count(const rc_ctx *c, int i)
+{
+    const rc_attr *a = &c->spec->attrs[i];
+    bool nul = a->kind == RC_STRING || (a->kind == RC_GET_ONLY && a->type == CHR);
+    return nul && c->v[i].n > 0 ? c->v[i].n + 1 : c->v[i].n;
+}
+
 void rc_check_get(const rc_ctx *c, hipdnnBackendDescriptor_t d, int i)
 {
     const rc_attr *a = &c->spec->attrs[i];
@@ -1203,7 +1237,7 @@ void rc_check_get(const rc_ctx *c, hipdnnBackendDescriptor_t d, int i)
     }
     cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s %s: size query -> %s [%s]", c->spec->name,
                  a->name, tu_st(st), tu_msg());
-    int64_t want = a->kind == RC_STRING && v->n > 0 ? v->n + 1 : v->n;
+    int64_t want = rc_count(c, i);
     cr_expect_eq(n, want, "%s %s: size query says %lld, expected %lld", c->spec->name, a->name,
                  (long long)n, (long long)want);
     if (v->n == 0 || st != HIPDNN_STATUS_SUCCESS)
@@ -1220,6 +1254,19 @@ void rc_check_get(const rc_ctx *c, hipdnnBackendDescriptor_t d, int i)
                      a->name);
         if (st == HIPDNN_STATUS_SUCCESS)
             check_descs(c, a, v, got, n < v->n ? (n < 0 ? 0 : n) : v->n);
+        return;
+    }
+    if (a->kind == RC_GET_ONLY && a->type == CHR) { /* a graph key: 32 lowercase hex digits */
+        char key[64];
+        memset(key, 0x55, sizeof key);
+        st = hipdnnBackendGetAttribute(d, a->id, a->type, sizeof key, &n, key);
+        cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s %s: %s", c->spec->name, a->name, tu_st(st));
+        cr_expect_eq(n, 33, "%s %s: count %lld", c->spec->name, a->name, (long long)n);
+        bool hex = key[32] == '\0';
+        for (int k = 0; k < 32; k++)
+            hex &= (key[k] >= '0' && key[k] <= '9') || (key[k] >= 'a' && key[k] <= 'f');
+        cr_expect(hex, "%s %s: '%.40s' is not 32 lowercase hex digits", c->spec->name, a->name,
+                  key);
         return;
     }
     /* plain values: poison, request exactly what is there (+1 NUL for strings) */

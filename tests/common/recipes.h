@@ -34,7 +34,7 @@ typedef enum rc_kind {
     RC_SCALAR,   /* exactly one element */
     RC_ARRAY,    /* 1..max_n elements */
     RC_STRING,   /* HIPDNN_TYPE_CHAR, 0..max_n bytes */
-    RC_GET_ONLY, /* computed: set -> NOT_SUPPORTED, get -> one element */
+    RC_GET_ONLY, /* computed: set -> NOT_SUPPORTED; get -> the value (CHAR: a graph key) */
     RC_DECLARED, /* declared only: set and get -> NOT_SUPPORTED */
 } rc_kind;
 
@@ -45,6 +45,7 @@ typedef struct rc_attr {
     rc_kind kind;
     bool required;
     int max_n; /* RC_ARRAY / RC_STRING: the most elements the API promises to accept */
+    bool alt;  /* excludes another attribute: a full recipe sets it in some variants only */
 } rc_attr;
 
 /* One attribute's value as a recipe chose it. n == 0: not set. */
@@ -70,6 +71,7 @@ typedef struct rc_desc rc_desc;
 typedef struct rc_ctx {
     const rc_desc *spec;
     bool full;
+    int variant; /* 0 .. rc_variants(spec) - 1: which of mutually exclusive attributes to set */
     hipdnnHandle_t handle; /* for OPERATIONGRAPH_HANDLE */
     rc_val v[RC_MAX_ATTRS]; /* parallel to spec->attrs */
     hipdnnBackendDescriptor_t owned[RC_MAX_OWNED];
@@ -84,14 +86,21 @@ struct rc_desc {
     const rc_attr *attrs;
     int n_attrs;
     void (*recipe)(rc_ctx *c);
+    int variants; /* full recipes differing in mutually exclusive attributes (0 = 1) */
 };
 
 /* TENSOR, OPERATIONGRAPH, then every OPERATION_* type this ABI has (types 1..30). */
 extern const rc_desc rc_specs[];
 extern const int rc_n_specs;
-/* Descriptor types whose attributes arrive with the execution engines. */
-extern const hipdnnBackendDescriptorType_t rc_engine_types[];
-extern const int rc_n_engine_types;
+/* Descriptor types that can be created but refuse every other call, with the reason's key
+ * phrase ("not meaningful here", "not supported yet"). */
+typedef struct rc_refused {
+    hipdnnBackendDescriptorType_t type;
+    hipdnnBackendAttributeName_t attr; /* one of the type's own attributes */
+    const char *phrase;
+} rc_refused;
+extern const rc_refused rc_refused_types[];
+extern const int rc_n_refused_types;
 
 const rc_desc *rc_spec_of(hipdnnBackendDescriptorType_t type);
 int rc_index(const rc_desc *spec, hipdnnBackendAttributeName_t id);
@@ -99,8 +108,13 @@ int rc_index(const rc_desc *spec, hipdnnBackendAttributeName_t id);
 size_t rc_elem_size(hipdnnBackendAttributeType_t t);
 
 /* Chooses values for every attribute of spec (full) or the required ones (minimal).
- * handle is used for OPERATIONGRAPH_HANDLE. Uses tu_rand: seed first. */
+ * handle is used for OPERATIONGRAPH_HANDLE. Uses tu_rand: seed first. A full recipe sets
+ * every attribute but those marked `alt`; variant v (taken modulo rc_variants) picks which
+ * of them. */
 void rc_fill(rc_ctx *c, const rc_desc *spec, bool full, hipdnnHandle_t handle);
+void rc_fill_variant(rc_ctx *c, const rc_desc *spec, bool full, int variant,
+                     hipdnnHandle_t handle);
+int rc_variants(const rc_desc *spec);
 /* Sets attribute i (its chosen value) on d. */
 hipdnnStatus_t rc_set(const rc_ctx *c, hipdnnBackendDescriptor_t d, int i);
 /* Creates a descriptor and sets every chosen attribute except `skip` (-1: none), asserting
@@ -108,6 +122,8 @@ hipdnnStatus_t rc_set(const rc_ctx *c, hipdnnBackendDescriptor_t d, int i);
 hipdnnBackendDescriptor_t rc_create(const rc_ctx *c, int skip);
 /* rc_create + finalize (asserted). */
 hipdnnBackendDescriptor_t rc_build(const rc_ctx *c);
+/* The element count a get of attribute i reports (strings count their NUL). */
+int64_t rc_count(const rc_ctx *c, int i);
 /* Gets attribute i of a finalized d and checks it equals the chosen value (cr_expect). */
 void rc_check_get(const rc_ctx *c, hipdnnBackendDescriptor_t d, int i);
 /* Destroys every descriptor the recipe made. */

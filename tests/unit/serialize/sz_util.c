@@ -50,7 +50,7 @@ static hipdnnBackendDescriptor_t consumer(rc_ctx *extra, hipdnnBackendDescriptor
 }
 
 void sz_build(sz_graph *g, hipdnnHandle_t handle, const rc_desc *const *specs, int n,
-              bool finalize)
+              int variant, bool finalize)
 {
     hipdnnBackendDescriptor_t ops[2 * SZ_MAX_OPS];
     int n_ops = 0;
@@ -59,7 +59,7 @@ void sz_build(sz_graph *g, hipdnnHandle_t handle, const rc_desc *const *specs, i
     g->extra.spec = rc_spec_of(HIPDNN_BACKEND_TENSOR_DESCRIPTOR);
     for (int i = 0; i < n; i++) {
         rc_ctx *c = &g->ctx[g->n_ctx++];
-        rc_fill(c, specs[i], true, handle);
+        rc_fill_variant(c, specs[i], true, variant, handle);
         ops[n_ops++] = rc_build(c);
         cr_assert_lt(c->n_owned, RC_MAX_OWNED);
         c->owned[c->n_owned++] = ops[n_ops - 1];

@@ -27,10 +27,11 @@ typedef struct sz_graph {
 /* Every OPERATION_* spec of rc_specs, in table order. */
 int sz_op_specs(const rc_desc **out, int max);
 
-/* A graph of one full-recipe operation per spec (graph-level optional attributes set too);
- * every virtual output gets an IDENTITY consumer. Finalized when `finalize`. */
+/* A graph of one full-recipe operation per spec (graph-level optional attributes set too),
+ * each in recipe variant `variant` (modulo its count); every virtual output gets an IDENTITY
+ * consumer. Finalized when `finalize`. */
 void sz_build(sz_graph *g, hipdnnHandle_t handle, const rc_desc *const *specs, int n,
-              bool finalize);
+              int variant, bool finalize);
 void sz_free(sz_graph *g);
 
 /* The serialized forms of a graph (asserting success); free() the results. */

@@ -96,7 +96,7 @@ static void feed_binary(tally *t, const uint8_t *bytes, size_t len, const char *
     t->bad_param += st == HIPDNN_STATUS_BAD_PARAM;
     t->not_supported += st == HIPDNN_STATUS_NOT_SUPPORTED;
     if (st != HIPDNN_STATUS_BAD_PARAM && st != HIPDNN_STATUS_NOT_SUPPORTED)
-        report(t, "%s: status %s", what, tu_st(st));
+        report(t, "%s: status %s [%s]", what, tu_st(st), tu_msg());
     if (g != SENTINEL)
         report(t, "%s: the output was written on failure", what);
     if (tu_msg()[0] == '\0')
@@ -125,7 +125,7 @@ static uint8_t *op_graph(hipdnnBackendDescriptorType_t type, size_t *len, char *
         n = 1;
     }
     sz_graph g;
-    sz_build(&g, handle, specs, n, true);
+    sz_build(&g, handle, specs, n, (int)tu_range(0, 1), true);
     uint8_t *bin = sz_binary(g.graph, len);
     if (json != NULL)
         *json = sz_json_text(g.graph);
@@ -328,7 +328,7 @@ static void feed_json(tally *t, const char *text, size_t len, bool allow_not_sup
     t->bad_param += st == HIPDNN_STATUS_BAD_PARAM;
     t->not_supported += st == HIPDNN_STATUS_NOT_SUPPORTED;
     if (st != HIPDNN_STATUS_BAD_PARAM && !(allow_not_supported && st == HIPDNN_STATUS_NOT_SUPPORTED))
-        report(t, "%s: status %s", what, tu_st(st));
+        report(t, "%s: status %s [%s]", what, tu_st(st), tu_msg());
     if (g != SENTINEL)
         report(t, "%s: the output was written on failure", what);
     if (tu_msg()[0] == '\0')

@@ -89,30 +89,33 @@ ParameterizedTest(int *k, roundtrip, one_op_graph_with_every_optional_attribute,
     const rc_desc *specs[32];
     sz_op_specs(specs, 32);
     tu_seed("roundtrip::one_op_graph_with_every_optional_attribute");
-    sz_graph g;
-    sz_build(&g, handle, &specs[*k], 1, true);
-    /* the JSON model names the op's table and holds a field per set attribute */
-    json_t *doc = sz_json(g.graph);
-    json_t *node = json_array_get(json_object_get(doc, "nodes"), 0);
-    const json_t *attrs = json_object_get(node, "attributes");
-    cr_expect(json_is_string(json_object_get(node, "attributes_type")), "%s", specs[*k]->name);
-    cr_expect(json_is_string(json_object_get(node, "name")), "%s: node name missing",
-              specs[*k]->name);
-    cr_expect(json_is_string(json_object_get(node, "compute_data_type")),
-              "%s: compute type missing", specs[*k]->name);
-    int fields = 0;
-    for (int i = 0; i < specs[*k]->n_attrs; i++) {
-        const rc_attr *a = &specs[*k]->attrs[i];
-        fields += a->kind != RC_GET_ONLY && a->kind != RC_DECLARED &&
-                  a->id != HIPDNN_ATTR_OPERATION_NAME_EXT && a->type != HIPDNN_TYPE_DATA_TYPE;
+    for (int var = 0; var < rc_variants(specs[*k]); var++) {
+        sz_graph g;
+        sz_build(&g, handle, &specs[*k], 1, var, true);
+        /* the JSON model names the op's table and holds a field per set attribute */
+        json_t *doc = sz_json(g.graph);
+        json_t *node = json_array_get(json_object_get(doc, "nodes"), 0);
+        const json_t *attrs = json_object_get(node, "attributes");
+        cr_expect(json_is_string(json_object_get(node, "attributes_type")), "%s", specs[*k]->name);
+        cr_expect(json_is_string(json_object_get(node, "name")), "%s: node name missing",
+                  specs[*k]->name);
+        cr_expect(json_is_string(json_object_get(node, "compute_data_type")),
+                  "%s: compute type missing", specs[*k]->name);
+        /* every set attribute but the name and the compute type is one field (SDPA's MMA core
+         * mode is a DataType field of its own) */
+        int fields = 0;
+        for (int i = 0; i < specs[*k]->n_attrs; i++) {
+            const rc_attr *a = &specs[*k]->attrs[i];
+            fields += g.ctx[0].v[i].n > 0 && a->kind != RC_GET_ONLY &&
+                      a->id != HIPDNN_ATTR_OPERATION_NAME_EXT &&
+                      (a->type != HIPDNN_TYPE_DATA_TYPE || a->id == HIPDNN_ATTR_SDPA_FWD_MMA_CORE_MODE_EXT);
+        }
+        cr_expect_eq((int)json_object_size(attrs), fields, "%s: %zu fields, expected %d",
+                     specs[*k]->name, json_object_size(attrs), fields);
+        json_decref(doc);
+        check_round_trips(g.graph, specs[*k]->name);
+        sz_free(&g);
     }
-    /* every non-name, non-type attribute is one field (MMA core mode is a DataType field) */
-    int mma = specs[*k]->type == HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT;
-    cr_expect_eq((int)json_object_size(attrs), fields + mma, "%s: %zu fields, expected %d",
-                 specs[*k]->name, json_object_size(attrs), fields + mma);
-    json_decref(doc);
-    check_round_trips(g.graph, specs[*k]->name);
-    sz_free(&g);
 }
 
 Test(roundtrip, graph_of_every_operation_type, .init = setup, .fini = teardown)
@@ -122,7 +125,7 @@ Test(roundtrip, graph_of_every_operation_type, .init = setup, .fini = teardown)
     int n = sz_op_specs(specs, 32);
     cr_assert_eq(n, 18, "expected 18 operation types, the tables have %d", n);
     sz_graph g;
-    sz_build(&g, handle, specs, n, true);
+    sz_build(&g, handle, specs, n, (int)tu_range(0, 1), true);
     json_t *doc = sz_json(g.graph);
     cr_expect_geq(json_array_size(json_object_get(doc, "nodes")), (size_t)n);
     json_decref(doc);
@@ -137,7 +140,7 @@ Test(roundtrip, unfinalized_graph_serializes, .init = setup, .fini = teardown)
     tu_seed("roundtrip::unfinalized_graph_serializes");
     int n = sz_op_specs(specs, 32);
     sz_graph g;
-    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, false);
+    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, (int)tu_range(0, 1), false);
     json_t *before = sz_json(g.graph);
     TU_OK(hipdnnBackendFinalize(g.graph));
     json_t *after = sz_json(g.graph);
@@ -155,7 +158,7 @@ Test(api, two_call_size_pattern, .init = setup, .fini = teardown)
     tu_seed("api::two_call_size_pattern");
     int n = sz_op_specs(specs, 32);
     sz_graph g;
-    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, true);
+    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, (int)tu_range(0, 1), true);
     for (int form = 0; form < 2; form++) { /* binary, JSON */
         size_t need = 0, got = 0;
 #define get(D, REQ, N, BUF)                                                                      \
@@ -246,7 +249,7 @@ Test(api, json_terminator_is_optional, .init = setup, .fini = teardown)
     tu_seed("api::json_terminator_is_optional");
     int n = sz_op_specs(specs, 32);
     sz_graph g;
-    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, true);
+    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, (int)tu_range(0, 1), true);
     char *text = sz_json_text(g.graph);
     size_t len = strlen(text);
     json_t *want = sz_json(g.graph);
@@ -321,7 +324,7 @@ Test(container, graph_inside_an_hdgp_container, .init = setup, .fini = teardown)
     tu_seed("container::graph_inside_an_hdgp_container");
     int n = sz_op_specs(specs, 32);
     sz_graph g;
-    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, true);
+    sz_build(&g, handle, &specs[tu_range(0, n - 1)], 1, (int)tu_range(0, 1), true);
     size_t len = 0, clen = 0;
     uint8_t *bin = sz_binary(g.graph, &len);
     uint8_t plan[37];

@@ -1,0 +1,119 @@
+/* fe_heur.c — HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: ranking engines for a graph.
+ *
+ * Finalize collects the engines that support the graph, in registry (rank) order, with the
+ * graph's preferred engine (HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT) moved first and,
+ * with FIND_FIRST_EXT, only the first kept. An empty result is not an error. RESULTS follows the
+ * cuDNN protocol: a query returns the count; the caller then passes that many ENGINECFG
+ * descriptors it created, and each gets the ENGINE of its rank set (the caller finalizes them).
+ */
+#include <string.h>
+
+#include "frontend/fe_schema.h"
+
+typedef struct heur_state {
+    int64_t ids[16];
+    int n;
+} heur_state;
+
+static hipdnnStatus_t heur_finalize(fe_obj *o)
+{
+    heur_state *hs = base_calloc(1, sizeof *hs);
+    if (hs == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing heuristics: out of memory");
+    fe_obj *g = fe_get(o, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH)->one.obj;
+    fe_val *pref = fe_get(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT);
+    bool find_first = fe_get(o, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT)->one.b;
+    char why[256];
+    for (int pass = 0; pass < 2; pass++) /* pass 0: the preferred engine, pass 1: the rest */
+        for (int i = 0; i < fe_n_engines && hs->n < 16; i++) {
+            const fe_engine *e = fe_engines[i];
+            bool preferred = pref->n > 0 && pref->one.i64 == e->id;
+            if (preferred == (pass == 0) && e->supports(fe_graph_of(g), why, sizeof why))
+                hs->ids[hs->n++] = e->id;
+        }
+    if (find_first && hs->n > 1)
+        hs->n = 1;
+    o->priv = hs;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+static void heur_release(fe_obj *o)
+{
+    base_free(o->priv);
+    o->priv = NULL;
+}
+
+/* Sets the ENGINE of rank i on a caller-created, unfinalized ENGINECFG. */
+static hipdnnStatus_t fill_config(fe_obj *heur, int64_t engine_id, hipdnnBackendDescriptor_t cfg_h)
+{
+    fe_obj *cfg, *eng;
+    hipdnnStatus_t st = fe_unwrap(cfg_h, "HIPDNN_ATTR_ENGINEHEUR_RESULTS", &cfg);
+    if (st == HIPDNN_STATUS_SUCCESS && cfg->cls->type != HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_ENGINEHEUR_RESULTS: results go into "
+                         "ENGINECFG descriptors, got a %s", cfg->cls->name);
+    if (st != HIPDNN_STATUS_SUCCESS || (st = fe_obj_new(&fe_engine_class, &eng)) != 0)
+        return st;
+    hipdnnBackendDescriptor_t g_h = NULL, e_h = NULL;
+    st = fe_wrap(fe_get(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH)->one.obj, &g_h);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_set_attr(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g_h);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_set_attr(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &engine_id);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_finalize(eng);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_wrap(eng, &e_h);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_set_attr(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e_h);
+    if (g_h != NULL)
+        hipdnnBackendDestroyDescriptor(g_h);
+    if (e_h != NULL)
+        hipdnnBackendDestroyDescriptor(e_h);
+    fe_obj_unref(eng);
+    return st;
+}
+
+static hipdnnStatus_t get_results(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                                  int64_t requested, int64_t *count, void *elems)
+{
+    (void)type;
+    heur_state *hs = o->priv;
+    if (elems == NULL || requested == 0)
+        return fe_get_copy(o, a, 0, count, NULL, NULL, hs->n, 0);
+    int64_t k = requested < hs->n ? requested : hs->n;
+    for (int64_t i = 0; i < k; i++) {
+        hipdnnStatus_t st = fill_config(o, hs->ids[i], ((hipdnnBackendDescriptor_t *)elems)[i]);
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return st;
+    }
+    if (count != NULL)
+        *count = k;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+static const fe_attr heur_attrs[] = {
+    {.id = HIPDNN_ATTR_ENGINEHEUR_MODE, .name = "HIPDNN_ATTR_ENGINEHEUR_MODE",
+     .type = HIPDNN_TYPE_HEUR_MODE, .shape = FE_ONE, .flags = FE_REQ, .min_n = 1, .max_n = 1,
+     .fb_id = -1},
+    {.id = HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, .name = "HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH",
+     .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ONE, .flags = FE_REQ, .min_n = 1,
+     .max_n = 1, .desc = HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, .fb_id = -1},
+    {.id = HIPDNN_ATTR_ENGINEHEUR_RESULTS, .name = "HIPDNN_ATTR_ENGINEHEUR_RESULTS",
+     .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ARRAY, .flags = FE_GET_ONLY,
+     .fb_id = -1, .get = get_results},
+    SCALAR(HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT, HIPDNN_TYPE_BOOLEAN, FE_W_NONE, NULL, -1, 0),
+    ARRAY(HIPDNN_ATTR_ENGINEHEUR_POLICY_ORDER_EXT, HIPDNN_TYPE_INT64, FE_W_NONE, NULL, -1, 0, 1, 16),
+    REFUSED(HIPDNN_ATTR_ENGINEHEUR_SM_COUNT_TARGET, HIPDNN_TYPE_INT64,
+            "engines use the whole device; an SM count target is not supported"),
+    REFUSED(HIPDNN_ATTR_ENGINEHEUR_DEVICEPROP, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+            "device-property descriptors are not supported"),
+};
+
+const fe_class fe_engineheur_class = {
+    .type = HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR,
+    .name = "HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR",
+    .attrs = heur_attrs,
+    .n_attrs = FE_COUNT(heur_attrs),
+    .finalize = heur_finalize,
+    .release = heur_release,
+};

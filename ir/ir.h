@@ -1,0 +1,274 @@
+/* ir.h — the contract of ir/: the fusion IR and its reference semantics.
+ *
+ * The IR is small on purpose (../shared/DESIGN.md §3). An ir_graph holds tensors and ops; an op
+ * is one of the closed set in ir_ops.def, with typed attributes (a tagged union, one struct
+ * per op family below) and numbered operand slots. Slot meaning per op:
+ *
+ *   op               inputs (slot order)                                   outputs
+ *   POINTWISE        a, b, c (b, c by arity of the mode)                     y
+ *   MATMUL           a [..,M,K], b [..,K,N]                                  c [..,M,N]
+ *   CONV_FWD         x [N,C,(D),H,W], w [K,C/G,(T),R,S]                      y
+ *   CONV_DGRAD       dy, w                                                  dx
+ *   CONV_WGRAD       x, dy                                                  dw
+ *   BN_INFER         x, mean, inv_var|var, scale, bias, eps (variance form)  y
+ *   BN_TRAIN         x, scale, bias, eps, prev_mean, prev_var, momentum      y, mean, inv_var,
+ *                                                                            next_mean, next_var
+ *   BN_BWD           dy, x, scale, mean, inv_var                             dx, dscale, dbias
+ *   GENSTATS         x                                                       sum, sq_sum
+ *   LAYERNORM        x, scale, bias, eps                                     y, mean, inv_var
+ *   RMSNORM          x, scale, eps, bias                                     y, inv_rms
+ *   SDPA_FWD         see ir_sdpa_in / ir_sdpa_out
+ *   SDPA_BWD         see ir_sdpa_bwd_in / ir_sdpa_bwd_out
+ *   BS_QUANTIZE      x                                                       y, scale
+ *   BS_DEQUANTIZE    x, scale                                                y
+ *   PAGED_CACHE_LOAD container [nblk,H,bs,D], seq_len [B,1,1,1], page_table  y
+ *   CUSTOM           any                                                    any
+ * An absent optional operand is -1. Tensors use the API's hipdnnDataType_t.
+ *
+ * The reference semantics of every op are the ir_ref_* functions (ir_ref*.c): host memory,
+ * strided views (ir_buf), math in double, results rounded once to the output type.
+ */
+#ifndef HIPDNN_IR_H
+#define HIPDNN_IR_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+
+#define IR_MAX_RANK 8
+
+typedef enum ir_role { IR_ROLE_POINTWISE, IR_ROLE_ANCHOR, IR_ROLE_ALONE } ir_role;
+
+typedef enum ir_op_kind {
+#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail) IR_OP_##ID,
+#include "ir/ir_ops.def"
+#undef IR_OP
+    IR_OP_COUNT
+} ir_op_kind;
+
+typedef struct ir_op_info {
+    const char *name;
+    ir_role role;
+    int n_in, n_out;
+    bool pro, epi, tail; /* fusion rules, see ir_ops.def */
+} ir_op_info;
+
+const ir_op_info *ir_op_info_of(ir_op_kind k);
+
+/* ---- data types (ir_dtype.c) --------------------------------------------------------------- */
+
+/* A strided view of host memory. Strides and offsets count elements; sub-byte types (FP4_E2M1,
+ * INT4) pack two elements per byte, even element offsets in the low nibble. */
+typedef struct ir_buf {
+    void *data;
+    hipdnnDataType_t dtype;
+    int rank;
+    int64_t dims[IR_MAX_RANK];
+    int64_t strides[IR_MAX_RANK];
+} ir_buf;
+
+/* Element at multi-index idx (rank entries) converted to double. */
+double ir_load(const ir_buf *b, const int64_t *idx);
+/* Stores v converted to b's type: round to nearest even; saturating to the largest finite
+ * value for FP8/FP4/FP6 types without infinities; NaN kept where the type has one. */
+void ir_store(ir_buf *b, const int64_t *idx, double v);
+/* Element count (product of dims). */
+int64_t ir_buf_numel(const ir_buf *b);
+/* Advances idx to the next multi-index in row-major order; false after the last. */
+bool ir_next_index(const ir_buf *b, int64_t *idx);
+
+/* Scalar conversions (all round to nearest even). */
+double ir_dtype_round(hipdnnDataType_t t, double v); /* v rounded to a value t can hold */
+uint8_t ir_to_fp8_e4m3(double v);   /* OCP E4M3 (FN): max 448, no inf, NaN = 0x7f/0xff */
+double ir_from_fp8_e4m3(uint8_t b);
+uint8_t ir_to_fp8_e5m2(double v);   /* IEEE-like E5M2: max 57344, inf and NaN */
+double ir_from_fp8_e5m2(uint8_t b);
+uint8_t ir_to_fp8_e4m3_fnuz(double v); /* max 240, NaN = 0x80, no -0 */
+double ir_from_fp8_e4m3_fnuz(uint8_t b);
+uint8_t ir_to_fp8_e5m2_fnuz(double v); /* max 57344, NaN = 0x80, no -0 */
+double ir_from_fp8_e5m2_fnuz(uint8_t b);
+uint8_t ir_to_e8m0(double v);       /* 2^(b-127); rounds UP to a power of two; 0xff = NaN */
+double ir_from_e8m0(uint8_t b);
+uint8_t ir_to_fp4_e2m1(double v);   /* 4 bits: max 6, values 0, .5, 1, 1.5, 2, 3, 4, 6 */
+double ir_from_fp4_e2m1(uint8_t nibble);
+
+/* ---- Philox4x32-10 (ir_philox.c) ------------------------------------------------------------
+ * The counter-based generator cuDNN and PyTorch use for dropout: key = seed (64 bits split in
+ * two 32-bit words), counter = (offset_lo, offset_hi, subsequence_lo, subsequence_hi). */
+void ir_philox4x32_10(const uint32_t counter[4], const uint32_t key[2], uint32_t out[4]);
+/* Uniform (0, 1] float from a 32-bit draw, as curand_uniform. */
+float ir_philox_uniform(uint32_t x);
+
+/* ---- typed attributes ------------------------------------------------------------------------ */
+
+typedef struct ir_pointwise {
+    int mode;                   /* hipdnnPointwiseMode_t */
+    double relu_lower, relu_upper, relu_slope; /* defaults 0, +inf, 0 */
+    double swish_beta, elu_alpha, softplus_beta; /* defaults 1 */
+    int64_t axis;               /* GEN_INDEX */
+} ir_pointwise;
+
+typedef struct ir_conv {
+    int spatial;                /* 2 or 3 */
+    int64_t pre[3], post[3], stride[3], dilation[3];
+    bool convolution;           /* true: filter flipped (CONVOLUTION); false: cross-correlation */
+} ir_conv;
+
+typedef struct ir_norm {
+    int phase;                  /* hipdnnNormFwdPhase_t (layernorm/rmsnorm) */
+    int normalized_dims;        /* layernorm/rmsnorm: trailing dims normalized */
+    bool from_variance;         /* BN_INFER: slot 2 holds variance, slot 5 epsilon */
+} ir_norm;
+
+typedef struct ir_sdpa {
+    double attn_scale;          /* used when no scale tensor; 1.0 by default */
+    bool has_scale_value;
+    bool alibi, padding_mask;
+    bool has_left, has_right;   /* diagonal band bounds present */
+    int64_t left_bound, right_bound;
+    bool bottom_right;          /* diagonal alignment */
+    double dropout_p;           /* 0 = none */
+    bool generate_stats;
+} ir_sdpa;
+
+/* SDPA operand slots. */
+enum ir_sdpa_in {
+    IR_SDPA_Q, IR_SDPA_K, IR_SDPA_V, IR_SDPA_BIAS, IR_SDPA_SCALE, IR_SDPA_SEQ_Q, IR_SDPA_SEQ_KV,
+    IR_SDPA_SEED, IR_SDPA_OFFSET, IR_SDPA_DROPOUT_MASK, IR_SDPA_DROPOUT_SCALE,
+    IR_SDPA_PAGE_K, IR_SDPA_PAGE_V, IR_SDPA_SINK, IR_SDPA_BLOCK_MASK, IR_SDPA_RESERVED,
+    IR_SDPA_N_IN
+};
+enum ir_sdpa_out { IR_SDPA_O, IR_SDPA_STATS, IR_SDPA_MAX, IR_SDPA_SUM_EXP, IR_SDPA_RNG_DUMP,
+                   IR_SDPA_N_OUT };
+enum ir_sdpa_bwd_in {
+    IR_SDPAB_Q, IR_SDPAB_K, IR_SDPAB_V, IR_SDPAB_O, IR_SDPAB_DO, IR_SDPAB_STATS, IR_SDPAB_BIAS,
+    IR_SDPAB_SCALE, IR_SDPAB_SEQ_Q, IR_SDPAB_SEQ_KV, IR_SDPAB_SEED, IR_SDPAB_OFFSET,
+    IR_SDPAB_DROPOUT_MASK, IR_SDPAB_DROPOUT_SCALE, IR_SDPAB_DROPOUT_SCALE_INV, IR_SDPAB_N_IN
+};
+enum ir_sdpa_bwd_out { IR_SDPAB_DQ, IR_SDPAB_DK, IR_SDPAB_DV, IR_SDPAB_DBIAS, IR_SDPAB_N_OUT };
+
+typedef struct ir_quant {
+    int32_t block[IR_MAX_RANK]; /* quantize: block[0] along `axis`; dequantize: per trailing dim */
+    int n_block;
+    int64_t axis;
+    bool transpose, negative_scale;
+} ir_quant;
+
+typedef struct ir_custom {
+    char id[128];
+} ir_custom;
+
+typedef union ir_attrs {
+    ir_pointwise pw;
+    ir_conv conv;
+    ir_norm norm;
+    ir_sdpa sdpa;
+    ir_quant quant;
+    ir_custom custom;
+} ir_attrs;
+
+/* ---- the graph (ir_graph.c) ------------------------------------------------------------------- */
+
+#define IR_MAX_SLOTS 16
+
+typedef struct ir_tensor {
+    int64_t uid;                /* the API's uid: identity for binding, not semantics */
+    hipdnnDataType_t dtype;
+    int rank;
+    int64_t dims[IR_MAX_RANK], strides[IR_MAX_RANK];
+    bool is_virtual;            /* intermediate: never in the variant pack */
+    bool by_value;              /* compile-time constant scalar, value[] holds its bytes */
+    bool runtime_scalar;        /* host scalar bound at execute time */
+    uint8_t value[8];
+    int producer;               /* op index, -1 for a graph input */
+} ir_tensor;
+
+typedef struct ir_op {
+    ir_op_kind kind;
+    hipdnnDataType_t compute;   /* compute type (FLOAT unless the graph says otherwise) */
+    ir_attrs a;
+    int n_in, n_out;
+    int in[IR_MAX_SLOTS];       /* tensor index per slot, -1 = absent */
+    int out[IR_MAX_SLOTS];
+} ir_op;
+
+typedef struct ir_graph {
+    ir_tensor *t;
+    int n_t, cap_t;
+    ir_op *ops;                 /* topological order once ir_graph_seal succeeded */
+    int n_ops, cap_ops;
+} ir_graph;
+
+void ir_graph_init(ir_graph *g);
+void ir_graph_free(ir_graph *g);
+/* Appends a tensor / op (copied); returns its index, or -1 when out of memory. */
+int ir_add_tensor(ir_graph *g, const ir_tensor *t);
+int ir_add_op(ir_graph *g, const ir_op *op);
+/* Records producers, checks slots and orders ops topologically (stable); then infers the
+ * shapes of virtual tensors and checks them against their declared dims. */
+hipdnnStatus_t ir_graph_seal(ir_graph *g);
+/* Number of ops reading tensor ti. */
+int ir_consumers(const ir_graph *g, int ti);
+
+/* ---- canonical form and keys (ir_canon.c) ------------------------------------------------------
+ * A deterministic renumbering of ops and tensors that depends only on semantics (op kinds, typed
+ * attributes, dtypes, dims, strides, edges), never on uids, names or insertion order, and its
+ * byte serialization. Keys are XXH3-128 of those bytes. */
+typedef struct ir_key {
+    uint8_t b[16];
+} ir_key;
+
+/* Canonical bytes of the whole graph (or of the ops listed in `ops`, n_ops of them, when ops is
+ * non-NULL: a kernel's sub-graph). Caller frees out->p with base_sb_free. */
+hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base_sb *out);
+hipdnnStatus_t ir_graph_key(const ir_graph *g, ir_key *key);
+hipdnnStatus_t ir_kernel_key(const ir_graph *g, const int *ops, int n_ops, ir_key *key);
+/* 32 lowercase hex digits and a NUL. */
+void ir_key_hex(const ir_key *k, char out[33]);
+
+/* ---- fusion (ir_fuse.c) ------------------------------------------------------------------------ */
+
+typedef enum ir_part { IR_PART_PROLOGUE, IR_PART_ANCHOR, IR_PART_EPILOGUE, IR_PART_REGION } ir_part;
+
+typedef struct ir_kernel {
+    int anchor;                 /* op index of the anchor, -1 for a pure pointwise region */
+    int n_ops;
+    int *ops;                   /* op indices in topological order */
+    ir_part *part;              /* role of each op in the kernel */
+    int n_reads, n_writes;
+    int *reads;                 /* tensors read from memory (inputs of the kernel) */
+    int *writes;                /* tensors written to memory (outputs of the kernel) */
+} ir_kernel;
+
+typedef struct ir_partition {
+    ir_kernel *k;
+    int n;
+} ir_partition;
+
+/* Partitions a sealed graph into kernels (one anchor + fused pointwise prologue/epilogue, or a
+ * pure pointwise region). A virtual tensor is materialised only when it crosses kernels. */
+hipdnnStatus_t ir_fuse(const ir_graph *g, ir_partition *p);
+void ir_partition_free(ir_partition *p);
+/* A readable dump of the kernels of a graph. */
+void ir_partition_dump(const ir_graph *g, const ir_partition *p, base_sb *out);
+
+/* ---- reference kernels (ir_ref*.c) ------------------------------------------------------------
+ * Each takes its operands in slot order as views (NULL for an absent optional operand), computes
+ * in double and writes every element of every present output. They return SUCCESS, BAD_PARAM for
+ * operand shapes they cannot interpret, or NOT_SUPPORTED (with a message) for a valid case the
+ * reference does not implement. */
+typedef struct ir_ref_ctx {
+    const ir_buf *const *in;
+    ir_buf *const *out;
+    int n_in, n_out;
+} ir_ref_ctx;
+
+hipdnnStatus_t ir_ref_run(ir_op_kind k, const ir_attrs *a, const ir_ref_ctx *c);
+
+/* Pointwise math of one element: y = f(a, b, c) in double (index = GEN_INDEX position). */
+double ir_pointwise_eval(const ir_pointwise *p, double a, double b, double c, int64_t index);
+/* Arity (inputs) of a pointwise mode: 1, 2 or 3; 0 for an unknown mode. */
+int ir_pointwise_arity(int mode);
+
+#endif

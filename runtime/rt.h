@@ -1,0 +1,93 @@
+/* rt.h — the contract of runtime/: the GPU vendor's driver and run-time compiler, loaded with
+ * dlopen at first use. Code above runtime/ speaks HIP terms only (streams are hipStream_t,
+ * functions are opaque handles); only runtime/rt_<vendor>.c touches a vendor library.
+ *
+ *   NVIDIA: libcuda.so.1 (driver API, the device's primary context, as the CUDA runtime and
+ *           PyTorch use it, so framework pointers and streams work as they are) + libnvrtc.so
+ *   AMD:    libamdhip64.so + libhiprtc.so (not yet written)
+ *
+ * Without a GPU the library still loads: rt_have_gpu() is false and every device call returns
+ * HIPDNN_STATUS_NOT_SUPPORTED with a message, but compiling (rt_compile) works wherever the
+ * compiler library exists, so caches can be warmed for a named architecture on a build machine.
+ * Every failure records a last-error message naming the call and the driver's error string;
+ * compile failures carry the compiler's log.
+ */
+#ifndef HIPDNN_RT_H
+#define HIPDNN_RT_H
+
+#include <stdbool.h>
+#include <stddef.h>
+#include <stdint.h>
+
+#include "base/base.h"
+
+typedef struct rt_device_info {
+    char name[128];       /* "NVIDIA H200" */
+    char arch[32];        /* compile target: "sm_90", "gfx942" */
+    int cc_major, cc_minor;
+    int sm_count;         /* multiprocessors / compute units */
+    int warp_size;
+    size_t smem_per_block;       /* default limit per block */
+    size_t smem_per_block_optin; /* what a kernel may opt in to */
+    size_t l2_bytes;
+    size_t total_mem;
+} rt_device_info;
+
+typedef struct rt_compiler_info {
+    char id[16];          /* "nvrtc" / "hiprtc" */
+    int major, minor;     /* compiler version */
+} rt_compiler_info;
+
+typedef struct rt_module rt_module;  /* a loaded code object */
+typedef void *rt_function;           /* a kernel of a loaded module */
+typedef void *rt_event;
+
+/* ---- platform ---------------------------------------------------------------------------------- */
+
+/* Loads the driver and picks the device: the current context's device if a framework made one
+ * current on this thread, else device 0; retains its primary context and makes it current.
+ * Idempotent and thread safe. NOT_SUPPORTED (with the reason) when there is no usable GPU. */
+hipdnnStatus_t rt_init(void);
+bool rt_have_gpu(void);
+hipdnnStatus_t rt_device(rt_device_info *out);
+
+/* ---- compiler (works without a GPU) ------------------------------------------------------------- */
+
+hipdnnStatus_t rt_compiler(rt_compiler_info *out);
+/* Compiles HIP/CUDA C++ source for `arch` ("sm_90", "sm_90a", "sm_80", "gfx942") with extra
+ * options (may be NULL). On success *code (malloc'd, caller frees) holds the code object
+ * (CUBIN / HSACO). On a compile error: HIPDNN_STATUS_INTERNAL_ERROR, the last-error message
+ * holds the compiler's log (truncated), and *log (if log != NULL) the whole log (caller frees). */
+hipdnnStatus_t rt_compile(const char *source, const char *program_name, const char *arch,
+                          const char *const *options, int n_options, void **code, size_t *code_len,
+                          char **log);
+
+/* ---- modules and launch ------------------------------------------------------------------------- */
+
+hipdnnStatus_t rt_module_load(const void *code, size_t code_len, rt_module **out);
+hipdnnStatus_t rt_module_function(rt_module *m, const char *name, rt_function *out);
+void rt_module_unload(rt_module *m);
+/* Raises the dynamic shared-memory limit of f (needed above 48 KiB). */
+hipdnnStatus_t rt_function_set_max_smem(rt_function f, size_t bytes);
+/* Launches f with the kernel parameters `args` (an array of pointers to each argument) on
+ * stream (NULL = the default stream) and checks the launch. */
+hipdnnStatus_t rt_launch(rt_function f, const unsigned grid[3], const unsigned block[3],
+                         size_t smem_bytes, void *stream, void **args);
+
+/* ---- memory, streams, events (the engines' workspace, tests and benchmarks) ------------------------ */
+
+hipdnnStatus_t rt_malloc(void **p, size_t bytes);
+void rt_free(void *p);
+hipdnnStatus_t rt_memcpy_h2d(void *dst, const void *src, size_t bytes);
+hipdnnStatus_t rt_memcpy_d2h(void *dst, const void *src, size_t bytes);
+hipdnnStatus_t rt_memset(void *dst, int byte, size_t bytes);
+hipdnnStatus_t rt_stream_sync(void *stream);
+hipdnnStatus_t rt_event_create(rt_event *e);
+hipdnnStatus_t rt_event_record(rt_event e, void *stream);
+/* Milliseconds between two recorded events (waits for `end`). */
+hipdnnStatus_t rt_event_elapsed_ms(rt_event start, rt_event end, float *ms);
+void rt_event_destroy(rt_event e);
+/* True when p is device (or managed) memory of the current device. */
+bool rt_is_device_pointer(const void *p);
+
+#endif

@@ -1,0 +1,244 @@
+/* test_engines.c — the execution-side descriptors through the public API: ENGINEHEUR (modes,
+ * results protocol, preferred engine, find-first), ENGINE (global index, name, knobs, notes,
+ * refusals), ENGINECFG (knob choices, workspace), EXECUTION_PLAN (tensor uids, engine index,
+ * workspace), and the refusal of INTERMEDIATE_INFO / LAYOUT_INFO with a reason.
+ * Includes nothing but the public header.
+ */
+#include <criterion/criterion.h>
+#include <string.h>
+
+#include "hipdnn_backend.h"
+
+#define OK(call)                                                                                 \
+    do {                                                                                        \
+        hipdnnStatus_t st_ = (call);                                                            \
+        char msg_[HIPDNN_ERROR_STRING_MAX_LENGTH] = "";                                         \
+        if (st_ != HIPDNN_STATUS_SUCCESS)                                                       \
+            hipdnnGetLastErrorString(msg_, sizeof msg_);                                        \
+        cr_assert_eq(st_, HIPDNN_STATUS_SUCCESS, "%s -> %s: %s", #call, hipdnnGetErrorString(st_), msg_); \
+    } while (0)
+#define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
+
+static hipdnnHandle_t handle;
+static hipdnnBackendDescriptor_t graph, x, y, op;
+
+static hipdnnBackendDescriptor_t tensor(int64_t uid, bool is_virtual)
+{
+    int64_t dims[] = {2, 3}, strides[] = {3, 1};
+    hipdnnDataType_t f32 = HIPDNN_DATA_FLOAT;
+    hipdnnBackendDescriptor_t t;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
+    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
+    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
+    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
+    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
+    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
+    OK(hipdnnBackendFinalize(t));
+    return t;
+}
+
+/* graph: y = relu(x), uids 7 -> 9 */
+static void setup(void)
+{
+    OK(hipdnnCreate(&handle));
+    x = tensor(7, false), y = tensor(9, false);
+    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
+    OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
+    OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &x));
+    OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &y));
+    OK(hipdnnBackendFinalize(op));
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &graph));
+    OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
+    OK(hipdnnBackendFinalize(graph));
+}
+
+static void teardown(void)
+{
+    hipdnnBackendDestroyDescriptor(graph);
+    hipdnnBackendDestroyDescriptor(op);
+    hipdnnBackendDestroyDescriptor(x);
+    hipdnnBackendDestroyDescriptor(y);
+    hipdnnDestroy(handle);
+}
+
+TestSuite(engines, .init = setup, .fini = teardown);
+
+static int64_t reference_id(void)
+{
+    int64_t id = -1;
+    OK(hipdnnGetEngineIdByName_ext(handle, "reference", &id));
+    return id;
+}
+
+static hipdnnBackendDescriptor_t engine(int64_t id, hipdnnStatus_t want)
+{
+    hipdnnBackendDescriptor_t e;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
+    OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, DESC, 1, &graph));
+    OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    cr_assert_eq(hipdnnBackendFinalize(e), want);
+    return e;
+}
+
+Test(engines, heuristics_results_protocol)
+{
+    hipdnnBackendDescriptor_t heur, cfgs[4];
+    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    cr_expect_eq(hipdnnBackendFinalize(heur), HIPDNN_STATUS_BAD_PARAM, "mode and graph are required");
+    hipdnnBackendHeurMode_t bad = (hipdnnBackendHeurMode_t)7;
+    cr_expect_eq(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &bad),
+                 HIPDNN_STATUS_BAD_PARAM);
+    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &graph));
+    int64_t n = -1;
+    cr_expect_eq(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL),
+                 HIPDNN_STATUS_NOT_INITIALIZED, "results need a finalized heuristic");
+    OK(hipdnnBackendFinalize(heur));
+    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL));
+    cr_assert_geq(n, 1);
+    cr_assert_leq(n, 4);
+    for (int64_t i = 0; i < n; i++)
+        OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
+    int64_t got = 0;
+    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, n, &got, cfgs));
+    cr_expect_eq(got, n);
+    /* the last ranked engine is the reference engine */
+    OK(hipdnnBackendFinalize(cfgs[n - 1]));
+    hipdnnBackendDescriptor_t e;
+    int64_t one = 0, id = -1;
+    OK(hipdnnBackendGetAttribute(cfgs[n - 1], HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &one, &e));
+    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &one, &id));
+    cr_expect_eq(id, reference_id());
+    hipdnnBackendDestroyDescriptor(e);
+    for (int64_t i = 0; i < n; i++)
+        hipdnnBackendDestroyDescriptor(cfgs[i]);
+    /* a finalized config cannot take results again; a non-config is refused */
+    hipdnnBackendDescriptor_t not_cfg = x;
+    cr_expect_neq(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 1, &got, &not_cfg),
+                  HIPDNN_STATUS_SUCCESS);
+    hipdnnBackendDestroyDescriptor(heur);
+}
+
+Test(engines, engine_descriptor)
+{
+    hipdnnBackendDescriptor_t e = engine(reference_id(), HIPDNN_STATUS_SUCCESS);
+    char name[32];
+    int64_t n = 0;
+    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
+    cr_expect_str_eq(name, "reference");
+    cr_expect_eq(n, (int64_t)strlen("reference") + 1);
+    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_KNOB_INFO, DESC, 0, &n, NULL));
+    cr_expect_eq(n, 0, "the reference engine has no knobs");
+    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 0, &n, NULL));
+    cr_expect_eq(n, 0, "no runtime compilation in the reference engine");
+    cr_expect_eq(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_LAYOUT_INFO, DESC, 0, &n, NULL),
+                 HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_expect_eq(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n),
+                 HIPDNN_STATUS_NOT_INITIALIZED);
+    hipdnnBackendDestroyDescriptor(e);
+    hipdnnBackendDestroyDescriptor(engine(424242, HIPDNN_STATUS_BAD_PARAM));
+}
+
+Test(engines, config_knobs_and_plan)
+{
+    hipdnnBackendDescriptor_t e = engine(reference_id(), HIPDNN_STATUS_SUCCESS), cfg, choice, plan;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
+    /* a knob the engine does not have */
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &choice));
+    int64_t v = 4;
+    OK(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, 8, "no.such"));
+    OK(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &v));
+    OK(hipdnnBackendFinalize(choice));
+    OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, DESC, 1, &choice));
+    cr_expect_eq(hipdnnBackendFinalize(cfg), HIPDNN_STATUS_BAD_PARAM);
+    char msg[512];
+    hipdnnGetLastErrorString(msg, sizeof msg);
+    cr_expect_not_null(strstr(msg, "no.such"), "%s", msg);
+    hipdnnBackendDestroyDescriptor(cfg);
+
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
+    OK(hipdnnBackendFinalize(cfg));
+    int64_t ws = -1, n = 0;
+    OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    cr_expect_eq(ws, 0, "relu of a graph input into a graph output needs no workspace");
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    cr_expect_eq(hipdnnBackendFinalize(plan), HIPDNN_STATUS_BAD_PARAM, "the engine config is required");
+    OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DESC, 1, &cfg));
+    cr_expect_eq(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, DESC, 1, &cfg),
+                 HIPDNN_STATUS_NOT_SUPPORTED);
+    OK(hipdnnBackendFinalize(plan));
+    int64_t uids[4] = {0}, id = -1;
+    cr_expect_eq(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 1, &n, uids),
+                 HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "all uids must fit");
+    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 4, &n, uids));
+    cr_expect_eq(n, 2);
+    cr_expect(uids[0] == 7 && uids[1] == 9, "uids %lld %lld", (long long)uids[0], (long long)uids[1]);
+    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, &n, &id));
+    cr_expect_eq(id, reference_id());
+    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    cr_expect_eq(ws, 0);
+    hipdnnBackendDestroyDescriptor(plan);
+    hipdnnBackendDestroyDescriptor(cfg);
+    hipdnnBackendDestroyDescriptor(choice);
+    hipdnnBackendDestroyDescriptor(e);
+}
+
+Test(engines, preferred_engine_and_find_first)
+{
+    int64_t id = reference_id(), n = 0;
+    hipdnnBackendDescriptor_t g2, heur;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g2));
+    OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
+    OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &id));
+    OK(hipdnnBackendFinalize(g2));
+    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+    bool first = true;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &g2));
+    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT, HIPDNN_TYPE_BOOLEAN, 1, &first));
+    OK(hipdnnBackendFinalize(heur));
+    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL));
+    cr_expect_eq(n, 1, "find-first keeps one result");
+    hipdnnBackendDescriptor_t cfg, e;
+    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 1, &n, &cfg));
+    OK(hipdnnBackendFinalize(cfg));
+    OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &n, &e));
+    int64_t got = -1;
+    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &got));
+    cr_expect_eq(got, id, "the preferred engine ranks first");
+    hipdnnBackendDestroyDescriptor(e), hipdnnBackendDestroyDescriptor(cfg);
+    hipdnnBackendDestroyDescriptor(heur), hipdnnBackendDestroyDescriptor(g2);
+}
+
+Test(engines, info_descriptors_refuse_with_a_reason)
+{
+    hipdnnBackendDescriptorType_t types[] = {HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR,
+                                             HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR};
+    for (int i = 0; i < 2; i++) {
+        hipdnnBackendDescriptor_t d;
+        OK(hipdnnBackendCreateDescriptor(types[i], &d));
+        cr_expect_eq(hipdnnBackendFinalize(d), HIPDNN_STATUS_NOT_SUPPORTED);
+        char msg[512];
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        cr_expect_not_null(strstr(msg, "not meaningful"), "%s", msg);
+        OK(hipdnnBackendDestroyDescriptor(d));
+    }
+}
+
+Test(engines, graph_reports_engine_count)
+{
+    int64_t n = 0, count = -1;
+    size_t engines = 0;
+    OK(hipdnnGetEngineCount_ext(handle, &engines));
+    OK(hipdnnBackendGetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &count));
+    cr_expect_eq(count, (int64_t)engines);
+}

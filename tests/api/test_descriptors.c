@@ -570,6 +570,40 @@ ParameterizedTest(int *k, attrs, strings_truncate_with_nul, .init = setup_handle
     }
 }
 
+/* ---- the tables themselves ------------------------------------------------------------------------ */
+
+/* Each table lists an id once, every operation has the two common attributes, and the full
+ * recipes (over their variants) set every settable attribute: otherwise a row goes untested. */
+Test(tables, recipes_cover_every_settable_attribute)
+{
+    hipdnnHandle_t h = NULL;
+    tu_seed("tables::recipes_cover_every_settable_attribute");
+    TU_OK(hipdnnCreate(&h));
+    for (int k = 0; k < rc_n_specs; k++) {
+        const rc_desc *spec = &rc_specs[k];
+        bool covered[RC_MAX_ATTRS] = {false};
+        for (int i = 0; i < spec->n_attrs; i++)
+            for (int j = i + 1; j < spec->n_attrs; j++)
+                cr_expect_neq(spec->attrs[i].id, spec->attrs[j].id, "%s lists %s twice",
+                              spec->name, spec->attrs[i].name);
+        if (spec->op_type >= 0) {
+            cr_expect_geq(rc_index(spec, HIPDNN_ATTR_OPERATION_NAME_EXT), 0, "%s", spec->name);
+            cr_expect_geq(rc_index(spec, HIPDNN_ATTR_OPERATION_TYPE_EXT), 0, "%s", spec->name);
+        }
+        for (int var = 0; var < rc_variants(spec); var++) {
+            rc_ctx c;
+            rc_fill_variant(&c, spec, true, var, h);
+            for (int i = 0; i < spec->n_attrs; i++)
+                covered[i] |= c.v[i].n > 0;
+            rc_release(&c);
+        }
+        for (int i = 0; i < spec->n_attrs; i++)
+            if (spec->attrs[i].kind != RC_DECLARED)
+                cr_expect(covered[i], "%s: no full recipe sets %s", spec->name, spec->attrs[i].name);
+    }
+    TU_OK(hipdnnDestroy(h));
+}
+
 /* ---- operations: name and type on every op ------------------------------------------------------ */
 
 Test(ops, every_operation_reports_its_type_and_name)

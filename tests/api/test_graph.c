@@ -402,3 +402,76 @@ Test(graph, outlives_the_callers_handles, .init = setup, .fini = teardown)
     TU_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &len, NULL));
     cr_expect_gt(len, 0);
 }
+
+/* ---- the graph key (HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT) ------------------------------------ */
+
+/* A DAG of n pointwise ops (op i reads x or an earlier output, ADD when a second input is
+ * drawn) from a fixed plan; uids start at uid0, names carry `tag`, ops are appended in the
+ * given order. Returns the key of the finalized graph. */
+typedef struct dag_plan {
+    int n;
+    int in0[8], in1[8]; /* -1: x; -2: no second input; else an earlier op */
+    bool virt[8];
+} dag_plan;
+
+static void graph_key(const dag_plan *p, int64_t uid0, const char *tag, const int *order,
+                      char key[64])
+{
+    hipdnnBackendDescriptor_t x = tensor(uid0, false), out[8], ops[8], appended[8];
+    for (int i = 0; i < p->n; i++) {
+        char name[48];
+        snprintf(name, sizeof name, "%s_%d", tag, i);
+        out[i] = tensor(uid0 + 1 + i, p->virt[i]);
+        ops[i] = pw(name, p->in0[i] < 0 ? x : out[p->in0[i]],
+                    p->in1[i] == -2 ? NULL : p->in1[i] < 0 ? x : out[p->in1[i]], out[i]);
+    }
+    for (int i = 0; i < p->n; i++)
+        appended[i] = ops[order[i]];
+    hipdnnBackendDescriptor_t g = graph(true, p->n, appended);
+    int64_t n = 0;
+    TU_EQ(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR, 64,
+                                    &n, key),
+          HIPDNN_STATUS_NOT_INITIALIZED);
+    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, HIPDNN_TYPE_CHAR,
+                                    (int64_t)strlen(tag), tag));
+    TU_OK(hipdnnBackendFinalize(g));
+    memset(key, 0, 64);
+    TU_OK(hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR, 64,
+                                    &n, key));
+    cr_expect_eq(n, 33, "key count %lld", (long long)n);
+    cr_expect_eq(strlen(key), 32, "key '%s'", key);
+}
+
+Test(graph, key_ignores_uids_names_and_append_order, .init = setup, .fini = teardown)
+{
+    random_dims("graph::key_ignores_uids_names_and_append_order");
+    dag_plan p = {.n = (int)tu_range(2, 8)};
+    for (int i = 0; i < p.n; i++) {
+        p.in0[i] = i == 0 ? -1 : (int)tu_range(-1, i - 1);
+        p.in1[i] = i > 0 && tu_rand() & 1 ? (int)tu_range(-1, i - 1) : -2;
+        p.virt[i] = i + 1 < p.n && tu_rand() % 3 == 0;
+    }
+    int order[8], shuffled[8];
+    for (int i = 0; i < p.n; i++)
+        order[i] = shuffled[i] = i;
+    for (int i = p.n - 1; i > 0; i--) {
+        int j = (int)tu_range(0, i), t = shuffled[i];
+        shuffled[i] = shuffled[j];
+        shuffled[j] = t;
+    }
+    char k1[64], k2[64], k3[64], k4[64];
+    graph_key(&p, 100, "first", order, k1);
+    graph_key(&p, 7000 + tu_range(0, 1000), "second", shuffled, k2);
+    cr_expect_str_eq(k1, k2, "other uids, names and append order changed the key");
+    /* a semantic change: another width */
+    dims[1] += 1;
+    graph_key(&p, 100, "first", order, k3);
+    cr_expect_str_neq(k1, k3, "another tensor width kept the key");
+    dims[1] -= 1;
+    /* another structure: the last op reads x instead */
+    int last = p.n - 1, saved = p.in0[last];
+    p.in0[last] = p.in0[last] == -1 ? (last > 0 ? last - 1 : -1) : -1;
+    graph_key(&p, 100, "first", order, k4);
+    if (p.in0[last] != saved)
+        cr_expect_str_neq(k1, k4, "another wiring kept the key");
+}

@@ -12,7 +12,7 @@
 #define EXPORT HIPDNN_BACKEND_EXPORT
 #define PLUGIN_NAME "hipdnn-jit"
 
-const fe_engine *const fe_engines[] = {&fe_reference_engine};
+const fe_engine *const fe_engines[] = {&fe_jit_engine, &fe_reference_engine};
 const int fe_n_engines = (int)(sizeof fe_engines / sizeof fe_engines[0]);
 
 const fe_engine *fe_engine_by_id(int64_t id)

@@ -3,13 +3,15 @@
  * Every pointer in the variant pack (and the workspace) is host memory. Ops run one at a time
  * in topological order through ir_ref_run (math in double, one rounding per output element);
  * virtual tensors live packed in the workspace. It is the oracle every GPU kernel is tested
- * against and the engine of last resort, ranked after every GPU engine. It cannot tell device
- * pointers from host pointers until a GPU runtime is loaded (the runtime issue adds the check).
+ * against and the engine of last resort, ranked after every GPU engine. When a GPU runtime is
+ * loaded it asks the runtime what each pointer is and refuses device memory instead of
+ * touching it.
  */
 #include <stdio.h>
 #include <string.h>
 
 #include "frontend/fe_int.h"
+#include "runtime/rt.h"
 
 #define REF_ALIGN 64
 
@@ -111,9 +113,26 @@ static hipdnnStatus_t run_op(const ir_op *op, ir_buf *bufs)
     return ir_ref_run(op->kind, &op->a, &c);
 }
 
+static hipdnnStatus_t refuse_device_memory(const fe_varpack_view *pack)
+{
+    if (rt_init() != HIPDNN_STATUS_SUCCESS)
+        return HIPDNN_STATUS_SUCCESS; /* no GPU: every pointer is host memory */
+    for (int i = 0; i < pack->n; i++)
+        if (rt_is_device_pointer(pack->ptrs[i]))
+            return base_fail(HIPDNN_STATUS_BAD_PARAM, "reference engine: the pointer for tensor uid "
+                             "%lld is device memory; this engine runs on the host", (long long)pack->uids[i]);
+    if (pack->workspace != NULL && rt_is_device_pointer(pack->workspace))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "reference engine: the workspace is device memory; "
+                         "this engine runs on the host");
+    return HIPDNN_STATUS_SUCCESS;
+}
+
 static hipdnnStatus_t ref_execute(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack)
 {
     (void)handle;
+    hipdnnStatus_t st0 = refuse_device_memory(pack);
+    if (st0 != HIPDNN_STATUS_SUCCESS)
+        return st0;
     const ir_graph *ir = p->g->ir;
     ir_buf *bufs = base_malloc(((size_t)ir->n_t + 1) * sizeof *bufs);
     if (bufs == NULL)

@@ -57,7 +57,8 @@ hipdnnStatus_t rt_compiler(rt_compiler_info *out);
 /* Compiles HIP/CUDA C++ source for `arch` ("sm_90", "sm_90a", "sm_80", "gfx942") with extra
  * options (may be NULL). On success *code (malloc'd, caller frees) holds the code object
  * (CUBIN / HSACO). On a compile error: HIPDNN_STATUS_INTERNAL_ERROR, the last-error message
- * holds the compiler's log (truncated), and *log (if log != NULL) the whole log (caller frees). */
+ * holds the compiler's log (truncated), and *log (if log != NULL) the whole log (caller frees);
+ * *log is NULL on success. Never initialises the driver: no GPU or context is needed. */
 hipdnnStatus_t rt_compile(const char *source, const char *program_name, const char *arch,
                           const char *const *options, int n_options, void **code, size_t *code_len,
                           char **log);
@@ -76,11 +77,13 @@ hipdnnStatus_t rt_launch(rt_function f, const unsigned grid[3], const unsigned b
 
 /* ---- memory, streams, events (the engines' workspace, tests and benchmarks) ------------------------ */
 
+/* bytes == 0 gives *p = NULL and SUCCESS. */
 hipdnnStatus_t rt_malloc(void **p, size_t bytes);
 void rt_free(void *p);
 hipdnnStatus_t rt_memcpy_h2d(void *dst, const void *src, size_t bytes);
 hipdnnStatus_t rt_memcpy_d2h(void *dst, const void *src, size_t bytes);
 hipdnnStatus_t rt_memset(void *dst, int byte, size_t bytes);
+/* stream NULL: waits for all work on the device, not only the default stream's. */
 hipdnnStatus_t rt_stream_sync(void *stream);
 hipdnnStatus_t rt_event_create(rt_event *e);
 hipdnnStatus_t rt_event_record(rt_event e, void *stream);

@@ -1,0 +1,61 @@
+/* cg.h — the contract of codegen/: one fused IR kernel -> HIP source and its launch recipe.
+ *
+ * A template (a .hip file of kernel_templates/) is real HIP source; codegen prepends
+ *   1. the platform prelude (prelude_nvidia.h / prelude_amd.h) and hd_common.h,
+ *   2. generated #defines (sizes, threads, vector width, dtypes),
+ *   3. generated __device__ hook functions (prologue / epilogue / loads / stores),
+ * then `#line 1 "<template>"` and the template. The text is deterministic: the same kernel and
+ * target give the same bytes. Codegen never sees the cache or the runtime: the frontend fills
+ * cg_target from the runtime's device info and hands the source to the compiler.
+ *
+ * Templates today: pointwise.hip (pure pointwise regions) and rownorm.hip (layernorm and
+ * rmsnorm anchors with pointwise prologue and epilogue). Kernels without a template are
+ * NOT_SUPPORTED (cg_supports says why).
+ */
+#ifndef HIPDNN_CG_H
+#define HIPDNN_CG_H
+
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "base/base.h"
+#include "ir/ir.h"
+
+#define CG_MAX_ARGS 32
+#define CG_VERSION "cg-1"
+
+typedef struct cg_target {
+    const char *platform; /* "nvidia" or "amd" */
+    char arch[32];        /* "sm_90", "gfx942" */
+    int sm_count;
+    int max_vec;          /* widest vector access in elements (a knob; 0 = no limit) */
+} cg_target;
+
+/* One kernel parameter, in order: a tensor's base pointer, or a run-time scalar (float). */
+typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR } cg_arg_kind;
+typedef struct cg_arg {
+    cg_arg_kind kind;
+    int tensor; /* IR tensor index */
+} cg_arg;
+
+typedef struct cg_kernel {
+    char *source;          /* the emitted HIP source (owned) */
+    const char *entry;     /* the kernel's name in the source */
+    unsigned grid[3], block[3];
+    unsigned smem;         /* dynamic shared memory bytes */
+    int align;             /* bytes every tensor pointer must be aligned to (1 or 16) */
+    cg_arg args[CG_MAX_ARGS];
+    int n_args;
+} cg_kernel;
+
+/* Whether a template can emit kernel k of g; if not, `why` says why. */
+bool cg_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t why_len);
+/* Emits kernel k for target t. NOT_SUPPORTED when no template fits. */
+hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out);
+void cg_kernel_free(cg_kernel *k);
+/* XXH3-64 of every template and prelude text with CG_VERSION: part of every kernel's cache key. */
+uint64_t cg_templates_hash(void);
+/* Writes the source to $HIPDNN_JIT_DUMP_DIR/<name>.cu when that variable is set. */
+void cg_dump(const char *name, const char *source);
+
+#endif

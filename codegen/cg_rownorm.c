@@ -1,0 +1,293 @@
+/* cg_rownorm.c — emits layernorm / rmsnorm kernels (with their pointwise prologue and
+ * epilogue) with kernel_templates/rownorm.hip.
+ *
+ * x [lead..., norm...] is seen as ROWS x COLS: the trailing `normalized_dims` dims are one row,
+ * which must be packed (unit stride, row-major). Every other tensor the kernel touches is one of
+ *   ROW_COL  x's dims, packed the same way          -> offset rowoff(row) + col (vector access)
+ *   COL      1 on every row dim, packed            -> offset col           (scale, bias, ...)
+ *   ROW      1 on every normalized dim             -> offset rowoff(row)   (saved statistics)
+ *   SCALAR   all dims 1                            -> offset 0 (or a constant / a parameter)
+ * Anything else is NOT_SUPPORTED. rowoff() is generated per tensor from its row-dim strides.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/cg_int.h"
+
+typedef enum access { A_ROW_COL, A_COL, A_ROW, A_SCALAR, A_BAD } access;
+
+typedef struct norm {
+    const ir_graph *g;
+    const ir_kernel *k;
+    const ir_op *op;
+    int rank, lead;        /* x's rank; dims [0, lead) are row dims */
+    int64_t rows, cols;
+    int vec, threads;
+    bool rms;
+} norm;
+
+static bool packed_tail(const ir_tensor *t, int lead)
+{
+    int64_t want = 1;
+    for (int d = t->rank - 1; d >= lead; d--) {
+        if (t->dims[d] != 1 && t->strides[d] != want)
+            return false;
+        want *= t->dims[d];
+    }
+    return true;
+}
+
+static access access_of(const norm *n, int ti)
+{
+    const ir_tensor *t = &n->g->t[ti], *x = &n->g->t[n->op->in[0]];
+    if (t->rank != n->rank)
+        return A_BAD;
+    bool row_one = true, col_one = true, row_eq = true, col_eq = true;
+    for (int d = 0; d < t->rank; d++) {
+        bool is_row = d < n->lead;
+        if (t->dims[d] != 1)
+            *(is_row ? &row_one : &col_one) = false;
+        if (t->dims[d] != x->dims[d])
+            *(is_row ? &row_eq : &col_eq) = false;
+    }
+    if (row_one && col_one)
+        return A_SCALAR;
+    if (col_one && row_eq)
+        return A_ROW;
+    if (!col_eq || !packed_tail(t, n->lead))
+        return A_BAD;
+    return row_one ? A_COL : row_eq ? A_ROW_COL : A_BAD;
+}
+
+/* rowoff(row) of tensor ti as an expression (row decomposed over x's row dims). */
+static void row_offset(const norm *n, int ti, base_sb *sb)
+{
+    const ir_tensor *t = &n->g->t[ti], *x = &n->g->t[n->op->in[0]];
+    base_sb_puts(sb, "(0LL");
+    int64_t div = 1;
+    for (int d = n->lead - 1; d >= 0; d--) {
+        if (t->dims[d] != 1)
+            base_sb_printf(sb, " + ((r / %lldLL) %% %lldLL) * %lldLL", (long long)div,
+                           (long long)x->dims[d], (long long)t->strides[d]);
+        div *= x->dims[d];
+    }
+    base_sb_puts(sb, ")");
+}
+
+/* ---- hooks ----------------------------------------------------------------------------------------- */
+
+/* Declares float t<ti>[HD_VEC] holding tensor ti at (row r, col c) if not yet held. */
+static void load_vec(const norm *n, int ti, bool *have, base_sb *sb)
+{
+    if (ti < 0 || have[ti])
+        return;
+    have[ti] = true;
+    char buf[64];
+    const char *scalar = cg_scalar_expr(n->g, ti, buf, sizeof buf);
+    const char *dt = cg_dtype(n->g->t[ti].dtype);
+    base_sb_printf(sb, "    float t%d[HD_VEC];\n", ti);
+    if (scalar != NULL || access_of(n, ti) == A_SCALAR || access_of(n, ti) == A_ROW) {
+        base_sb_puts(sb, "    {\n        float b_ = ");
+        if (scalar != NULL) {
+            base_sb_puts(sb, scalar);
+        } else { /* one value per row (or one in all), broadcast along the row */
+            base_sb_printf(sb, "hd_ld<%s>(p%d, ", dt, ti);
+            row_offset(n, ti, sb);
+            base_sb_puts(sb, ")");
+        }
+        base_sb_printf(sb, ";\n        for (int j = 0; j < HD_VEC; j++) t%d[j] = b_;\n    }\n", ti);
+        return;
+    }
+    base_sb_printf(sb, "    hd_ldv<%s, HD_VEC>(p%d, ", dt, ti);
+    if (access_of(n, ti) == A_ROW_COL) {
+        row_offset(n, ti, sb);
+        base_sb_puts(sb, " + ");
+    }
+    base_sb_puts(sb, "c, t");
+    base_sb_printf(sb, "%d);\n", ti);
+}
+
+static bool written(const norm *n, int ti)
+{
+    for (int i = 0; i < n->k->n_writes; i++)
+        if (n->k->writes[i] == ti)
+            return true;
+    return false;
+}
+
+static void store_vec(const norm *n, int ti, base_sb *sb)
+{
+    base_sb_printf(sb, "    hd_stv<%s, HD_VEC>(p%d, ", cg_dtype(n->g->t[ti].dtype), ti);
+    row_offset(n, ti, sb);
+    base_sb_printf(sb, " + c, t%d);\n", ti);
+}
+
+/* The pointwise ops of one part, vector-wide; stores their results that go to memory. */
+static void run_part(const norm *n, ir_part part, bool *have, base_sb *sb)
+{
+    for (int i = 0; i < n->k->n_ops; i++) {
+        if (n->k->part[i] != part)
+            continue;
+        const ir_op *op = &n->g->ops[n->k->ops[i]];
+        for (int s = 0; s < op->n_in; s++)
+            load_vec(n, op->in[s], have, sb);
+        char a[24], b[24], c[24], out[24];
+        snprintf(a, sizeof a, "t%d[j]", op->in[0]);
+        snprintf(b, sizeof b, "t%d[j]", op->in[1]);
+        snprintf(c, sizeof c, "t%d[j]", op->in[2]);
+        snprintf(out, sizeof out, "t%d[j]", op->out[0]);
+        base_sb_printf(sb, "    float t%d[HD_VEC];\n    for (int j = 0; j < HD_VEC; j++) ", op->out[0]);
+        cg_pointwise_stmt(sb, op, out, a, op->in[1] >= 0 ? b : NULL, op->in[2] >= 0 ? c : NULL, "c + j");
+        have[op->out[0]] = true;
+        if (written(n, op->out[0]))
+            store_vec(n, op->out[0], sb);
+    }
+}
+
+static void emit_hooks(const norm *n, bool *have, base_sb *sb)
+{
+    const ir_op *op = n->op;
+    int x = op->in[0], y = op->out[0];
+    int scale = op->in[1], bias = n->rms ? op->in[3] : op->in[2];
+    base_sb_puts(sb, "HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS)\n{\n");
+    run_part(n, IR_PART_PROLOGUE, have, sb);
+    load_vec(n, x, have, sb);
+    base_sb_printf(sb, "    for (int j = 0; j < HD_VEC; j++) v[j] = t%d[j];\n}\n", x);
+
+    memset(have, 0, (size_t)n->g->n_t * sizeof *have);
+    base_sb_puts(sb, "HD_DEVICE void hd_load_w(int c, float *s, float *b, HD_PARAMS)\n{\n");
+    load_vec(n, scale, have, sb);
+    base_sb_printf(sb, "    for (int j = 0; j < HD_VEC; j++) s[j] = t%d[j];\n", scale);
+    if (bias >= 0) {
+        load_vec(n, bias, have, sb);
+        base_sb_printf(sb, "    for (int j = 0; j < HD_VEC; j++) b[j] = t%d[j];\n}\n", bias);
+    } else {
+        base_sb_puts(sb, "    for (int j = 0; j < HD_VEC; j++) b[j] = 0.0f;\n}\n");
+    }
+
+    memset(have, 0, (size_t)n->g->n_t * sizeof *have);
+    base_sb_puts(sb, "HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS)\n{\n");
+    base_sb_printf(sb, "    float t%d[HD_VEC];\n    for (int j = 0; j < HD_VEC; j++) t%d[j] = v[j];\n", y, y);
+    have[y] = true;
+    if (written(n, y))
+        store_vec(n, y, sb);
+    run_part(n, IR_PART_EPILOGUE, have, sb);
+    base_sb_puts(sb, "}\n");
+
+    base_sb_puts(sb, "HD_DEVICE void hd_store_stats(hd_i64 r, float mean, float inv, HD_PARAMS)\n{\n");
+    int stats[2] = {n->rms ? -1 : op->out[1], n->rms ? op->out[1] : op->out[2]};
+    const char *val[2] = {"mean", "inv"};
+    for (int i = 0; i < 2; i++)
+        if (stats[i] >= 0 && written(n, stats[i])) {
+            base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(n->g->t[stats[i]].dtype), stats[i]);
+            row_offset(n, stats[i], sb);
+            base_sb_printf(sb, ", %s);\n", val[i]);
+        }
+    base_sb_puts(sb, "}\n");
+}
+
+/* ---- sizes and checks ------------------------------------------------------------------------------ */
+
+/* The number of trailing dims normalized (as the reference does it, ir/ir_ref_norm.c). */
+static int normalized_dims(const norm *n)
+{
+    if (n->op->a.norm.normalized_dims > 0)
+        return n->op->a.norm.normalized_dims;
+    const ir_tensor *s = &n->g->t[n->op->in[1]];
+    for (int d = 1; d < s->rank; d++)
+        if (s->dims[d] != 1)
+            return s->rank - d;
+    return s->rank - 1;
+}
+
+static bool check(norm *n, char *why, size_t len)
+{
+    for (int i = 0; i < n->k->n_ops; i++) {
+        const ir_op *op = &n->g->ops[n->k->ops[i]];
+        if (op != n->op && op->kind != IR_OP_POINTWISE) {
+            snprintf(why, len, "%s fused into a norm has no template yet", ir_op_info_of(op->kind)->name);
+            return false;
+        }
+        for (int s = 0; s < op->n_in + op->n_out; s++) {
+            int ti = s < op->n_in ? op->in[s] : op->out[s - op->n_in];
+            if (ti < 0)
+                continue;
+            if (cg_dtype(n->g->t[ti].dtype) == NULL || access_of(n, ti) == A_BAD) {
+                snprintf(why, len, "tensor uid %lld: layout or data type the norm template cannot "
+                         "address", (long long)n->g->t[ti].uid);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Vector width: 8 when rows and every row stride keep 8-element (>= 16-byte) alignment. */
+static int choose_vec(const norm *n)
+{
+    if (n->cols % 8 != 0)
+        return 1;
+    for (int i = 0; i < n->k->n_ops; i++) {
+        const ir_op *op = &n->g->ops[n->k->ops[i]];
+        for (int s = 0; s < op->n_in + op->n_out; s++) {
+            int ti = s < op->n_in ? op->in[s] : op->out[s - op->n_in];
+            for (int d = 0; ti >= 0 && d < n->lead; d++)
+                if (n->g->t[ti].dims[d] != 1 && n->g->t[ti].strides[d] % 8 != 0)
+                    return 1;
+        }
+    }
+    return 8;
+}
+
+static hipdnnStatus_t epsilon_expr(const norm *n, char *buf, size_t len)
+{
+    int ti = n->rms ? n->op->in[2] : n->op->in[3];
+    const char *e = cg_scalar_expr(n->g, ti, buf, len);
+    if (e == NULL)
+        snprintf(buf, len, "hd_ld<%s>(p%d, 0)", cg_dtype(n->g->t[ti].dtype), ti);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_target *t,
+                               cg_kernel *out, char *why, size_t why_len)
+{
+    norm n = {.g = g, .k = k, .op = &g->ops[k->anchor], .rms = g->ops[k->anchor].kind == IR_OP_RMSNORM};
+    const ir_tensor *x = &g->t[n.op->in[0]];
+    n.rank = x->rank;
+    n.lead = x->rank - normalized_dims(&n);
+    n.rows = n.cols = 1;
+    for (int d = 0; d < x->rank; d++)
+        *(d < n.lead ? &n.rows : &n.cols) *= x->dims[d];
+    if (n.lead < 1 || n.cols > 32768 || !check(&n, why, why_len)) {
+        if (why[0] == '\0')
+            snprintf(why, why_len, "rows of %lld elements are outside the template's range", (long long)n.cols);
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    }
+    n.vec = choose_vec(&n);
+    if (t->max_vec > 0 && n.vec > t->max_vec)
+        n.vec = 1;
+    n.threads = 32;
+    while (n.threads < 1024 && n.cols / n.vec / n.threads > 2)
+        n.threads *= 2;
+    base_sb defs = {0}, hooks = {0};
+    char eps[64];
+    bool *have = base_calloc((size_t)g->n_t + 1, sizeof *have);
+    hipdnnStatus_t st = have != NULL ? cg_collect_params(g, k, out, &defs)
+                                     : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        epsilon_expr(&n, eps, sizeof eps);
+        base_sb_printf(&defs, "#define HD_ROWS %lldLL\n#define HD_COLS %lld\n#define HD_THREADS %d\n"
+                       "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n",
+                       (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps);
+        emit_hooks(&n, have, &hooks);
+        st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
+    }
+    out->entry = "hd_rownorm_kernel";
+    out->grid[0] = (unsigned)(n.rows < 1048576 ? n.rows : 1048576), out->grid[1] = out->grid[2] = 1;
+    out->block[0] = (unsigned)n.threads, out->block[1] = out->block[2] = 1;
+    out->align = n.vec == 8 ? 16 : 1;
+    base_free(have);
+    base_sb_free(&defs);
+    base_sb_free(&hooks);
+    return st;
+}

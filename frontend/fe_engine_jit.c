@@ -1,0 +1,243 @@
+/* fe_engine_jit.c — the fused JIT engine: the graph's fusion partition (ir_fuse), one kernel
+ * per part emitted from the templates (codegen/), compiled at plan finalize with the run-time
+ * compiler and loaded (runtime/); execute only binds pointers and launches, in order, on the
+ * handle's stream.
+ *
+ * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned.
+ * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use.
+ * A graph is supported when a GPU is present and every kernel of its partition has a template.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "frontend/fe_int.h"
+#include "runtime/rt.h"
+
+#define WS_ALIGN 256
+
+enum { KNOB_VECTOR_WIDTH };
+static const int64_t vector_widths[] = {1, 8};
+static const fe_knob_def jit_knobs[] = {
+    {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
+     .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
+};
+static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
+
+typedef struct jit_kernel {
+    cg_kernel cg;       /* launch recipe (the source is freed once compiled) */
+    rt_module *module;
+    rt_function fn;
+} jit_kernel;
+
+struct fe_plan_impl {
+    const fe_graph_state *g;
+    jit_kernel *k;
+    int n_kernels;
+    int64_t *ws_offset; /* per IR tensor: its workspace offset, -1 when bound by the pack */
+};
+
+/* ---- support and workspace ------------------------------------------------------------------------- */
+
+static bool jit_supports(const fe_graph_state *g, char *why, size_t n)
+{
+    if (g->ir == NULL) {
+        snprintf(why, n, "%s", g->lower_msg);
+        return false;
+    }
+    if (rt_init() != HIPDNN_STATUS_SUCCESS) {
+        snprintf(why, n, "no GPU: the JIT engine compiles and launches GPU kernels");
+        return false;
+    }
+    ir_partition p;
+    if (ir_fuse(g->ir, &p) != HIPDNN_STATUS_SUCCESS) {
+        snprintf(why, n, "fusion failed");
+        return false;
+    }
+    bool ok = true;
+    for (int i = 0; ok && i < p.n; i++)
+        ok = cg_supports(g->ir, &p.k[i], why, n);
+    ir_partition_free(&p);
+    return ok;
+}
+
+static int64_t tensor_bytes(const ir_tensor *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; i++)
+        n *= t->dims[i];
+    size_t es = fe_dtype_size(t->dtype);
+    return es > 0 ? n * (int64_t)es : (n + 1) / 2;
+}
+
+/* Workspace offsets of the virtual tensors the partition writes to memory; returns the size. */
+static int64_t layout(const ir_graph *ir, const ir_partition *p, int64_t *offset)
+{
+    int64_t ws = 0;
+    for (int i = 0; offset != NULL && i < ir->n_t; i++)
+        offset[i] = -1;
+    for (int k = 0; k < p->n; k++)
+        for (int w = 0; w < p->k[k].n_writes; w++) {
+            const ir_tensor *t = &ir->t[p->k[k].writes[w]];
+            if (!t->is_virtual)
+                continue;
+            if (offset != NULL)
+                offset[p->k[k].writes[w]] = ws;
+            ws += (tensor_bytes(t) + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN;
+        }
+    return ws;
+}
+
+static int64_t jit_workspace(const fe_graph_state *g, const int64_t *knobs)
+{
+    (void)knobs;
+    ir_partition p;
+    if (ir_fuse(g->ir, &p) != HIPDNN_STATUS_SUCCESS)
+        return 0;
+    int64_t ws = layout(g->ir, &p, NULL);
+    ir_partition_free(&p);
+    return ws;
+}
+
+/* ---- build: emit, compile, load ------------------------------------------------------------------- */
+
+static void jit_destroy(fe_plan_impl *p)
+{
+    for (int i = 0; i < p->n_kernels; i++) {
+        if (p->k[i].module != NULL)
+            rt_module_unload(p->k[i].module);
+        cg_kernel_free(&p->k[i].cg);
+    }
+    base_free(p->k);
+    base_free(p->ws_offset);
+    base_free(p);
+}
+
+static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, const cg_target *t,
+                                     jit_kernel *out)
+{
+    hipdnnStatus_t st = cg_emit(ir, kn, t, &out->cg);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    ir_key key;
+    char name[40] = "kernel";
+    if (ir_kernel_key(ir, kn->ops, kn->n_ops, &key) == HIPDNN_STATUS_SUCCESS)
+        ir_key_hex(&key, name);
+    cg_dump(name, out->cg.source);
+    void *code = NULL;
+    size_t code_len = 0;
+    st = rt_compile(out->cg.source, name, t->arch, NULL, 0, &code, &code_len, NULL);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = rt_module_load(code, code_len, &out->module);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = rt_module_function(out->module, out->cg.entry, &out->fn);
+    free(code);
+    base_free(out->cg.source);
+    out->cg.source = NULL;
+    return st;
+}
+
+static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+{
+    rt_device_info dev;
+    hipdnnStatus_t st = rt_init();
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = rt_device(&dev);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH]};
+    snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
+    ir_partition part;
+    if ((st = ir_fuse(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
+        return st;
+    fe_plan_impl *p = base_calloc(1, sizeof *p);
+    if (p != NULL) {
+        p->g = g;
+        p->k = base_calloc((size_t)part.n + 1, sizeof *p->k);
+        p->ws_offset = base_malloc(((size_t)g->ir->n_t + 1) * sizeof *p->ws_offset);
+    }
+    if (p == NULL || p->k == NULL || p->ws_offset == NULL)
+        st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "building a JIT plan: out of memory");
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < part.n; i++, p->n_kernels++)
+        st = compile_kernel(g->ir, &part.k[i], &t, &p->k[i]);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        layout(g->ir, &part, p->ws_offset);
+    ir_partition_free(&part);
+    if (st != HIPDNN_STATUS_SUCCESS && p != NULL)
+        jit_destroy(p);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        *out = p;
+    return st;
+}
+
+/* ---- execute --------------------------------------------------------------------------------------- */
+
+/* The address of tensor ti for this launch, or a failure naming it. */
+static hipdnnStatus_t tensor_ptr(const fe_plan_impl *p, const fe_varpack_view *pack, int ti,
+                                 int align, void **ptr)
+{
+    const ir_tensor *t = &p->g->ir->t[ti];
+    if (p->ws_offset[ti] >= 0)
+        *ptr = (char *)pack->workspace + p->ws_offset[ti];
+    else
+        fe_varpack_find(pack, t->uid, ptr);
+    if (align > 1 && ((uintptr_t)*ptr % (uintptr_t)align) != 0)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the pointer for tensor uid "
+                         "%lld is not %d-byte aligned (this plan uses vector accesses; build it "
+                         "with jit.vector_width 1 for unaligned pointers)", (long long)t->uid, align);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* A run-time scalar: the pack holds a host pointer to one element of the tensor's type. */
+static float scalar_value(const fe_plan_impl *p, const fe_varpack_view *pack, int ti)
+{
+    const ir_tensor *t = &p->g->ir->t[ti];
+    ir_buf b = {.dtype = t->dtype, .rank = 1, .dims = {1}, .strides = {1}};
+    fe_varpack_find(pack, t->uid, &b.data);
+    int64_t zero = 0;
+    return (float)ir_load(&b, &zero);
+}
+
+static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *stream,
+                             const fe_varpack_view *pack)
+{
+    void *ptrs[CG_MAX_ARGS], *args[CG_MAX_ARGS];
+    float scalars[CG_MAX_ARGS];
+    for (int a = 0; a < k->cg.n_args; a++) {
+        int ti = k->cg.args[a].tensor;
+        if (k->cg.args[a].kind == CG_ARG_SCALAR) {
+            scalars[a] = scalar_value(p, pack, ti);
+            args[a] = &scalars[a];
+            continue;
+        }
+        hipdnnStatus_t st = tensor_ptr(p, pack, ti, k->cg.align, &ptrs[a]);
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return st;
+        args[a] = &ptrs[a];
+    }
+    return rt_launch(k->fn, k->cg.grid, k->cg.block, k->cg.smem, stream, args);
+}
+
+static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack)
+{
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    for (int i = 0; i < p->n_kernels && st == HIPDNN_STATUS_SUCCESS; i++)
+        st = launch(p, &p->k[i], (void *)handle->stream, pack);
+    return st;
+}
+
+const fe_engine fe_jit_engine = {
+    .id = 1,
+    .name = "jit_fused",
+    .type = "gpu",
+    .knobs = jit_knobs,
+    .n_knobs = (int)(sizeof jit_knobs / sizeof jit_knobs[0]),
+    .notes = jit_notes,
+    .n_notes = 1,
+    .supports = jit_supports,
+    .workspace = jit_workspace,
+    .build = jit_build,
+    .execute = jit_execute,
+    .destroy = jit_destroy,
+};

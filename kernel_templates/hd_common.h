@@ -1,0 +1,227 @@
+/* hd_common.h — vendor-neutral device helpers every kernel template may use, after a prelude.
+ *
+ *   data types   HD_DT_* are the hipdnnDataType_t values; hd_ld / hd_st convert one element
+ *                to / from float (round to nearest even, fp8 saturating to the largest finite
+ *                value as the reference interpreter does); hd_ldv / hd_stv move VEC elements,
+ *                with 16-byte accesses when VEC elements fill them (the caller guarantees the
+ *                alignment).
+ *   pointwise    hd_pointwise<MODE>(a, b, c, params) is the device twin of ir_pointwise_eval
+ *                (ir/ir_ref_pointwise.c), in float; MODE is a compile-time constant, so each
+ *                call folds to its one formula.
+ */
+#define HD_DT_FLOAT 0
+#define HD_DT_HALF 2
+#define HD_DT_INT8 3
+#define HD_DT_INT32 4
+#define HD_DT_UINT8 5
+#define HD_DT_BFLOAT16 6
+#define HD_DT_FP8_E4M3 7
+#define HD_DT_FP8_E5M2 8
+#define HD_DT_BOOLEAN 15
+
+/* ---- scalar conversions ----------------------------------------------------------------------- */
+
+HD_DEVICE float hd_bf16_to_f32(hd_u16 h) { return hd_bits_f32((hd_u32)h << 16); }
+
+HD_DEVICE hd_u16 hd_f32_to_bf16(float f)
+{
+    hd_u32 u = hd_f32_bits(f);
+    if ((u & 0x7fffffffu) > 0x7f800000u)
+        return (hd_u16)((u >> 16) | 0x40u); /* quiet NaN */
+    u += 0x7fffu + ((u >> 16) & 1u);
+    return (hd_u16)(u >> 16);
+}
+
+/* FP8 with `mbits` mantissa bits and exponent bias `bias`: round to nearest even, saturating
+ * finite values to `max_code` (the largest finite encoding, sign excluded); infinity becomes
+ * `inf_code` (max_code for types without infinity). */
+HD_DEVICE hd_u8 hd_f32_to_fp8(float f, int mbits, int bias, hd_u8 max_code, hd_u8 inf_code,
+                              hd_u8 nan_code)
+{
+    hd_u8 sign = hd_f32_bits(f) >> 31 ? 0x80 : 0;
+    float a = fabsf(f);
+    if (a != a)
+        return nan_code;
+    if (a > 3.402823466e38f)
+        return sign | inf_code;
+    int e;
+    frexpf(a, &e);              /* a = m * 2^e, m in [0.5, 1) */
+    int exp = e - 1;            /* a in [2^exp, 2^(exp+1)) */
+    int min_exp = 1 - bias;
+    if (exp < min_exp)
+        exp = min_exp;          /* subnormal: fixed quantum */
+    float q = rintf(ldexpf(a, mbits - exp));   /* units of 2^(exp - mbits) */
+    hd_u32 code;
+    if (q >= (float)(2 << mbits)) {            /* rounded up to the next binade */
+        exp += 1;
+        q = (float)(1 << mbits);
+    }
+    if (q < (float)(1 << mbits))
+        code = (hd_u32)q;                      /* subnormal (or zero) */
+    else
+        code = ((hd_u32)(exp + bias) << mbits) | ((hd_u32)q - (1u << mbits));
+    if (code > max_code)
+        code = max_code;
+    return sign | (hd_u8)code;
+}
+
+HD_DEVICE float hd_fp8_to_f32(hd_u8 b, int mbits, int bias)
+{
+    int exp = (b & 0x7f) >> mbits, man = b & ((1 << mbits) - 1);
+    float v = exp == 0 ? ldexpf((float)man, 1 - bias - mbits)
+                       : ldexpf((float)(man | (1 << mbits)), exp - bias - mbits);
+    return (b & 0x80) ? -v : v;
+}
+
+template <int DT> HD_DEVICE float hd_ld(const void *p, hd_i64 i)
+{
+    if (DT == HD_DT_FLOAT) return ((const float *)p)[i];
+    if (DT == HD_DT_HALF) return hd_f16_to_f32(((const hd_u16 *)p)[i]);
+    if (DT == HD_DT_BFLOAT16) return hd_bf16_to_f32(((const hd_u16 *)p)[i]);
+    if (DT == HD_DT_INT32) return (float)((const int *)p)[i];
+    if (DT == HD_DT_INT8) return (float)((const signed char *)p)[i];
+    if (DT == HD_DT_UINT8 || DT == HD_DT_BOOLEAN) return (float)((const hd_u8 *)p)[i];
+    if (DT == HD_DT_FP8_E4M3) return hd_fp8_to_f32(((const hd_u8 *)p)[i], 3, 7);
+    if (DT == HD_DT_FP8_E5M2) return hd_fp8_to_f32(((const hd_u8 *)p)[i], 2, 15);
+    return 0.0f;
+}
+
+template <int DT> HD_DEVICE void hd_st(void *p, hd_i64 i, float v)
+{
+    if (DT == HD_DT_FLOAT) ((float *)p)[i] = v;
+    if (DT == HD_DT_HALF) ((hd_u16 *)p)[i] = hd_f32_to_f16(v);
+    if (DT == HD_DT_BFLOAT16) ((hd_u16 *)p)[i] = hd_f32_to_bf16(v);
+    if (DT == HD_DT_INT32) ((int *)p)[i] = (int)rintf(v);
+    if (DT == HD_DT_INT8) ((signed char *)p)[i] = (signed char)fminf(fmaxf(rintf(v), -128.f), 127.f);
+    if (DT == HD_DT_UINT8) ((hd_u8 *)p)[i] = (hd_u8)fminf(fmaxf(rintf(v), 0.f), 255.f);
+    if (DT == HD_DT_BOOLEAN) ((hd_u8 *)p)[i] = v != 0.0f;
+    if (DT == HD_DT_FP8_E4M3) ((hd_u8 *)p)[i] = hd_f32_to_fp8(v, 3, 7, 0x7e, 0x7e, 0x7f);
+    if (DT == HD_DT_FP8_E5M2) ((hd_u8 *)p)[i] = hd_f32_to_fp8(v, 2, 15, 0x7b, 0x7c, 0x7e);
+}
+
+template <int DT> struct hd_size { enum { value = DT == HD_DT_FLOAT || DT == HD_DT_INT32 ? 4
+                                             : DT == HD_DT_HALF || DT == HD_DT_BFLOAT16 ? 2 : 1 }; };
+
+/* VEC consecutive elements starting at element i (16-byte accesses when they fit exactly). */
+template <int DT, int VEC> HD_DEVICE void hd_ldv(const void *p, hd_i64 i, float *v)
+{
+    const int bytes = hd_size<DT>::value * VEC;
+    if (bytes % 16 == 0) {
+        const hd_vec16 *q = (const hd_vec16 *)((const char *)p + i * hd_size<DT>::value);
+#pragma unroll
+        for (int k = 0; k < bytes / 16; k++) {
+            hd_vec16 w = q[k];
+            const int per = 16 / hd_size<DT>::value;
+#pragma unroll
+            for (int j = 0; j < per; j++)
+                v[k * per + j] = hd_ld<DT>(&w, j);
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            v[j] = hd_ld<DT>(p, i + j);
+    }
+}
+
+template <int DT, int VEC> HD_DEVICE void hd_stv(void *p, hd_i64 i, const float *v)
+{
+    const int bytes = hd_size<DT>::value * VEC;
+    if (bytes % 16 == 0) {
+        hd_vec16 *q = (hd_vec16 *)((char *)p + i * hd_size<DT>::value);
+#pragma unroll
+        for (int k = 0; k < bytes / 16; k++) {
+            hd_vec16 w;
+            const int per = 16 / hd_size<DT>::value;
+#pragma unroll
+            for (int j = 0; j < per; j++)
+                hd_st<DT>(&w, j, v[k * per + j]);
+            q[k] = w;
+        }
+    } else {
+#pragma unroll
+        for (int j = 0; j < VEC; j++)
+            hd_st<DT>(p, i + j, v[j]);
+    }
+}
+
+/* ---- pointwise math (modes are hipdnnPointwiseMode_t values) --------------------------------- */
+
+struct hd_pw_params {
+    float relu_lower, relu_upper, relu_slope, swish_beta, elu_alpha, softplus_beta;
+};
+
+HD_DEVICE float hd_sigmoid(float x) { return 1.0f / (1.0f + expf(-x)); }
+
+HD_DEVICE float hd_gelu_tanh(float x)
+{
+    return 0.5f * x * (1.0f + tanhf(0.7978845608f * (x + 0.044715f * x * x * x)));
+}
+
+HD_DEVICE float hd_gelu_tanh_grad(float x)
+{
+    float t = tanhf(0.7978845608f * (x + 0.044715f * x * x * x));
+    return 0.5f * (1.0f + t) + 0.5f * x * (1.0f - t * t) * 0.7978845608f * (1.0f + 0.134145f * x * x);
+}
+
+HD_DEVICE float hd_softplus(float x, float beta)
+{
+    float t = beta * x;
+    return (fmaxf(t, 0.0f) + log1pf(expf(-fabsf(t)))) / beta;
+}
+
+template <int MODE> HD_DEVICE float hd_pointwise(float a, float b, float c, hd_pw_params p)
+{
+    switch (MODE) {
+    case 1: return fabsf(a);                                   /* ABS */
+    case 2: return a + b;                                      /* ADD */
+    case 3: return a + b * b;                                  /* ADD_SQUARE */
+    case 4: return c != 0.0f ? a : b;                          /* BINARY_SELECT */
+    case 5: return ceilf(a);                                   /* CEIL */
+    case 6: return a == b;                                     /* CMP_EQ */
+    case 7: return a >= b;                                     /* CMP_GE */
+    case 8: return a > b;                                      /* CMP_GT */
+    case 9: return a <= b;                                     /* CMP_LE */
+    case 10: return a < b;                                     /* CMP_LT */
+    case 11: return a != b;                                    /* CMP_NEQ */
+    case 12: return a / b;                                     /* DIV */
+    case 13: return a * (b > 0.0f ? 1.0f : p.elu_alpha * expf(b)); /* ELU_BWD */
+    case 14: return a > 0.0f ? a : p.elu_alpha * expm1f(a);    /* ELU_FWD */
+    case 15: return erff(a);                                   /* ERF */
+    case 16: return expf(a);                                   /* EXP */
+    case 17: return floorf(a);                                 /* FLOOR */
+    case 18: return a * hd_gelu_tanh_grad(b);                  /* GELU_APPROX_TANH_BWD */
+    case 19: return hd_gelu_tanh(a);                           /* GELU_APPROX_TANH_FWD */
+    case 20: return a * (0.5f * erfcf(-b * 0.70710678f) + b * expf(-0.5f * b * b) * 0.39894228f);
+    case 21: return 0.5f * a * erfcf(-a * 0.70710678f);        /* GELU_FWD */
+    case 23: return a;                                         /* IDENTITY */
+    case 24: return logf(a);                                   /* LOG */
+    case 25: return a != 0.0f && b != 0.0f;                    /* LOGICAL_AND */
+    case 26: return a == 0.0f;                                 /* LOGICAL_NOT */
+    case 27: return a != 0.0f || b != 0.0f;                    /* LOGICAL_OR */
+    case 28: return fmaxf(a, b);                               /* MAX */
+    case 29: return fminf(a, b);                               /* MIN */
+    case 30: return a * b;                                     /* MUL */
+    case 31: return -a;                                        /* NEG */
+    case 32: return 1.0f / a;                                  /* RECIPROCAL */
+    case 33: return b <= p.relu_lower ? p.relu_slope * a : (b > p.relu_upper ? 0.0f : a); /* RELU_BWD */
+    case 34: return a <= p.relu_lower ? p.relu_lower + p.relu_slope * (a - p.relu_lower)
+                                      : (a >= p.relu_upper ? p.relu_upper : a);          /* RELU_FWD */
+    case 35: return rsqrtf(a);                                 /* RSQRT */
+    case 36: return a * hd_sigmoid(b) * (1.0f - hd_sigmoid(b)); /* SIGMOID_BWD */
+    case 37: return hd_sigmoid(a);                             /* SIGMOID_FWD */
+    case 38: return sinf(a);                                   /* SIN */
+    case 39: return a * hd_sigmoid(p.softplus_beta * b);       /* SOFTPLUS_BWD */
+    case 40: return hd_softplus(a, p.softplus_beta);           /* SOFTPLUS_FWD */
+    case 41: return sqrtf(a);                                  /* SQRT */
+    case 42: return a - b;                                     /* SUB */
+    case 43: {                                                 /* SWISH_BWD */
+        float s = hd_sigmoid(p.swish_beta * b);
+        return a * (s + p.swish_beta * b * s * (1.0f - s));
+    }
+    case 44: return a * hd_sigmoid(p.swish_beta * a);          /* SWISH_FWD */
+    case 45: return tanf(a);                                   /* TAN */
+    case 46: return a * (1.0f - tanhf(b) * tanhf(b));          /* TANH_BWD */
+    case 47: return tanhf(a);                                  /* TANH_FWD */
+    default: return 0.0f;                                      /* GEN_INDEX is emitted inline */
+    }
+}

@@ -1,0 +1,20 @@
+/* prelude_amd.h — the AMD spellings the kernel templates use (compiled by hipRTC). Same names as
+ * prelude_nvidia.h; templates use only these. (Not yet exercised: no AMD device or hipRTC here.) */
+#define HD_DEVICE __device__ __forceinline__
+#define HD_GLOBAL extern "C" __global__
+#define HD_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)
+#define HD_WARP 64
+
+typedef unsigned short hd_u16;
+typedef unsigned char hd_u8;
+typedef unsigned int hd_u32;
+typedef long long hd_i64;
+struct __attribute__((aligned(16))) hd_vec16 { hd_u32 x, y, z, w; };
+
+HD_DEVICE float hd_shfl_xor(float v, int lane_mask) { return __shfl_xor(v, lane_mask); }
+HD_DEVICE float hd_bits_f32(hd_u32 u) { return __uint_as_float(u); }
+HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
+HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }
+
+HD_DEVICE float hd_f16_to_f32(hd_u16 h) { return (float)__builtin_bit_cast(_Float16, h); }
+HD_DEVICE hd_u16 hd_f32_to_f16(float f) { return __builtin_bit_cast(hd_u16, (_Float16)f); }

@@ -1,0 +1,101 @@
+/* rownorm.hip — layernorm / rmsnorm over rows, fused with a pointwise prologue (the ops that
+ * produce x, e.g. a residual add) and epilogue (the ops applied to y, e.g. a cast or scale).
+ *
+ * One block per row (grid-stride over rows). Each thread loads its VEC-wide slices of the row
+ * into registers once (HD_PER_THREAD slices), so x is read from memory exactly once; mean and
+ * variance are two block reductions over registers (layernorm) or one (rmsnorm); then y is
+ * computed and stored. Math in float.
+ *
+ * Contract
+ *   holes   HD_ROWS, HD_COLS        rows and normalized elements per row (COLS % HD_VEC == 0)
+ *           HD_THREADS, HD_VEC      threads per block, elements per vector access (1, 2, 4, 8)
+ *           HD_RMS                  1: rmsnorm (no mean), 0: layernorm
+ *           HD_EPS                  epsilon (an expression: a literal or a kernel parameter)
+ *           HD_PARAMS, HD_ARGS      kernel parameters and the same names as arguments
+ *           hd_load_x(row, col, float v[HD_VEC], HD_PARAMS)   x[row, col .. col+VEC) (runs the
+ *                                   prologue; stores prologue outputs that are graph tensors)
+ *           hd_load_w(col, float s[HD_VEC], float b[HD_VEC], HD_PARAMS)   scale and bias (0s)
+ *           hd_store_y(row, col, const float v[HD_VEC], HD_PARAMS)        y and the epilogue
+ *           hd_store_stats(row, float mean, float inv, HD_PARAMS)        saved statistics
+ *   layout  the normalized dims packed (unit stride); 16-byte aligned rows when VEC is 8
+ *   reference  ir_ref_layernorm / ir_ref_rmsnorm (ir/ir_ref_norm.c)
+ */
+#ifndef HD_GENERATED /* defaults, so the template compiles on its own after a prelude */
+#define HD_ROWS 64
+#define HD_COLS 1024
+#define HD_THREADS 128
+#define HD_VEC 8
+#define HD_RMS 0
+#define HD_EPS 1e-5f
+#define HD_PARAMS void *x, void *y
+#define HD_ARGS x, y
+HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS) { hd_ldv<HD_DT_BFLOAT16, HD_VEC>(x, r * HD_COLS + c, v); }
+HD_DEVICE void hd_load_w(int c, float *s, float *b, HD_PARAMS) { for (int j = 0; j < HD_VEC; j++) s[j] = 1.f, b[j] = 0.f; }
+HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS) { hd_stv<HD_DT_BFLOAT16, HD_VEC>(y, r * HD_COLS + c, v); }
+HD_DEVICE void hd_store_stats(hd_i64 r, float mean, float inv, HD_PARAMS) {}
+#endif
+
+#define HD_PER_THREAD ((HD_COLS + HD_THREADS * HD_VEC - 1) / (HD_THREADS * HD_VEC))
+#define HD_WARPS (HD_THREADS / HD_WARP)
+
+/* Sum of v over the block; every thread gets the result. `red` holds HD_WARPS floats. */
+HD_DEVICE float hd_block_sum(float v, float *red)
+{
+#pragma unroll
+    for (int m = HD_WARP / 2; m > 0; m /= 2)
+        v += hd_shfl_xor(v, m);
+    if (HD_WARPS == 1)
+        return v;
+    int warp = threadIdx.x / HD_WARP, lane = threadIdx.x % HD_WARP;
+    __syncthreads(); /* red may still be read from the previous sum */
+    if (lane == 0)
+        red[warp] = v;
+    __syncthreads();
+    v = lane < HD_WARPS ? red[lane] : 0.0f;
+#pragma unroll
+    for (int m = HD_WARP / 2; m > 0; m /= 2)
+        v += hd_shfl_xor(v, m);
+    return v;
+}
+
+HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_rownorm_kernel(HD_PARAMS)
+{
+    __shared__ float red[HD_WARPS > 0 ? HD_WARPS : 1];
+    for (hd_i64 row = blockIdx.x; row < HD_ROWS; row += gridDim.x) {
+        float x[HD_PER_THREAD][HD_VEC];
+        float sum = 0.0f;
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++) {
+            int col = (p * HD_THREADS + threadIdx.x) * HD_VEC;
+            if (col < HD_COLS) {
+                hd_load_x(row, col, x[p], HD_ARGS);
+#pragma unroll
+                for (int j = 0; j < HD_VEC; j++)
+                    sum += x[p][j];
+            }
+        }
+        float mean = HD_RMS ? 0.0f : hd_block_sum(sum, red) * (1.0f / HD_COLS);
+        float sq = 0.0f;
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++)
+            if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+#pragma unroll
+                for (int j = 0; j < HD_VEC; j++)
+                    sq += (x[p][j] - mean) * (x[p][j] - mean);
+        float inv = hd_rsqrt(hd_block_sum(sq, red) * (1.0f / HD_COLS) + (HD_EPS));
+        if (threadIdx.x == 0)
+            hd_store_stats(row, mean, inv, HD_ARGS);
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++) {
+            int col = (p * HD_THREADS + threadIdx.x) * HD_VEC;
+            if (col < HD_COLS) {
+                float s[HD_VEC], b[HD_VEC], y[HD_VEC];
+                hd_load_w(col, s, b, HD_ARGS);
+#pragma unroll
+                for (int j = 0; j < HD_VEC; j++)
+                    y[j] = (x[p][j] - mean) * inv * s[j] + b[j];
+                hd_store_y(row, col, y, HD_ARGS);
+            }
+        }
+    }
+}

@@ -1,0 +1,77 @@
+/* rt_int.h — private to runtime/: the backend table that rt.c dispatches to and each
+ * rt_<vendor>.c fills. Only a vendor file knows a vendor library; rt.c knows only this table.
+ *
+ * Every slot returning a status raises its failures with base_fail (the driver's call and error
+ * name in the message). Slots take already checked arguments: rt.c has checked pointers for NULL,
+ * run driver_init successfully (device slots) or compiler_init (compiler slots), and called
+ * make_current on the calling thread. Handles are the vendor's own, passed as void *.
+ *
+ *   slot               required  called                      vendor handle in / out
+ *   driver_present     yes       once per process            -
+ *   driver_init        yes       once, under pthread_once    fills rt_device_info
+ *   compiler_init      yes       once, under pthread_once    fills rt_compiler_info
+ *   compile            yes       any thread                  -
+ *   module_* / launch  yes       any thread                  module, function
+ *   mem_* / stream_*   yes       any thread                  device pointer, stream
+ *   event_*            yes       any thread                  event
+ *   is_device_pointer  yes       any thread; never raises    -
+ *   make_current       optional  before every device call    NULL: no per-thread binding
+ *   set_max_smem       optional  -                           NULL: no opt-in needed
+ */
+#ifndef HIPDNN_RT_INT_H
+#define HIPDNN_RT_INT_H
+
+#include "runtime/rt.h"
+
+#define RT_BACKEND_VERSION 1
+
+typedef struct rt_backend {
+    int version;             /* RT_BACKEND_VERSION the table was written against */
+    const char *name;        /* "nvidia" */
+    const char *driver_libs; /* named in messages: "libcuda.so.1" */
+    const char *arch_prefix; /* the targets its compiler takes: "sm_" */
+
+    /* ---- required ------------------------------------------------------------------------ */
+    /* The driver library loads (dlopen only: cheap, initialises nothing). */
+    bool (*driver_present)(void);
+    /* Loads the driver's entry points, initialises it, picks the device (the current
+     * context's, else device 0), binds its context to this thread, fills *info.
+     * NOT_SUPPORTED with the reason when there is no usable GPU. */
+    hipdnnStatus_t (*driver_init)(rt_device_info *info);
+    /* Loads the run-time compiler; NOT_SUPPORTED when absent. */
+    hipdnnStatus_t (*compiler_init)(rt_compiler_info *info);
+    hipdnnStatus_t (*compile)(const char *source, const char *program_name, const char *arch,
+                              const char *const *options, int n_options, void **code,
+                              size_t *code_len, char **log);
+
+    hipdnnStatus_t (*module_load)(const void *code, size_t code_len, void **module);
+    hipdnnStatus_t (*module_function)(void *module, const char *name, void **function);
+    void (*module_unload)(void *module);
+    hipdnnStatus_t (*launch)(void *function, const unsigned grid[3], const unsigned block[3],
+                             size_t smem_bytes, void *stream, void **args);
+
+    hipdnnStatus_t (*mem_alloc)(void **p, size_t bytes); /* bytes > 0 */
+    void (*mem_free)(void *p);                             /* p != NULL */
+    hipdnnStatus_t (*memcpy_h2d)(void *dst, const void *src, size_t bytes);
+    hipdnnStatus_t (*memcpy_d2h)(void *dst, const void *src, size_t bytes);
+    hipdnnStatus_t (*mem_set)(void *dst, int byte, size_t bytes);
+    /* stream NULL: every piece of work on the device. */
+    hipdnnStatus_t (*stream_sync)(void *stream);
+
+    hipdnnStatus_t (*event_create)(void **event);
+    hipdnnStatus_t (*event_record)(void *event, void *stream);
+    hipdnnStatus_t (*event_elapsed_ms)(void *start, void *end, float *ms);
+    void (*event_destroy)(void *event);
+    bool (*is_device_pointer)(const void *p);
+
+    /* ---- optional (NULL: the platform does not need it) ------------------------------------ */
+    /* Binds the device's context to the calling thread when none is bound. */
+    hipdnnStatus_t (*make_current)(void);
+    /* Raises the dynamic shared-memory limit of a function; bytes <= the opt-in maximum. */
+    hipdnnStatus_t (*set_max_smem)(void *function, size_t bytes);
+} rt_backend;
+
+/* rt_nvidia.c: libcuda.so.1 + libnvrtc. Never NULL; the table is static and immutable. */
+const rt_backend *rt_nvidia_backend(void);
+
+#endif

@@ -1,0 +1,535 @@
+/* test_rt.c — unit tests of runtime/ (rt.h), through its functions only.
+ *
+ * Owns two groups:
+ *   rt_compile  compile-only: run wherever the run-time compiler (NVRTC) loads, with or without a
+ *               GPU; skipped (not passed) where it does not. Code objects are checked for the ELF
+ *               magic and the CUDA machine type, compile errors for the compiler's diagnostic.
+ *   rt_gpu      need a usable GPU; skipped when rt_init() fails. y = 2x + 1 on fresh random x
+ *               with y poisoned (NaN) first, compared exactly (2x is exact, so fused or not the
+ *               device must give the host's float result); copies of random bytes; events; bad
+ *               launches.
+ *   rt_nogpu    the contract without a GPU; skipped when there is one.
+ * Random data: a fresh seed per test, printed in every failure; HIPDNN_TEST_SEED replays it.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "runtime/rt.h"
+
+/* ---- helpers --------------------------------------------------------------------------------- */
+
+static uint64_t seed, state;
+
+static void seed_rng(void)
+{
+    const char *s = getenv("HIPDNN_TEST_SEED");
+    seed = s != NULL ? strtoull(s, NULL, 0) : (uint64_t)time(NULL) ^ (uint64_t)clock();
+    state = seed;
+}
+
+static uint64_t rnd(void) /* splitmix64 */
+{
+    uint64_t z = (state += 0x9e3779b97f4a7c15ull);
+    z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ull;
+    z = (z ^ (z >> 27)) * 0x94d049bb133111ebull;
+    return z ^ (z >> 31);
+}
+
+static const char *last_error(void)
+{
+    static char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    base_last_error(msg, sizeof msg, false);
+    return msg;
+}
+
+#define OK(call)                                                                                 \
+    do {                                                                                         \
+        hipdnnStatus_t st_ = (call);                                                             \
+        cr_assert_eq(st_, HIPDNN_STATUS_SUCCESS, "%s: %s: %s (seed %llu)", #call,               \
+                     base_status_name(st_), last_error(), (unsigned long long)seed);             \
+    } while (0)
+
+static void need_compiler(void)
+{
+    rt_compiler_info ci;
+    if (rt_compiler(&ci) != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no run-time compiler: %s", last_error());
+}
+
+static void need_gpu(rt_device_info *dev)
+{
+    if (rt_init() != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no usable GPU: %s", last_error());
+    OK(rt_device(dev));
+}
+
+static const char axpb_src[] = "extern \"C\" __global__ void k(float *y, const float *x, int n)\n"
+                               "{\n"
+                               "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+                               "    if (i < n)\n"
+                               "        y[i] = 2.0f * x[i] + 1.0f;\n"
+                               "}\n";
+
+/* An ELF object for NVIDIA GPUs: magic, 64-bit class, e_machine EM_CUDA (190). */
+static void check_cubin(const void *code, size_t len)
+{
+    const unsigned char *b = code;
+    cr_assert(code != NULL && len > 64, "code object of %zu bytes", len);
+    cr_assert(b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F', "no ELF magic");
+    cr_assert_eq(b[4], 2, "ELF class %d, expected 64-bit", b[4]);
+    cr_assert_eq(b[18] | b[19] << 8, 190, "e_machine %d, expected EM_CUDA", b[18] | b[19] << 8);
+}
+
+static void compile_ok(const char *src, const char *arch, const char *const *opts, int n,
+                       void **code, size_t *len)
+{
+    char *log = (char *)1;
+    OK(rt_compile(src, "test.cu", arch, opts, n, code, len, &log));
+    cr_assert_null(log, "log must be NULL on success");
+    check_cubin(*code, *len);
+}
+
+/* ---- compile-only ---------------------------------------------------------------------------- */
+
+Test(rt_compile, compiler_info)
+{
+    need_compiler();
+    rt_compiler_info ci;
+    OK(rt_compiler(&ci));
+    cr_assert_str_eq(ci.id, "nvrtc");
+    cr_assert_geq(ci.major, 12, "NVRTC %d.%d", ci.major, ci.minor);
+    cr_assert(ci.minor >= 0 && ci.minor < 100);
+}
+
+static void compile_for(const char *arch)
+{
+    need_compiler();
+    void *code = NULL;
+    size_t len = 0;
+    compile_ok(axpb_src, arch, NULL, 0, &code, &len);
+    free(code);
+}
+
+Test(rt_compile, sm_90) { compile_for("sm_90"); }
+Test(rt_compile, sm_80) { compile_for("sm_80"); }
+Test(rt_compile, sm_90a) { compile_for("sm_90a"); }
+
+/* Different targets give different machine code. */
+Test(rt_compile, targets_differ)
+{
+    need_compiler();
+    void *a = NULL, *b = NULL;
+    size_t la = 0, lb = 0;
+    compile_ok(axpb_src, "sm_80", NULL, 0, &a, &la);
+    compile_ok(axpb_src, "sm_90", NULL, 0, &b, &lb);
+    cr_assert(la != lb || memcmp(a, b, la) != 0, "sm_80 and sm_90 CUBINs are identical");
+    free(a);
+    free(b);
+}
+
+/* The caller's options reach the compiler: VALUE is only defined through -D. */
+Test(rt_compile, options_passed)
+{
+    need_compiler();
+    static const char src[] = "extern \"C\" __global__ void k(int *y) { *y = VALUE; }\n";
+    const char *opts[] = {"-DVALUE=3", "-lineinfo"};
+    void *code = NULL;
+    size_t len = 0;
+    compile_ok(src, "sm_90", opts, 2, &code, &len);
+    free(code);
+    char *log = NULL;
+    cr_assert_eq(rt_compile(src, "test.cu", "sm_90", NULL, 0, &code, &len, &log),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    cr_assert_not_null(strstr(last_error(), "VALUE"), "message: %s", last_error());
+    free(log);
+}
+
+Test(rt_compile, syntax_error)
+{
+    need_compiler();
+    static const char src[] = "extern \"C\" __global__ void k(float *y)\n"
+                              "{\n"
+                              "    y[0] = undeclared_thing_xyz;\n"
+                              "}\n";
+    void *code = (void *)1;
+    size_t len = 7;
+    char *log = NULL;
+    cr_assert_eq(rt_compile(src, "bad.cu", "sm_90", NULL, 0, &code, &len, &log),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    cr_assert(code == NULL && len == 0);
+    const char *msg = last_error();
+    cr_assert_not_null(strstr(msg, "undeclared_thing_xyz"), "message: %s", msg);
+    cr_assert_not_null(strstr(msg, "bad.cu"), "message: %s", msg);
+    cr_assert_not_null(log);
+    cr_assert_not_null(strstr(log, "undeclared_thing_xyz"), "log: %s", log);
+    cr_assert_not_null(strstr(log, "error"), "log: %s", log);
+    free(log);
+    /* Without a log pointer, the message alone. */
+    cr_assert_eq(rt_compile(src, "bad.cu", "sm_90", NULL, 0, &code, &len, NULL),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    cr_assert_not_null(strstr(last_error(), "undeclared_thing_xyz"));
+}
+
+/* A log longer than the last-error slot: the message is cut and says so, *log is whole. */
+Test(rt_compile, long_log_truncated)
+{
+    need_compiler();
+    size_t cap = 64 * 1024, used = 0;
+    char *src = malloc(cap);
+    used += (size_t)snprintf(src + used, cap - used,
+                             "extern \"C\" __global__ void k(float *y)\n{\n");
+    for (int i = 0; i < 200; i++)
+        used += (size_t)snprintf(src + used, cap - used, "    y[%d] = missing_%d;\n", i, i);
+    snprintf(src + used, cap - used, "}\n");
+    void *code = NULL;
+    size_t len = 0;
+    char *log = NULL;
+    cr_assert_eq(rt_compile(src, "long.cu", "sm_90", NULL, 0, &code, &len, &log),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    const char *msg = last_error();
+    cr_assert_lt(strlen(msg), HIPDNN_ERROR_STRING_MAX_LENGTH);
+    cr_assert_not_null(strstr(msg, "missing_0"), "message: %s", msg);
+    cr_assert_not_null(strstr(msg, "truncated"), "message: %s", msg);
+    cr_assert_not_null(log);
+    cr_assert_gt(strlen(log), HIPDNN_ERROR_STRING_MAX_LENGTH);
+    cr_assert_not_null(strstr(log, "missing_90")); /* NVRTC stops after 100 errors */
+    free(log);
+    free(src);
+}
+
+Test(rt_compile, bad_option)
+{
+    need_compiler();
+    const char *opts[] = {"--no-such-option-xyz"};
+    void *code = NULL;
+    size_t len = 0;
+    cr_assert_eq(rt_compile(axpb_src, NULL, "sm_90", opts, 1, &code, &len, NULL),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    cr_assert_null(code);
+    cr_assert_neq(last_error()[0], '\0');
+}
+
+Test(rt_compile, bad_arguments)
+{
+    need_compiler();
+    void *code = NULL;
+    size_t len = 0;
+    cr_assert_eq(rt_compile(NULL, NULL, "sm_90", NULL, 0, &code, &len, NULL),
+                 HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    cr_assert_eq(rt_compile(axpb_src, NULL, NULL, NULL, 0, &code, &len, NULL),
+                 HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    cr_assert_eq(rt_compile(axpb_src, NULL, "sm_90", NULL, 0, NULL, &len, NULL),
+                 HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    cr_assert_eq(rt_compile(axpb_src, NULL, "sm_90", NULL, 2, &code, &len, NULL),
+                 HIPDNN_STATUS_BAD_PARAM);
+    const char *opts[] = {"-lineinfo", NULL};
+    cr_assert_eq(rt_compile(axpb_src, NULL, "sm_90", opts, 2, &code, &len, NULL),
+                 HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    cr_assert_eq(rt_compile(axpb_src, NULL, "gfx942", NULL, 0, &code, &len, NULL),
+                 HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_assert_not_null(strstr(last_error(), "gfx942"));
+    cr_assert_eq(rt_compile(axpb_src, NULL, "sm_999", NULL, 0, &code, &len, NULL),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    cr_assert_null(code);
+}
+
+/* Fail the Nth host allocation of a compile, for every N until one succeeds: each ends in
+ * ALLOC_FAILED with nothing leaked (the sanitizer build checks the leaks). */
+Test(rt_compile, allocation_faults)
+{
+    need_compiler();
+    hipdnnStatus_t st = HIPDNN_STATUS_ALLOC_FAILED;
+    for (long n = 1; st == HIPDNN_STATUS_ALLOC_FAILED && n < 100; n++) {
+        void *code = NULL;
+        size_t len = 0;
+        char *log = NULL;
+        base_alloc_fail_at(n, false);
+        st = rt_compile(axpb_src, NULL, "sm_90", NULL, 0, &code, &len, &log);
+        base_alloc_fail_at(0, false);
+        cr_assert(st == HIPDNN_STATUS_SUCCESS || st == HIPDNN_STATUS_ALLOC_FAILED,
+                  "fault %ld: %s: %s", n, base_status_name(st), last_error());
+        cr_assert(st == HIPDNN_STATUS_SUCCESS || code == NULL);
+        free(code);
+        free(log);
+    }
+    cr_assert_eq(st, HIPDNN_STATUS_SUCCESS);
+}
+
+/* ---- without a GPU --------------------------------------------------------------------------- */
+
+Test(rt_nogpu, device_calls_not_supported)
+{
+    hipdnnStatus_t st = rt_init();
+    if (st == HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("a GPU is present");
+    cr_assert_eq(st, HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_assert_neq(last_error()[0], '\0');
+    cr_assert_not(rt_have_gpu());
+    cr_assert_eq(rt_init(), HIPDNN_STATUS_NOT_SUPPORTED); /* the same answer again */
+    base_last_error(NULL, 1, true);
+    void *p = (void *)1;
+    cr_assert_eq(rt_malloc(&p, 64), HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_assert_null(p);
+    cr_assert_neq(last_error()[0], '\0', "every failure records a message");
+    rt_device_info dev;
+    cr_assert_eq(rt_device(&dev), HIPDNN_STATUS_NOT_SUPPORTED);
+    rt_module *m = NULL;
+    cr_assert_eq(rt_module_load("x", 1, &m), HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_assert_null(m);
+    cr_assert_eq(rt_stream_sync(NULL), HIPDNN_STATUS_NOT_SUPPORTED);
+    rt_event e = NULL;
+    cr_assert_eq(rt_event_create(&e), HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_assert_not(rt_is_device_pointer(&dev));
+    rt_free(NULL);
+    rt_module_unload(NULL);
+    rt_event_destroy(NULL);
+}
+
+Test(rt_nogpu, no_driver_message)
+{
+    if (rt_init() == HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("a GPU is present");
+    if (!strstr(last_error(), "no GPU driver found"))
+        cr_skip_test("a driver is installed but unusable: %s", last_error());
+    cr_assert_str_eq(last_error(), "no GPU driver found (tried libcuda.so.1)");
+}
+
+/* ---- with a GPU ------------------------------------------------------------------------------ */
+
+Test(rt_gpu, device_info)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    cr_assert_eq(strncmp(d.arch, "sm_", 3), 0, "arch %s", d.arch);
+    char want[32];
+    snprintf(want, sizeof want, "sm_%d%d", d.cc_major, d.cc_minor);
+    cr_assert_str_eq(d.arch, want);
+    cr_assert_gt(d.sm_count, 0);
+    cr_assert_eq(d.warp_size, 32);
+    cr_assert_geq(d.smem_per_block, 16 * 1024);
+    cr_assert_geq(d.smem_per_block_optin, d.smem_per_block);
+    cr_assert_gt(d.l2_bytes, 0);
+    cr_assert_gt(d.total_mem, (size_t)1 << 30);
+    cr_assert_neq(d.name[0], '\0');
+    cr_assert(rt_have_gpu());
+    OK(rt_init()); /* idempotent */
+}
+
+Test(rt_gpu, copies_round_trip)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    seed_rng();
+    size_t n = ((size_t)1 << 20) + (size_t)(rnd() % 4096);
+    unsigned char *h = malloc(n), *back = malloc(n);
+    for (size_t i = 0; i < n; i++)
+        h[i] = (unsigned char)rnd();
+    void *p = NULL;
+    OK(rt_malloc(&p, n));
+    cr_assert_not_null(p);
+    OK(rt_memcpy_h2d(p, h, n));
+    memset(back, 0xff, n);
+    OK(rt_memcpy_d2h(back, p, n));
+    cr_assert_eq(memcmp(h, back, n), 0, "round trip differs (seed %llu)", (unsigned long long)seed);
+    /* memset a random interior range */
+    size_t off = (size_t)(rnd() % 1000), len = n / 2 + (size_t)(rnd() % 1000);
+    int byte = (int)(rnd() & 0xff);
+    OK(rt_memset((char *)p + off, byte, len));
+    memset(h + off, byte, len);
+    OK(rt_memcpy_d2h(back, p, n));
+    cr_assert_eq(memcmp(h, back, n), 0, "memset range differs (seed %llu)",
+                 (unsigned long long)seed);
+    void *z = (void *)1;
+    OK(rt_malloc(&z, 0));
+    cr_assert_null(z);
+    rt_free(p);
+    free(h);
+    free(back);
+}
+
+typedef struct axpb {
+    rt_module *m;
+    rt_function f;
+    float *x, *y; /* device */
+    int n;
+} axpb;
+
+static void axpb_setup(axpb *a, const rt_device_info *d, int n)
+{
+    void *code = NULL;
+    size_t len = 0;
+    need_compiler();
+    compile_ok(axpb_src, d->arch, NULL, 0, &code, &len);
+    OK(rt_module_load(code, len, &a->m));
+    free(code);
+    OK(rt_module_function(a->m, "k", &a->f));
+    cr_assert_not_null(a->f);
+    a->n = n;
+    OK(rt_malloc((void **)&a->x, sizeof(float) * (size_t)n));
+    OK(rt_malloc((void **)&a->y, sizeof(float) * (size_t)n));
+}
+
+static void axpb_launch(axpb *a)
+{
+    void *args[] = {&a->y, &a->x, &a->n};
+    unsigned grid[3] = {(unsigned)(a->n + 255) / 256, 1, 1}, block[3] = {256, 1, 1};
+    OK(rt_launch(a->f, grid, block, 0, NULL, args));
+}
+
+static void axpb_teardown(axpb *a)
+{
+    rt_free(a->x);
+    rt_free(a->y);
+    rt_module_unload(a->m);
+}
+
+Test(rt_gpu, kernel_2x_plus_1)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    seed_rng();
+    axpb a;
+    axpb_setup(&a, &d, 1000000);
+    float *x = malloc(sizeof(float) * (size_t)a.n), *y = malloc(sizeof(float) * (size_t)a.n);
+    for (int i = 0; i < a.n; i++)
+        x[i] = (float)((double)(rnd() >> 11) * 0x1p-53 * 200.0 - 100.0);
+    OK(rt_memcpy_h2d(a.x, x, sizeof(float) * (size_t)a.n));
+    OK(rt_memset(a.y, 0xff, sizeof(float) * (size_t)a.n)); /* NaN */
+    axpb_launch(&a);
+    OK(rt_stream_sync(NULL));
+    memset(y, 0, sizeof(float) * (size_t)a.n);
+    OK(rt_memcpy_d2h(y, a.y, sizeof(float) * (size_t)a.n));
+    for (int i = 0; i < a.n; i++) {
+        float want = 2.0f * x[i] + 1.0f;
+        if (y[i] != want)
+            cr_assert_fail("y[%d] = %a, want %a (x = %a, seed %llu)", i, (double)y[i],
+                           (double)want, (double)x[i], (unsigned long long)seed);
+    }
+    axpb_teardown(&a);
+    free(x);
+    free(y);
+}
+
+Test(rt_gpu, events_time_work)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    axpb a;
+    axpb_setup(&a, &d, 1 << 24);
+    OK(rt_memset(a.x, 0, sizeof(float) * (size_t)a.n));
+    rt_event start = NULL, end = NULL;
+    OK(rt_event_create(&start));
+    OK(rt_event_create(&end));
+    OK(rt_event_record(start, NULL));
+    for (int i = 0; i < 20; i++)
+        axpb_launch(&a);
+    OK(rt_event_record(end, NULL));
+    float ms = -1.0f;
+    OK(rt_event_elapsed_ms(start, end, &ms));
+    cr_assert(ms > 0.0f && ms < 10000.0f, "elapsed %g ms", (double)ms);
+    rt_event_destroy(start);
+    rt_event_destroy(end);
+    axpb_teardown(&a);
+}
+
+Test(rt_gpu, device_pointer_query)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    void *p = NULL;
+    OK(rt_malloc(&p, 4096));
+    cr_assert(rt_is_device_pointer(p));
+    cr_assert(rt_is_device_pointer((char *)p + 100));
+    int on_stack = 0;
+    void *on_heap = malloc(64);
+    cr_assert_not(rt_is_device_pointer(&on_stack));
+    cr_assert_not(rt_is_device_pointer(on_heap));
+    cr_assert_not(rt_is_device_pointer(NULL));
+    free(on_heap);
+    rt_free(p);
+}
+
+Test(rt_gpu, bad_launches)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    axpb a;
+    axpb_setup(&a, &d, 1024);
+    void *args[] = {&a.y, &a.x, &a.n};
+    const unsigned block[3] = {256, 1, 1}, too_big[3] = {4096, 1, 1};
+    const unsigned zero[3] = {0, 1, 1}, tall[3] = {1, 1u << 20, 1}, one[3] = {1, 1, 1};
+    base_last_error(NULL, 1, true);
+    cr_assert_neq(rt_launch(a.f, zero, block, 0, NULL, args), HIPDNN_STATUS_SUCCESS);
+    cr_assert_not_null(strstr(last_error(), "grid"), "message: %s", last_error());
+    cr_assert_neq(rt_launch(a.f, tall, block, 0, NULL, args), HIPDNN_STATUS_SUCCESS);
+    cr_assert_neq(rt_launch(a.f, one, too_big, 0, NULL, args), HIPDNN_STATUS_SUCCESS);
+    cr_assert_neq(rt_launch(a.f, one, block, d.smem_per_block_optin + 1, NULL, args),
+                  HIPDNN_STATUS_SUCCESS);
+    /* The launch errors are not sticky: a good launch still runs. */
+    OK(rt_memset(a.y, 0xff, sizeof(float) * 1024));
+    OK(rt_memset(a.x, 0, sizeof(float) * 1024));
+    axpb_launch(&a);
+    OK(rt_stream_sync(NULL));
+    float y[1024];
+    OK(rt_memcpy_d2h(y, a.y, sizeof y));
+    for (int i = 0; i < 1024; i++)
+        cr_assert_eq(y[i], 1.0f, "y[%d] = %g", i, (double)y[i]);
+    axpb_teardown(&a);
+}
+
+Test(rt_gpu, module_errors)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    axpb a;
+    axpb_setup(&a, &d, 16);
+    rt_function f = (rt_function)1;
+    cr_assert_neq(rt_module_function(a.m, "no_such_kernel", &f), HIPDNN_STATUS_SUCCESS);
+    cr_assert_null(f);
+    cr_assert_not_null(strstr(last_error(), "no_such_kernel"), "message: %s", last_error());
+    static const char junk[64] = "this is not a code object";
+    rt_module *m = (rt_module *)1;
+    cr_assert_neq(rt_module_load(junk, sizeof junk, &m), HIPDNN_STATUS_SUCCESS);
+    cr_assert_null(m);
+    OK(rt_function_set_max_smem(a.f, d.smem_per_block_optin));
+    cr_assert_eq(rt_function_set_max_smem(a.f, d.smem_per_block_optin + 1),
+                 HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND);
+    axpb_teardown(&a);
+}
+
+/* A thread that never called rt_init gets the device's context bound by the first call. */
+static void *thread_round_trip(void *arg)
+{
+    const unsigned *word = arg;
+    unsigned back = 0;
+    void *p = NULL;
+    hipdnnStatus_t st = rt_malloc(&p, sizeof back);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = rt_memcpy_h2d(p, word, sizeof *word);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = rt_memcpy_d2h(&back, p, sizeof back);
+    if (st == HIPDNN_STATUS_SUCCESS && !rt_is_device_pointer(p))
+        st = HIPDNN_STATUS_INTERNAL_ERROR;
+    rt_free(p);
+    return (void *)(uintptr_t)(st != HIPDNN_STATUS_SUCCESS ? 1000u + st : back != *word);
+}
+
+Test(rt_gpu, other_threads)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    unsigned word = 0x9e3779b9u;
+    pthread_t t[4];
+    for (int i = 0; i < 4; i++)
+        cr_assert_eq(pthread_create(&t[i], NULL, thread_round_trip, &word), 0);
+    for (int i = 0; i < 4; i++) {
+        void *r = NULL;
+        pthread_join(t[i], &r);
+        cr_assert_eq((uintptr_t)r, 0, "thread %d: %lu", i, (unsigned long)(uintptr_t)r);
+    }
+}

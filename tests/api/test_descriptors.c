@@ -4,7 +4,8 @@
  * rules of hipdnn-api.md §1.6 checked for every attribute of TENSOR, OPERATIONGRAPH and every
  * OPERATION_* type against the tests' own tables (tests/common/recipes.c); tensor-specific
  * rules (by-value scalars, layout checks at finalize); handles, error strings, the per-thread
- * last error, logging, the version string and the engine-side stubs.
+ * last error, logging, the version string, Execute's argument checks, the engine list, and the
+ * descriptor types that refuse every call (INTERMEDIATE_INFO, LAYOUT_INFO, KERNEL_CACHE).
  * Does not own: graph structure rules (test_graph.c) or per-operation shape rules.
  *
  * "Parameterized" tests run once per descriptor type of rc_specs; failure messages name the

@@ -31,7 +31,7 @@ void base_last_error(char *msg, size_t max_size, bool clear)
     } else if (max_size == 0) {
         base_log(HIPDNN_SEV_ERROR, "hipdnnGetLastErrorString: maxSize is 0");
     }
-    if (clear)
+    if (clear && msg != NULL && max_size > 0) /* nothing copied: the message stays */
         last_error[0] = '\0';
 }
 

@@ -8,6 +8,7 @@
  * HIPDNN_STATUS_BAD_PARAM with the table and field named, never a crash.
  */
 #include <jansson.h>
+#include <math.h>
 #include <string.h>
 
 #include "frontend/fe_fb.h"
@@ -363,14 +364,28 @@ static bool dec_bad(hipdnnStatus_t *st, const char *table, const fb_field *f)
     return false;
 }
 
+static hipdnnStatus_t dec_oom(void)
+{
+    return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "reading a graph: out of memory");
+}
+
+/* Sets o[key] = v (taken over); on failure releases o and returns NULL, so that a member lost
+ * to a failed allocation fails the decode instead of silently vanishing. */
+static json_t *put_or_drop(json_t *o, const char *key, json_t *v)
+{
+    if (json_object_set_new(o, key, v) == 0)
+        return o;
+    json_decref(o);
+    return NULL;
+}
+
 static json_t *unpack_struct(const fb_struct *s, const uint8_t *p)
 {
     json_t *o = json_object();
     if (strcmp(s->name, "EngineApiVersion") == 0) {
-        json_object_set_new(o, "major", json_integer(fe_fb_ld_u32(p)));
-        json_object_set_new(o, "minor", json_integer(fe_fb_ld_u32(p + 4)));
-        json_object_set_new(o, "patch", json_integer(fe_fb_ld_u32(p + 8)));
-        return o;
+        o = put_or_drop(o, "major", json_integer(fe_fb_ld_u32(p)));
+        o = o != NULL ? put_or_drop(o, "minor", json_integer(fe_fb_ld_u32(p + 4))) : NULL;
+        return o != NULL ? put_or_drop(o, "patch", json_integer(fe_fb_ld_u32(p + 8))) : NULL;
     }
     json_t *v;
     switch ((kind)s->kind) {
@@ -381,15 +396,16 @@ static json_t *unpack_struct(const fb_struct *s, const uint8_t *p)
     case K_BOOL: v = json_boolean(p[0] != 0); break;
     case K_STR: {
         v = json_array();
-        for (int i = 0; i < 16; i++)
-            json_array_append_new(v, json_integer(p[i]));
-        json_object_set_new(o, "bytes", v);
-        return o;
+        for (int i = 0; i < 16 && v != NULL; i++)
+            if (json_array_append_new(v, json_integer(p[i])) != 0) {
+                json_decref(v);
+                v = NULL;
+            }
+        return put_or_drop(o, "bytes", v);
     }
     default: v = json_integer(p[0]); break;
     }
-    json_object_set_new(o, "value", v);
-    return o;
+    return put_or_drop(o, "value", v);
 }
 
 static json_t *dec_vec(const fe_fb_table *t, const fb_field *f, hipdnnStatus_t *st, int *rc)
@@ -403,6 +419,10 @@ static json_t *dec_vec(const fe_fb_table *t, const fb_field *f, hipdnnStatus_t *
         return NULL;
     }
     json_t *a = json_array();
+    if (a == NULL) {
+        *st = dec_oom();
+        *rc = RC_REPORTED;
+    }
     for (uint32_t i = 0; a != NULL && i < v.len && *rc == FE_FB_OK; i++) {
         int64_t i64 = 0;
         int32_t i32 = 0;
@@ -419,8 +439,12 @@ static json_t *dec_vec(const fe_fb_table *t, const fb_field *f, hipdnnStatus_t *
             if (x == NULL && *rc == FE_FB_OK)
                 *rc = RC_REPORTED;
         }
-        if (x != NULL)
-            json_array_append_new(a, x);
+        if (*rc == FE_FB_OK && (x == NULL || json_array_append_new(a, x) != 0)) {
+            *st = dec_oom(); /* an element lost to a failed allocation */
+            *rc = RC_REPORTED;
+        } else if (*rc != FE_FB_OK) {
+            json_decref(x);
+        }
     }
     return a;
 }
@@ -441,7 +465,15 @@ static json_t *dec_union(const fe_fb_table *t, const fb_field *f, hipdnnStatus_t
             return NULL;
         }
         *member = s->name;
-        return unpack_struct(s, p);
+        json_t *x = unpack_struct(s, p);
+        if (x == NULL) {
+            /* jansson has no NaN/inf: such a value cannot be carried (not an allocation) */
+            bool finite = s->kind == K_F32 ? isfinite(fe_fb_ld_f32(p))
+                        : s->kind == K_F64 ? isfinite(fe_fb_ld_f64(p)) : true;
+            *st = finite ? dec_oom() : CFAIL("a %s tensor value is not finite", s->name);
+            *rc = RC_REPORTED;
+        }
+        return x;
     }
     *member = node_member_name(code);
     fb_table probe;
@@ -512,9 +544,16 @@ static bool dec_field(const fe_fb_table *t, const char *tname, const fb_field *f
     if (member != NULL) {
         char key[80];
         snprintf(key, sizeof key, "%s_type", f->name);
-        json_object_set_new(obj, key, json_string(member));
+        if (json_object_set_new(obj, key, json_string(member)) != 0) {
+            json_decref(x);
+            *st = dec_oom();
+            return false;
+        }
     }
-    json_object_set_new(obj, f->name, x);
+    if (json_object_set_new(obj, f->name, x) != 0) {
+        *st = dec_oom();
+        return false;
+    }
     return true;
 }
 

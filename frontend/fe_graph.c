@@ -231,14 +231,15 @@ static hipdnnStatus_t lower(fe_obj *o, fe_graph_state *gs)
     if (ir == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing an operation graph: out of memory");
     hipdnnStatus_t st = fe_lower(o, &gs->gi, ir);
+    bool lowered = st == HIPDNN_STATUS_SUCCESS; /* fe_lower frees what it built on failure */
     ir_key key;
-    if (st == HIPDNN_STATUS_SUCCESS && (st = ir_graph_key(ir, &key)) == HIPDNN_STATUS_SUCCESS) {
+    if (lowered && (st = ir_graph_key(ir, &key)) == HIPDNN_STATUS_SUCCESS) {
         gs->ir = ir;
         ir_key_hex(&key, gs->key);
         log_partition(gs);
         return st;
     }
-    if (st == HIPDNN_STATUS_SUCCESS)
+    if (lowered) /* keying failed: st no longer says that the graph was built */
         ir_graph_free(ir);
     base_free(ir);
     gs->lower_status = st;

@@ -76,6 +76,7 @@ static void put_object(base_sb *sb, const json_t *j, int indent)
         newline(sb, indent + 2);
         json_t *k = json_string(key);
         char *ks = k != NULL ? json_dumps(k, JSON_ENCODE_ANY) : NULL;
+        sb->oom |= ks == NULL; /* out of memory: fail the text rather than print "" */
         base_sb_printf(sb, "%s: ", ks != NULL ? ks : "\"\"");
         free(ks);
         json_decref(k);
@@ -97,6 +98,7 @@ static void put(base_sb *sb, const json_t *j, int indent)
         put_real(sb, json_real_value(j));
     } else {
         char *s = json_dumps(j, JSON_ENCODE_ANY);
+        sb->oom |= s == NULL; /* out of memory: fail the text rather than print null */
         base_sb_puts(sb, s != NULL ? s : "null");
         free(s);
     }

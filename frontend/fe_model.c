@@ -55,13 +55,23 @@ static bool dtype_from_json(const json_t *j, int *api_value)
 
 /* ---- descriptors -> JSON ----------------------------------------------------------------------------- */
 
+/* Appends v (taken over) to a; on failure releases both and returns NULL, so an element
+ * lost to a failed allocation fails the whole array instead of silently shortening it. */
+static json_t *push(json_t *a, json_t *v)
+{
+    if (json_array_append_new(a, v) == 0)
+        return a;
+    json_decref(a);
+    return NULL;
+}
+
 static json_t *int_array(const void *arr, int64_t n, size_t elem)
 {
     json_t *a = json_array();
     for (int64_t i = 0; a != NULL && i < n; i++) {
         json_int_t v = elem == 8 ? (json_int_t)((const int64_t *)arr)[i]
                                  : (json_int_t)((const int32_t *)arr)[i];
-        json_array_append_new(a, json_integer(v));
+        a = push(a, json_integer(v));
     }
     return a;
 }
@@ -73,7 +83,7 @@ static json_t *attr_to_json(const fe_attr *a, const fe_val *v)
     case FE_W_UIDS: {
         json_t *arr = json_array();
         for (int64_t i = 0; arr != NULL && i < v->n; i++)
-            json_array_append_new(arr, json_integer(fe_tensor(((fe_obj **)v->arr)[i]).uid));
+            arr = push(arr, json_integer(fe_tensor(((fe_obj **)v->arr)[i]).uid));
         return arr;
     }
     case FE_W_I64: return json_integer(v->one.i64);
@@ -90,7 +100,7 @@ static json_t *attr_to_json(const fe_attr *a, const fe_val *v)
     case FE_W_BYTES: {
         json_t *arr = json_array();
         for (int64_t i = 0; arr != NULL && i < v->n; i++)
-            json_array_append_new(arr, json_integer(((const unsigned char *)v->arr)[i]));
+            arr = push(arr, json_integer(((const unsigned char *)v->arr)[i]));
         return arr;
     }
     case FE_W_NONE: break;
@@ -149,8 +159,11 @@ static bool value_to_json(fe_tensor_view t, const unsigned char *bytes, json_t *
         json_decref(s);
         return false;
     }
-    return json_object_set_new(obj, "value_type", json_string(value_member(t.dtype))) == 0 &&
-           json_object_set_new(obj, "value", s) == 0;
+    if (json_object_set_new(obj, "value_type", json_string(value_member(t.dtype))) != 0) {
+        json_decref(s);
+        return false;
+    }
+    return json_object_set_new(obj, "value", s) == 0;
 }
 
 static json_t *tensor_to_json(fe_obj *t)
@@ -194,7 +207,10 @@ fail:
 static hipdnnStatus_t graph_body_to_json(fe_obj *g, const fe_graph_info *gi, json_t *doc)
 {
     json_t *tensors = json_array(), *nodes = json_array();
-    if (json_object_set_new(doc, "tensors", tensors) || json_object_set_new(doc, "nodes", nodes))
+    /* both calls always run: each takes its value over, also when it fails */
+    int failed = json_object_set_new(doc, "tensors", tensors);
+    failed |= json_object_set_new(doc, "nodes", nodes);
+    if (failed)
         return oom();
     for (int i = 0; i < gi->n_tensors; i++)
         if (json_array_append_new(tensors, tensor_to_json(gi->tensors[i].t)) != 0)
@@ -459,7 +475,7 @@ static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_
 {
     const json_t *v = json_object_get(val, "value");
     if (!json_is_string(type) || !json_is_object(val) || v == NULL ||
-        (!json_is_number(v) && !json_is_boolean(v)))
+        json_object_size(val) != 1 || (!json_is_number(v) && !json_is_boolean(v)))
         return MFAIL("a tensor value needs \"value_type\" and \"value\": {\"value\": ...}");
     hipdnnDataType_t dt = (hipdnnDataType_t)fe_get(t, HIPDNN_ATTR_TENSOR_DATA_TYPE)->one.e;
     if (strcmp(json_string_value(type), value_member(dt)) != 0)
@@ -483,7 +499,7 @@ static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_
 
 static hipdnnStatus_t tensor_from_json(const json_t *obj, fe_obj **out)
 {
-    static const char *const skip[] = {"value_type", "value", "ragged_offset_multiplier", NULL};
+    static const char *const skip[] = {"value_type", "value", NULL};
     if (!json_is_object(obj))
         return MFAIL("a tensor must be an object");
     fe_obj *t;
@@ -680,6 +696,12 @@ hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out)
     if (st == HIPDNN_STATUS_SUCCESS)
         st = nodes_from_json(g, json_object_get(doc, "nodes"), &m);
     map_free(&m);
+    if (st == HIPDNN_STATUS_SUCCESS) { /* a valid graph: what finalize would check */
+        fe_graph_info gi;
+        st = fe_graph_analyse(g, &gi);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            fe_graph_info_free(&gi);
+    }
     if (st != HIPDNN_STATUS_SUCCESS) {
         fe_obj_unref(g);
         return st;

@@ -67,6 +67,15 @@ static hipdnnStatus_t set_value(fe_obj *o, const fe_attr *a, hipdnnBackendAttrib
     return fe_set_generic(o, a, type, n, elems);
 }
 
+/* The value is raw element bytes, read back as exactly those bytes (no string NUL). */
+static hipdnnStatus_t get_value(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                                int64_t requested, int64_t *count, void *elems)
+{
+    (void)type;
+    const fe_val *v = fe_val_of(o, a);
+    return fe_get_copy(o, a, requested, count, elems, v->arr, v->n, 1);
+}
+
 static hipdnnStatus_t get_is_by_value(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
                                       int64_t requested, int64_t *count, void *elems)
 {
@@ -88,7 +97,7 @@ static const fe_attr tensor_attrs[] = {
     SCALAR(HIPDNN_ATTR_TENSOR_IS_VIRTUAL, BOOL, FE_W_BOOL, "virtual", 5, 0),
     {.id = HIPDNN_ATTR_TENSOR_VALUE_EXT, .name = "HIPDNN_ATTR_TENSOR_VALUE_EXT",
      .type = HIPDNN_TYPE_CHAR, .shape = FE_STRING, .min_n = 1, .max_n = 8, .wire = FE_W_NONE,
-     .fb_id = -1, .set = set_value},
+     .fb_id = -1, .set = set_value, .get = get_value},
     {.id = HIPDNN_ATTR_TENSOR_IS_BY_VALUE, .name = "HIPDNN_ATTR_TENSOR_IS_BY_VALUE", .type = BOOL,
      .shape = FE_ONE, .flags = FE_GET_ONLY, .min_n = 1, .max_n = 1, .fb_id = -1,
      .get = get_is_by_value},
@@ -96,6 +105,8 @@ static const fe_attr tensor_attrs[] = {
            "is_runtime_pass_by_value", 8, 0),
     SCALAR(HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, I64, FE_W_I64, "ragged_offset_tensor_uid", 9, 0),
     SCALAR(HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, I64, FE_W_I64, "alignment", 10, 0),
+    SCALAR(HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_MULTIPLIER, I64, FE_W_I64, "ragged_offset_multiplier",
+           11, 0),
 };
 
 /* ---- finalize ----------------------------------------------------------------------------------- */

@@ -1,0 +1,78 @@
+/* tu.h — small helpers shared by the test suites: a seeded random generator, status checks
+ * that print the library's last-error message.
+ *
+ * Uses nothing but <hipdnn_backend.h>, Criterion and the C library, so tests/api/ suites may
+ * include it. Implementation: tu.c, compiled into every test program that uses it.
+ *
+ * Randomness: tu_seed("test name") seeds from the clock and pid (fresh every run) and prints
+ * the seed; HIPDNN_TEST_SEED=<n> replays a run.
+ */
+#ifndef HIPDNN_TESTS_TU_H
+#define HIPDNN_TESTS_TU_H
+
+#include <criterion/criterion.h>
+#include <hipdnn_backend.h>
+#include <stdbool.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+/* ---- randomness (splitmix64; state shared by every file of one test program) ------------ */
+
+uint64_t tu_rand(void);
+/* Uniform in [lo, hi] (inclusive). */
+int64_t tu_range(int64_t lo, int64_t hi);
+/* Uniform in [lo, hi). */
+float tu_float(float lo, float hi);
+/* Seeds fresh (or from HIPDNN_TEST_SEED) and prints the seed with the test's name. */
+uint64_t tu_seed(const char *test);
+/* Fills n bytes with random data. */
+void tu_bytes(void *p, size_t n);
+
+/* ---- statuses ------------------------------------------------------------------------------ */
+
+/* The calling thread's last error message, without clearing it (a per-thread buffer). */
+const char *tu_msg(void);
+
+static inline const char *tu_st(hipdnnStatus_t s) { return hipdnnGetErrorString(s); }
+
+/* Asserts that `call` returns `want` (fatal for the test). */
+#define TU_EQ(call, want)                                                                        \
+    do {                                                                                        \
+        hipdnnStatus_t tu_s_ = (call), tu_w_ = (want);                                          \
+        cr_assert_eq(tu_s_, tu_w_, "%s:%d: %s -> %s, expected %s [%s]", __FILE__, __LINE__,     \
+                     #call, tu_st(tu_s_), tu_st(tu_w_), tu_msg());                              \
+    } while (0)
+#define TU_OK(call) TU_EQ(call, HIPDNN_STATUS_SUCCESS)
+
+/* Non-fatal variant with a context string. */
+#define TU_EXPECT(call, want, ctx)                                                               \
+    do {                                                                                        \
+        hipdnnStatus_t tu_s_ = (call), tu_w_ = (want);                                          \
+        cr_expect_eq(tu_s_, tu_w_, "%s: %s -> %s, expected %s [%s]", (ctx), #call, tu_st(tu_s_), \
+                     tu_st(tu_w_), tu_msg());                                                   \
+    } while (0)
+
+/* ---- small descriptor helpers ---------------------------------------------------------------- */
+
+static inline void tu_destroy(hipdnnBackendDescriptor_t *d)
+{
+    if (*d != NULL) {
+        cr_expect_eq(hipdnnBackendDestroyDescriptor(*d), HIPDNN_STATUS_SUCCESS, "destroy: %s",
+                     tu_msg());
+        *d = NULL;
+    }
+}
+
+/* Packed row-major strides for dims. */
+static inline void tu_packed_strides(int rank, const int64_t *dims, int64_t *strides)
+{
+    int64_t s = 1;
+    for (int i = rank - 1; i >= 0; i--) {
+        strides[i] = s;
+        s *= dims[i];
+    }
+}
+
+#endif

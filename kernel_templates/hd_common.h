@@ -95,7 +95,11 @@ template <int DT> HD_DEVICE void hd_st(void *p, hd_i64 i, float v)
     if (DT == HD_DT_INT8) ((signed char *)p)[i] = (signed char)fminf(fmaxf(rintf(v), -128.f), 127.f);
     if (DT == HD_DT_UINT8) ((hd_u8 *)p)[i] = (hd_u8)fminf(fmaxf(rintf(v), 0.f), 255.f);
     if (DT == HD_DT_BOOLEAN) ((hd_u8 *)p)[i] = v != 0.0f;
+#ifdef HD_HAS_E4M3_CVT
+    if (DT == HD_DT_FP8_E4M3) ((hd_u8 *)p)[i] = hd_f32_to_e4m3_hw(v);
+#else
     if (DT == HD_DT_FP8_E4M3) ((hd_u8 *)p)[i] = hd_f32_to_fp8(v, 3, 7, 0x7e, 0x7e, 0x7f);
+#endif
     if (DT == HD_DT_FP8_E5M2) ((hd_u8 *)p)[i] = hd_f32_to_fp8(v, 2, 15, 0x7b, 0x7c, 0x7e);
 }
 

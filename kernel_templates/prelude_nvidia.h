@@ -16,6 +16,8 @@ HD_DEVICE float hd_shfl_xor(float v, int lane_mask) { return __shfl_xor_sync(0xf
 HD_DEVICE float hd_bits_f32(hd_u32 u) { return __uint_as_float(u); }
 HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
 HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }
+/* a / b to about 2 ulp, without the IEEE division's slow path (a call with a stack frame). */
+HD_DEVICE float hd_div(float a, float b) { return __fdividef(a, b); }
 
 HD_DEVICE float hd_f16_to_f32(hd_u16 h)
 {
@@ -30,3 +32,14 @@ HD_DEVICE hd_u16 hd_f32_to_f16(float f)
     asm("{ .reg .f16 t; cvt.rn.f16.f32 t, %1; mov.b16 %0, t; }" : "=h"(h) : "f"(f));
     return h;
 }
+
+/* Hopper/Ada convert to FP8 E4M3 in hardware (round to nearest even, saturating to 448). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
+#define HD_HAS_E4M3_CVT 1
+HD_DEVICE hd_u8 hd_f32_to_e4m3_hw(float f)
+{
+    hd_u16 r;
+    asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(r) : "f"(0.0f), "f"(f));
+    return (hd_u8)(r & 0xff);
+}
+#endif

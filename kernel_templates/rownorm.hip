@@ -2,9 +2,11 @@
  * produce x, e.g. a residual add) and epilogue (the ops applied to y, e.g. a cast or scale).
  *
  * One block per row (grid-stride over rows). Each thread loads its VEC-wide slices of the row
- * into registers once (HD_PER_THREAD slices), so x is read from memory exactly once; mean and
- * variance are two block reductions over registers (layernorm) or one (rmsnorm); then y is
- * computed and stored. Math in float.
+ * into registers once (HD_PER_THREAD slices), so x is read from memory exactly once. Layernorm
+ * statistics take one block reduction: each thread's exact (count, mean, M2) over its own
+ * registers, merged pairwise (Chan et al.), so the variance has no E[x^2] - mean^2
+ * cancellation; rmsnorm reduces the sum of squares. Then y is computed and stored. Math in
+ * float.
  *
  * Contract
  *   holes   HD_ROWS, HD_COLS        rows and normalized elements per row (COLS % HD_VEC == 0)
@@ -58,9 +60,47 @@ HD_DEVICE float hd_block_sum(float v, float *red)
     return v;
 }
 
+/* Partial statistics of a set of values: count, mean, sum of squared deviations. */
+struct hd_stats {
+    float n, mean, m2;
+};
+
+/* The statistics of the union of two disjoint sets (Chan et al.). */
+HD_DEVICE hd_stats hd_merge(hd_stats a, hd_stats b)
+{
+    float total = a.n + b.n;
+    float d = b.mean - a.mean, wb = total > 0.0f ? hd_div(b.n, total) : 0.0f; /* branch free */
+    return hd_stats{total, a.mean + d * wb, a.m2 + b.m2 + d * d * a.n * wb};
+}
+
+HD_DEVICE hd_stats hd_warp_merge(hd_stats s)
+{
+#pragma unroll
+    for (int m = HD_WARP / 2; m > 0; m /= 2)
+        s = hd_merge(s, hd_stats{hd_shfl_xor(s.n, m), hd_shfl_xor(s.mean, m), hd_shfl_xor(s.m2, m)});
+    return s;
+}
+
+/* The row's statistics from every thread's partial ones; every thread gets them. */
+HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
+{
+    s = hd_warp_merge(s);
+    if (HD_WARPS == 1)
+        return s;
+    int warp = threadIdx.x / HD_WARP, lane = threadIdx.x % HD_WARP;
+    __syncthreads(); /* red may still be read from the previous row */
+    if (lane == 0)
+        red[warp] = s.n, red[HD_WARPS + warp] = s.mean, red[2 * HD_WARPS + warp] = s.m2;
+    __syncthreads();
+    bool mine = lane < HD_WARPS;
+    s = hd_stats{mine ? red[lane] : 0.0f, mine ? red[HD_WARPS + lane] : 0.0f,
+                 mine ? red[2 * HD_WARPS + lane] : 0.0f};
+    return hd_warp_merge(s);
+}
+
 HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_rownorm_kernel(HD_PARAMS)
 {
-    __shared__ float red[HD_WARPS > 0 ? HD_WARPS : 1];
+    __shared__ float red[3 * (HD_WARPS > 0 ? HD_WARPS : 1)];
     for (hd_i64 row = blockIdx.x; row < HD_ROWS; row += gridDim.x) {
         float x[HD_PER_THREAD][HD_VEC];
         float sum = 0.0f;
@@ -74,15 +114,33 @@ HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_rownorm_kernel(HD_PARAMS)
                     sum += x[p][j];
             }
         }
-        float mean = HD_RMS ? 0.0f : hd_block_sum(sum, red) * (1.0f / HD_COLS);
-        float sq = 0.0f;
+        float mean = 0.0f, var, cnt = 0.0f, sq = 0.0f;
+        if (!HD_RMS) { /* this thread's exact mean and M2, then one merged reduction */
+            float local_mean = 0.0f;
 #pragma unroll
-        for (int p = 0; p < HD_PER_THREAD; p++)
-            if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+            for (int p = 0; p < HD_PER_THREAD; p++)
+                if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+                    cnt += HD_VEC;
+            local_mean = cnt > 0.0f ? hd_div(sum, cnt) : 0.0f;
 #pragma unroll
-                for (int j = 0; j < HD_VEC; j++)
-                    sq += (x[p][j] - mean) * (x[p][j] - mean);
-        float inv = hd_rsqrt(hd_block_sum(sq, red) * (1.0f / HD_COLS) + (HD_EPS));
+            for (int p = 0; p < HD_PER_THREAD; p++)
+                if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+#pragma unroll
+                    for (int j = 0; j < HD_VEC; j++)
+                        sq += (x[p][j] - local_mean) * (x[p][j] - local_mean);
+            hd_stats st = hd_block_stats(hd_stats{cnt, local_mean, sq}, red);
+            mean = st.mean;
+            var = hd_div(st.m2, st.n);
+        } else {
+#pragma unroll
+            for (int p = 0; p < HD_PER_THREAD; p++)
+                if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+#pragma unroll
+                    for (int j = 0; j < HD_VEC; j++)
+                        sq += x[p][j] * x[p][j];
+            var = hd_block_sum(sq, red) * (1.0f / HD_COLS);
+        }
+        float inv = hd_rsqrt(var + (HD_EPS));
         if (threadIdx.x == 0)
             hd_store_stats(row, mean, inv, HD_ARGS);
 #pragma unroll

@@ -1,4 +1,6 @@
-/* cg_pointwise.c — emits pure pointwise regions with kernel_templates/pointwise.hip.
+/* cg_pointwise.c — emits elementwise kernels with kernel_templates/pointwise.hip: pure
+ * pointwise regions, and batchnorm inference (an elementwise op once the statistics are given)
+ * with its pointwise epilogue.
  *
  * The iteration shape is the dims of the region's results (all must agree). hd_element(i)
  * decomposes i into coordinates c0..c(r-1) over that shape, loads each input once with its own
@@ -32,7 +34,7 @@ static bool check_region(const ir_graph *g, const ir_kernel *k, const ir_tensor 
     *shape = NULL;
     for (int i = 0; i < k->n_ops; i++) {
         const ir_op *op = &g->ops[k->ops[i]];
-        if (op->kind != IR_OP_POINTWISE) {
+        if (op->kind != IR_OP_POINTWISE && op->kind != IR_OP_BN_INFER) {
             snprintf(why, n, "%s in a pointwise region has no template yet", ir_op_info_of(op->kind)->name);
             return false;
         }
@@ -84,6 +86,23 @@ static bool is_written(const ir_kernel *k, int ti)
     return false;
 }
 
+static void store(const ir_graph *g, const ir_kernel *k, int ti, int rank, base_sb *sb);
+
+/* y = (x - mean) * inv * scale + bias; the variance form computes inv = rsqrt(var + eps). */
+static void emit_bn_inference(const ir_graph *g, const ir_kernel *k, const ir_op *op, int rank,
+                              bool *have, base_sb *sb)
+{
+    const int *in = op->in;
+    if (op->a.norm.from_variance)
+        base_sb_printf(sb, "    float inv%d = hd_rsqrt(t%d + t%d);\n", op->out[0], in[2], in[5]);
+    else
+        base_sb_printf(sb, "    float inv%d = t%d;\n", op->out[0], in[2]);
+    base_sb_printf(sb, "    float t%d = hd_round<%s>((t%d - t%d) * inv%d * t%d + t%d);\n", op->out[0],
+                   cg_dtype(g->t[op->out[0]].dtype), in[0], in[1], op->out[0], in[3], in[4]);
+    have[op->out[0]] = true;
+    store(g, k, op->out[0], rank, sb);
+}
+
 static void emit_element(const ir_graph *g, const ir_kernel *k, const ir_tensor *shape, bool *have,
                          base_sb *sb)
 {
@@ -95,6 +114,10 @@ static void emit_element(const ir_graph *g, const ir_kernel *k, const ir_tensor 
     for (int i = 0; i < k->n_ops; i++) {
         const ir_op *op = &g->ops[k->ops[i]];
         load_inputs(g, op, r, have, sb);
+        if (op->kind == IR_OP_BN_INFER) {
+            emit_bn_inference(g, k, op, r, have, sb);
+            continue;
+        }
         char a[16], b[16], c[16], out[16], idx[16];
         snprintf(a, sizeof a, "t%d", op->in[0]);
         snprintf(b, sizeof b, "t%d", op->in[1]);
@@ -107,13 +130,19 @@ static void emit_element(const ir_graph *g, const ir_kernel *k, const ir_tensor 
         base_sb_printf(sb, "    t%d = hd_round<%s>(t%d);\n", op->out[0], cg_dtype(g->t[op->out[0]].dtype),
                        op->out[0]);
         have[op->out[0]] = true;
-        if (is_written(k, op->out[0])) {
-            base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(g->t[op->out[0]].dtype), op->out[0]);
-            offset_expr(&g->t[op->out[0]], r, sb);
-            base_sb_printf(sb, ", t%d);\n", op->out[0]);
-        }
+        store(g, k, op->out[0], r, sb);
     }
     base_sb_puts(sb, "}\n");
+}
+
+/* Stores result ti when the kernel writes it to memory. */
+static void store(const ir_graph *g, const ir_kernel *k, int ti, int rank, base_sb *sb)
+{
+    if (!is_written(k, ti))
+        return;
+    base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(g->t[ti].dtype), ti);
+    offset_expr(&g->t[ti], rank, sb);
+    base_sb_printf(sb, ", t%d);\n", ti);
 }
 
 hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg_target *t,

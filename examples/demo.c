@@ -3,8 +3,10 @@
  * 1. Builds a layernorm graph through the backend API the way a framework does (tensor
  *    descriptors, an operation descriptor, an operation graph), finalizes it and prints the
  *    graph as JSON; then runs it: heuristics -> engine config -> plan -> variant pack ->
- *    hipdnnBackendExecute on the host with the reference engine, and checks the result against
- *    the same math written out here.
+ *    hipdnnBackendExecute, on the host with the reference engine and — when a GPU is present —
+ *    on the GPU with the first engine the heuristics rank (the fused JIT engine: its kernel is
+ *    generated, compiled at plan finalize and launched), each checked against the same math
+ *    written out here.
  * 2. For every graph file named on the command line (JSON files under examples/graphs/):
  *    deserializes it, finalizes it, serializes it to hipDNN's FlatBuffer form and back, and
  *    prints one line per graph.
@@ -17,6 +19,7 @@
 #include <string.h>
 
 #include "hipdnn_backend.h"
+#include "hipdnn_jit.h"
 
 #define CHECK(call)                                                                              \
     do {                                                                                        \
@@ -99,26 +102,40 @@ static hipdnnStatus_t build_layernorm(hipdnnHandle_t handle, hipdnnBackendDescri
     return hipdnnBackendFinalize(*graph);
 }
 
-/* heuristics -> the first engine config -> a finalized plan. */
-static hipdnnStatus_t make_plan(hipdnnBackendDescriptor_t graph, hipdnnBackendDescriptor_t *plan,
-                                int64_t *workspace)
+/* A finalized plan for `engine` ("reference", or NULL for the heuristics' first choice). */
+static hipdnnStatus_t make_plan(hipdnnHandle_t handle, hipdnnBackendDescriptor_t graph,
+                                const char *engine, hipdnnBackendDescriptor_t *plan,
+                                int64_t *workspace, char *engine_name, size_t name_len)
 {
-    hipdnnBackendDescriptor_t heur, cfg;
+    hipdnnBackendDescriptor_t heur, cfg, eng;
     hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-    int64_t n = 0;
-    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
-    CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
-    CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph));
-    CHECK(hipdnnBackendFinalize(heur));
+    int64_t n = 0, id = 0;
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &cfg));
+    if (engine == NULL) {
+        CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+        CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+        CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph));
+        CHECK(hipdnnBackendFinalize(heur));
+        CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &cfg));
+        hipdnnBackendDestroyDescriptor(heur);
+    } else {
+        CHECK(hipdnnGetEngineIdByName_ext(handle, engine, &id));
+        CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &eng));
+        CHECK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &graph));
+        CHECK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+        CHECK(hipdnnBackendFinalize(eng));
+        CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &eng));
+        hipdnnBackendDestroyDescriptor(eng);
+    }
     CHECK(hipdnnBackendFinalize(cfg));
+    CHECK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &eng));
+    CHECK(hipdnnBackendGetAttribute(eng, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, (int64_t)name_len, &n, engine_name));
+    hipdnnBackendDestroyDescriptor(eng);
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, plan));
     CHECK(hipdnnBackendSetAttribute(*plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
     CHECK(hipdnnBackendFinalize(*plan));
     CHECK(hipdnnBackendGetAttribute(*plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, workspace));
     hipdnnBackendDestroyDescriptor(cfg);
-    hipdnnBackendDestroyDescriptor(heur);
     return HIPDNN_STATUS_SUCCESS;
 }
 
@@ -135,26 +152,11 @@ static hipdnnStatus_t bind_and_execute(hipdnnHandle_t handle, hipdnnBackendDescr
     return hipdnnBackendDestroyDescriptor(pack);
 }
 
-/* Runs the layernorm on random data with the reference engine and checks every output. */
-static hipdnnStatus_t run_layernorm(hipdnnHandle_t handle, hipdnnBackendDescriptor_t graph)
+static float x[ROWS * COLS], y[ROWS * COLS], scale[COLS], bias[COLS], mean[ROWS], inv[ROWS];
+
+/* max |y - layernorm(x)| over every element (NaN if any was not written). */
+static double max_error(void)
 {
-    static float x[ROWS * COLS], y[ROWS * COLS], scale[COLS], bias[COLS], mean[ROWS], inv[ROWS];
-    hipdnnBackendDescriptor_t plan;
-    int64_t ws_size = 0;
-    CHECK(make_plan(graph, &plan, &ws_size));
-    srand(7);
-    for (int i = 0; i < ROWS * COLS; i++)
-        x[i] = (float)rand() / RAND_MAX * 4 - 2, y[i] = NAN;
-    for (int i = 0; i < COLS; i++)
-        scale[i] = (float)rand() / RAND_MAX + 0.5f, bias[i] = (float)rand() / RAND_MAX - 0.5f;
-    int64_t uids[] = {1, 2, 3, 5, 6, 7};
-    void *ptrs[] = {x, scale, bias, y, mean, inv};
-    void *ws = malloc((size_t)ws_size + 1);
-    hipdnnStatus_t st = bind_and_execute(handle, plan, 6, uids, ptrs, ws);
-    free(ws);
-    hipdnnBackendDestroyDescriptor(plan);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
     double max_err = 0;
     for (int r = 0; r < ROWS; r++) {
         double mu = 0, var = 0;
@@ -164,13 +166,83 @@ static hipdnnStatus_t run_layernorm(hipdnnHandle_t handle, hipdnnBackendDescript
             var += (x[r * COLS + c] - mu) * (x[r * COLS + c] - mu) / COLS;
         for (int c = 0; c < COLS; c++) {
             double want = (x[r * COLS + c] - mu) / sqrt(var + 1e-5f) * scale[c] + bias[c];
-            max_err = fmax(max_err, fabs(y[r * COLS + c] - want));
+            double err = fabs(y[r * COLS + c] - want);
+            max_err = err > max_err || err != err ? err : max_err;
         }
     }
-    printf("executed on the host by the reference engine: layernorm [%d x %d], workspace %lld "
-           "bytes, max |y - y_ref| = %.2e %s\n", ROWS, COLS, (long long)ws_size, max_err,
-           max_err < 1e-5 ? "(ok)" : "(WRONG)");
-    return max_err < 1e-5 ? HIPDNN_STATUS_SUCCESS : HIPDNN_STATUS_EXECUTION_FAILED;
+    return max_err;
+}
+
+/* Runs the layernorm on the host with the reference engine. */
+static hipdnnStatus_t run_on_host(hipdnnHandle_t handle, hipdnnBackendDescriptor_t graph)
+{
+    hipdnnBackendDescriptor_t plan;
+    int64_t ws_size = 0;
+    char name[32];
+    CHECK(make_plan(handle, graph, "reference", &plan, &ws_size, name, sizeof name));
+    for (int i = 0; i < ROWS * COLS; i++)
+        y[i] = NAN;
+    int64_t uids[] = {1, 2, 3, 5, 6, 7};
+    void *ptrs[] = {x, scale, bias, y, mean, inv};
+    void *ws = malloc((size_t)ws_size + 1);
+    hipdnnStatus_t st = bind_and_execute(handle, plan, 6, uids, ptrs, ws);
+    free(ws);
+    hipdnnBackendDestroyDescriptor(plan);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    double err = max_error();
+    printf("executed on the host by engine '%s': layernorm [%d x %d], max |y - y_ref| = %.2e %s\n",
+           name, ROWS, COLS, err, err < 1e-5 ? "(ok)" : "(WRONG)");
+    return err < 1e-5 ? HIPDNN_STATUS_SUCCESS : HIPDNN_STATUS_EXECUTION_FAILED;
+}
+
+/* Runs the layernorm on the GPU with the heuristics' first engine (the fused JIT engine). */
+static hipdnnStatus_t run_on_gpu(hipdnnHandle_t handle, hipdnnBackendDescriptor_t graph)
+{
+    void *d[6] = {NULL}, *dws = NULL;
+    size_t bytes[6] = {sizeof x, sizeof scale, sizeof bias, sizeof y, sizeof mean, sizeof inv};
+    const void *src[3] = {x, scale, bias};
+    if (hipdnnDeviceMalloc_ext(&d[0], bytes[0]) != HIPDNN_STATUS_SUCCESS) {
+        char msg[256];
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        printf("no GPU, so the fused JIT engine was not run (%s)\n", msg);
+        return HIPDNN_STATUS_SUCCESS;
+    }
+    hipdnnBackendDescriptor_t plan;
+    int64_t ws_size = 0;
+    char name[32];
+    CHECK(make_plan(handle, graph, NULL, &plan, &ws_size, name, sizeof name));
+    for (int i = 1; i < 6; i++)
+        CHECK(hipdnnDeviceMalloc_ext(&d[i], bytes[i]));
+    CHECK(hipdnnDeviceMalloc_ext(&dws, (size_t)ws_size));
+    for (int i = 0; i < 3; i++)
+        CHECK(hipdnnMemcpyHostToDevice_ext(d[i], src[i], bytes[i]));
+    for (int i = 0; i < ROWS * COLS; i++)
+        y[i] = NAN;
+    CHECK(hipdnnMemcpyHostToDevice_ext(d[3], y, sizeof y)); /* poisoned output */
+    int64_t uids[] = {1, 2, 3, 5, 6, 7};
+    CHECK(bind_and_execute(handle, plan, 6, uids, d, dws));
+    CHECK(hipdnnStreamSynchronize_ext(handle));
+    CHECK(hipdnnMemcpyDeviceToHost_ext(y, d[3], sizeof y));
+    for (int i = 0; i < 6; i++)
+        hipdnnDeviceFree_ext(d[i]);
+    hipdnnDeviceFree_ext(dws);
+    hipdnnBackendDestroyDescriptor(plan);
+    double err = max_error();
+    printf("executed on the GPU by engine '%s' (kernel generated, compiled and launched): max |y - "
+           "y_ref| = %.2e %s\n", name, err, err < 1e-4 ? "(ok)" : "(WRONG)");
+    return err < 1e-4 ? HIPDNN_STATUS_SUCCESS : HIPDNN_STATUS_EXECUTION_FAILED;
+}
+
+static hipdnnStatus_t run_layernorm(hipdnnHandle_t handle, hipdnnBackendDescriptor_t graph)
+{
+    srand(7);
+    for (int i = 0; i < ROWS * COLS; i++)
+        x[i] = (float)rand() / RAND_MAX * 4 - 2;
+    for (int i = 0; i < COLS; i++)
+        scale[i] = (float)rand() / RAND_MAX + 0.5f, bias[i] = (float)rand() / RAND_MAX - 0.5f;
+    hipdnnStatus_t st = run_on_host(handle, graph);
+    return st == HIPDNN_STATUS_SUCCESS ? run_on_gpu(handle, graph) : st;
 }
 
 static hipdnnStatus_t print_json(hipdnnBackendDescriptor_t graph)

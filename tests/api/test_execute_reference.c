@@ -93,8 +93,15 @@ static hipdnnBackendDescriptor_t plan_for(hipdnnBackendDescriptor_t *ops, int n,
     int64_t count = 0;
     OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
     cr_assert_geq(count, 1, "the reference engine supports every graph here");
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &count, &cfg));
+    /* host memory: take the reference engine, which ranks last (GPU engines come first) */
+    hipdnnBackendDescriptor_t cfgs[8];
+    cr_assert_leq(count, 8);
+    for (int64_t i = 0; i < count; i++)
+        OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
+    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, cfgs));
+    cfg = cfgs[count - 1];
+    for (int64_t i = 0; i + 1 < count; i++)
+        hipdnnBackendDestroyDescriptor(cfgs[i]);
     OK(hipdnnBackendFinalize(cfg));
     OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     set_desc(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, cfg);

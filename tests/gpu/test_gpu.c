@@ -354,6 +354,28 @@ Test(gpu, pointwise_regions)
         pointwise_case(modes[i], types[i % 3], types[(i + 1) % 3]);
 }
 
+/* x [N,C,H,W] NHWC -> batchnorm inference (mean, inv_variance, scale, bias [1,C,1,1]) -> relu */
+Test(gpu, bn_inference_relu)
+{
+    int64_t d[4] = {rnd(1, 4), rnd(1, 40), rnd(1, 13), rnd(1, 11)};
+    int64_t nhwc[4] = {d[1] * d[2] * d[3], 1, d[3] * d[1], d[1]}, cd[4] = {1, d[1], 1, 1}, cs[4];
+    packed(4, cd, cs, 0);
+    json_t *tensors = json_array(), *nodes = json_array();
+    json_array_append_new(tensors, tensor(1, "BFLOAT16", 4, d, nhwc, false));
+    for (int u = 2; u <= 5; u++)
+        json_array_append_new(tensors, tensor(u, "FLOAT", 4, cd, cs, false));
+    json_array_append_new(tensors, tensor(6, "FLOAT", 4, d, nhwc, true));
+    json_array_append_new(tensors, tensor(7, "BFLOAT16", 4, d, nhwc, false));
+    json_array_append_new(nodes, node("BatchnormInferenceAttributes", json_pack("{s:i,s:i,s:i,s:i,s:i,s:i}",
+        "x_tensor_uid", 1, "mean_tensor_uid", 2, "inv_variance_tensor_uid", 3, "scale_tensor_uid", 4,
+        "bias_tensor_uid", 5, "y_tensor_uid", 6)));
+    json_array_append_new(nodes, node("PointwiseAttributes", json_pack("{s:s, s:i, s:i}",
+        "operation", "RELU_FWD", "in_0_tensor_uid", 6, "out_0_tensor_uid", 7)));
+    hipdnnBackendDescriptor_t g = finalize_graph(tensors, nodes);
+    check_graph(g, "bn_inference + relu NHWC bf16");
+    hipdnnBackendDestroyDescriptor(g);
+}
+
 /* Without a GPU the whole program reports "skipped" to ctest (exit 77), not "passed". */
 int main(int argc, char *argv[])
 {

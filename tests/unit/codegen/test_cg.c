@@ -75,12 +75,12 @@ static int emit_and_compile(const ir_graph *ir, const char *what)
     return compiled;
 }
 
-Test(codegen, example_norm_graphs_compile)
+Test(codegen, example_graphs_with_templates_compile)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
-    const char *files[] = {"layernorm.json", "rmsnorm_residual.json"};
-    for (size_t i = 0; i < 2; i++) {
+    const char *files[] = {"layernorm.json", "rmsnorm_residual.json", "bn_inference_relu.json"};
+    for (size_t i = 0; i < 3; i++) {
         hipdnnBackendDescriptor_t g = load_graph(files[i]);
         cr_expect_eq(emit_and_compile(fe_graph_of(g->obj)->ir, files[i]), 2);
         hipdnnBackendDestroyDescriptor(g);

@@ -208,6 +208,7 @@ static bool enc_vec_ints(enc *e, fe_fbt *t, const fb_field *f, const json_t *j)
 /* Packs a struct from its JSON object into little-endian bytes. */
 static bool pack_struct(const fb_struct *s, const json_t *j, uint8_t *out)
 {
+    double d;
     memset(out, 0, s->size);
     if (strcmp(s->name, "EngineApiVersion") == 0) {
         const char *k[] = {"major", "minor", "patch"};
@@ -232,8 +233,8 @@ static bool pack_struct(const fb_struct *s, const json_t *j, uint8_t *out)
     const json_t *v = json_object_get(j, "value");
     int64_t iv;
     switch ((kind)s->kind) {
-    case K_F32: if (!json_is_number(v)) return false; memcpy(out, &(float){(float)json_number_value(v)}, 4); return true;
-    case K_F64: if (!json_is_number(v)) return false; memcpy(out, &(double){json_number_value(v)}, 8); return true;
+    case K_F32: if (!fe_json_number(v, &d)) return false; memcpy(out, &(float){(float)d}, 4); return true;
+    case K_F64: if (!fe_json_number(v, &d)) return false; memcpy(out, &d, 8); return true;
     case K_I32: if (!int_in(v, INT32_MIN, INT32_MAX, &iv)) return false; memcpy(out, &(int32_t){(int32_t)iv}, 4); return true;
     case K_I64: if (!int_in(v, INT64_MIN, INT64_MAX, &iv)) return false; memcpy(out, &iv, 8); return true;
     case K_BOOL: if (!json_is_boolean(v)) return false; out[0] = json_is_true(v); return true;
@@ -285,13 +286,14 @@ static bool enc_vec_tables(enc *e, fe_fbt *t, const fb_field *f, const json_t *j
 
 static bool enc_scalar(enc *e, fe_fbt *t, const fb_field *f, const json_t *j)
 {
+    double d;
     int64_t v;
     int ev;
     switch ((kind)f->kind) {
     case K_BOOL: if (!json_is_boolean(j)) break; fe_fbt_bool(t, f->id, json_is_true(j)); return true;
     case K_I64: if (!int_in(j, INT64_MIN, INT64_MAX, &v)) break; fe_fbt_i64(t, f->id, v); return true;
     case K_I32: if (!int_in(j, INT32_MIN, INT32_MAX, &v)) break; fe_fbt_i32(t, f->id, (int32_t)v); return true;
-    case K_F32: if (!json_is_number(j)) break; fe_fbt_f32(t, f->id, (float)json_number_value(j)); return true;
+    case K_F32: if (!fe_json_number(j, &d)) break; fe_fbt_f32(t, f->id, (float)d); return true;
     case K_STR: if (!json_is_string(j)) break;
         fe_fbt_string(t, f->id, json_string_value(j), json_string_length(j)); return true;
     case K_ENUM:
@@ -390,7 +392,7 @@ static json_t *unpack_struct(const fb_struct *s, const uint8_t *p)
     json_t *v;
     switch ((kind)s->kind) {
     case K_F32: v = fe_json_f32(fe_fb_ld_f32(p)); break;
-    case K_F64: v = json_real(fe_fb_ld_f64(p)); break;
+    case K_F64: v = isfinite(fe_fb_ld_f64(p)) ? json_real(fe_fb_ld_f64(p)) : fe_json_f32((float)fe_fb_ld_f64(p)); break;
     case K_I32: v = json_integer(fe_fb_ld_i32(p)); break;
     case K_I64: v = json_integer(fe_fb_ld_i64(p)); break;
     case K_BOOL: v = json_boolean(p[0] != 0); break;

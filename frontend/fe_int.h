@@ -335,6 +335,8 @@ hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out_graph);
 
 /* A JSON real for a float, stored as the double nearest its shortest decimal spelling. */
 json_t *fe_json_f32(float f);
+/* A JSON number, or one of the strings "inf", "-inf", "nan" (how non-finite floats are kept). */
+bool fe_json_number(const json_t *j, double *out);
 /* Deterministic, readable text of a JSON model (arrays of numbers on one line); free(). */
 char *fe_json_text(const json_t *doc);
 

@@ -7,6 +7,7 @@
  * prints as 1e-05, not 9.9999997473787516e-06.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -27,10 +28,30 @@ static void shortest(double d, bool as_float, char *buf, size_t n)
 json_t *fe_json_f32(float f)
 {
     char buf[40];
-    if (f != f || f - f != 0) /* NaN/inf have no JSON spelling: keep the value, jansson refuses */
-        return json_real(f);
+    if (f != f) /* JSON has no spelling for these: the strings flatc also reads */
+        return json_string("nan");
+    if (f - f != 0)
+        return json_string(f > 0 ? "inf" : "-inf");
     shortest(f, true, buf, sizeof buf);
     return json_real(strtod(buf, NULL));
+}
+
+bool fe_json_number(const json_t *j, double *out)
+{
+    if (json_is_number(j)) {
+        *out = json_number_value(j);
+        return true;
+    }
+    const char *s = json_is_string(j) ? json_string_value(j) : "";
+    if (strcmp(s, "inf") == 0 || strcmp(s, "+inf") == 0 || strcmp(s, "-inf") == 0) {
+        *out = s[0] == '-' ? -INFINITY : INFINITY;
+        return true;
+    }
+    if (strcmp(s, "nan") == 0) {
+        *out = NAN;
+        return true;
+    }
+    return false;
 }
 
 static void put_real(base_sb *sb, double d)

@@ -10,6 +10,7 @@
  * Fields are written when the attribute is set, in schema order; reading accepts any order.
  */
 #include <jansson.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -142,7 +143,7 @@ static json_t *value_number(hipdnnDataType_t t, const unsigned char *b)
     float f; double d; uint16_t h; int32_t i32; int64_t i64;
     switch (t) {
     case HIPDNN_DATA_FLOAT: memcpy(&f, b, 4); return fe_json_f32(f);
-    case HIPDNN_DATA_DOUBLE: memcpy(&d, b, 8); return json_real(d);
+    case HIPDNN_DATA_DOUBLE: memcpy(&d, b, 8); return isfinite(d) ? json_real(d) : fe_json_f32((float)d);
     case HIPDNN_DATA_HALF: memcpy(&h, b, 2); return fe_json_f32(base_fp16_to_f32(h));
     case HIPDNN_DATA_BFLOAT16: memcpy(&h, b, 2); return fe_json_f32(base_bf16_to_f32(h));
     case HIPDNN_DATA_INT32: memcpy(&i32, b, 4); return json_integer(i32);
@@ -365,6 +366,7 @@ static hipdnnStatus_t set_tensors(fe_obj *o, const fe_attr *a, const json_t *j, 
 
 static hipdnnStatus_t set_scalar_from_json(fe_obj *o, const fe_attr *a, const json_t *j)
 {
+    double d;
     int64_t i64;
     int e;
     switch ((fe_wire)a->wire) {
@@ -377,9 +379,9 @@ static hipdnnStatus_t set_scalar_from_json(fe_obj *o, const fe_attr *a, const js
             return MFAIL("expected a 32-bit integer");
         return fe_set_attr(o, a->id, a->type, 1, &(int32_t){(int32_t)i64});
     case FE_W_F32:
-        if (!json_is_number(j))
+        if (!fe_json_number(j, &d))
             return MFAIL("expected a number");
-        return fe_set_attr(o, a->id, a->type, 1, &(float){(float)json_number_value(j)});
+        return fe_set_attr(o, a->id, a->type, 1, &(float){(float)d});
     case FE_W_BOOL:
         if (!json_is_boolean(j))
             return MFAIL("expected true or false");
@@ -475,13 +477,17 @@ static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_
 {
     const json_t *v = json_object_get(val, "value");
     if (!json_is_string(type) || !json_is_object(val) || v == NULL ||
-        json_object_size(val) != 1 || (!json_is_number(v) && !json_is_boolean(v)))
+        json_object_size(val) != 1 || (!fe_json_number(v, &(double){0}) && !json_is_boolean(v)))
         return MFAIL("a tensor value needs \"value_type\" and \"value\": {\"value\": ...}");
     hipdnnDataType_t dt = (hipdnnDataType_t)fe_get(t, HIPDNN_ATTR_TENSOR_DATA_TYPE)->one.e;
     if (strcmp(json_string_value(type), value_member(dt)) != 0)
         return MFAIL("a %s tensor's value must be a %s, not %s", fe_dtype_name(dt),
                      value_member(dt), json_string_value(type));
-    double d = json_is_boolean(v) ? json_is_true(v) : json_number_value(v);
+    double d = 0;
+    if (json_is_boolean(v))
+        d = json_is_true(v);
+    else
+        fe_json_number(v, &d);
     unsigned char bytes[8] = {0};
     switch (dt) {
     case HIPDNN_DATA_FLOAT: memcpy(bytes, &(float){(float)d}, 4); break;

@@ -62,7 +62,8 @@
  *     HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT  50300  get-only CHAR: the
  *                                    canonical graph key (XXH3-128) as 32
  *                                    lowercase hex digits; count 33 with the NUL.
- *                                    Not yet answered (arrives with a later issue).
+ *                                    NOT_SUPPORTED (with the reason) for a graph
+ *                                    the IR cannot express.
  */
 #ifndef HIPDNN_BACKEND_ATTRIBUTE_NAME_H
 #define HIPDNN_BACKEND_ATTRIBUTE_NAME_H
@@ -110,8 +111,8 @@ typedef enum
     /* ---- Operation graph (HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR) */
     HIPDNN_ATTR_OPERATIONGRAPH_HANDLE = 600,                        /* HANDLE x1; required */
     HIPDNN_ATTR_OPERATIONGRAPH_OPS = 601,                           /* desc: operations xN; appends; >= 1 required */
-    HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT = 602,           /* declared only */
-    HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED = 603,      /* declared only */
+    HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT = 602,           /* get-only INT64 x1: engine count */
+    HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED = 603,      /* BOOLEAN x1 (stored; used by the kernel cache) */
     HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT = 604,         /* DATA_TYPE x1 */
     HIPDNN_ATTR_OPERATIONGRAPH_INTERMEDIATE_DATA_TYPE_EXT = 605,    /* DATA_TYPE x1 */
     HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT = 606,              /* DATA_TYPE x1 */

@@ -83,14 +83,15 @@ EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
     return graph_from_doc(doc, descriptor);
 }
 
-/* The descriptor as an OPERATIONGRAPH, or a clear error. */
-static hipdnnStatus_t graph_arg(hipdnnBackendDescriptor_t d, const char *fn, fe_obj **g)
+/* The JSON model of an OPERATIONGRAPH descriptor, or a clear error. */
+static hipdnnStatus_t graph_doc(hipdnnBackendDescriptor_t d, const char *fn, json_t **doc)
 {
-    hipdnnStatus_t st = fe_unwrap(d, fn, g);
-    if (st == HIPDNN_STATUS_SUCCESS && (*g)->cls->type != HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR)
+    fe_obj *g;
+    hipdnnStatus_t st = fe_unwrap(d, fn, &g);
+    if (st == HIPDNN_STATUS_SUCCESS && g->cls->type != HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: descriptor is a %s, not an operation graph",
-                         fn, (*g)->cls->name);
-    return st;
+                         fn, g->cls->name);
+    return st == HIPDNN_STATUS_SUCCESS ? fe_graph_to_json(g, doc) : st;
 }
 
 /* Two-call pattern: NULL buffer -> size; otherwise the buffer must hold `len` bytes. */
@@ -115,13 +116,10 @@ EXPORT hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext(hipdnnBackendDes
                                                                 uint8_t *serializedGraph)
 {
     const char *fn = "hipdnnBackendGetSerializedBinaryGraph_ext";
-    fe_obj *g;
     json_t *doc = NULL;
     uint8_t *bytes = NULL;
     size_t len = 0;
-    hipdnnStatus_t st = graph_arg(descriptor, fn, &g);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = fe_graph_to_json(g, &doc);
+    hipdnnStatus_t st = graph_doc(descriptor, fn, &doc);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = fe_fb_encode_graph(doc, &bytes, &len);
     if (st == HIPDNN_STATUS_SUCCESS)
@@ -137,12 +135,9 @@ EXPORT hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext(hipdnnBackendDescr
                                                               char *serializedJsonGraph)
 {
     const char *fn = "hipdnnBackendGetSerializedJsonGraph_ext";
-    fe_obj *g;
     json_t *doc = NULL;
     char *text = NULL;
-    hipdnnStatus_t st = graph_arg(descriptor, fn, &g);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = fe_graph_to_json(g, &doc);
+    hipdnnStatus_t st = graph_doc(descriptor, fn, &doc);
     if (st == HIPDNN_STATUS_SUCCESS &&
         (text = fe_json_text(doc)) == NULL)
         st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "%s: out of memory", fn);

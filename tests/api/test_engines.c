@@ -8,15 +8,8 @@
 #include <string.h>
 
 #include "hipdnn_backend.h"
+#include "../common/tu.h"
 
-#define OK(call)                                                                                 \
-    do {                                                                                        \
-        hipdnnStatus_t st_ = (call);                                                            \
-        char msg_[HIPDNN_ERROR_STRING_MAX_LENGTH] = "";                                         \
-        if (st_ != HIPDNN_STATUS_SUCCESS)                                                       \
-            hipdnnGetLastErrorString(msg_, sizeof msg_);                                        \
-        cr_assert_eq(st_, HIPDNN_STATUS_SUCCESS, "%s -> %s: %s", #call, hipdnnGetErrorString(st_), msg_); \
-    } while (0)
 #define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
 
 static hipdnnHandle_t handle;
@@ -27,31 +20,31 @@ static hipdnnBackendDescriptor_t tensor(int64_t uid, bool is_virtual)
     int64_t dims[] = {2, 3}, strides[] = {3, 1};
     hipdnnDataType_t f32 = HIPDNN_DATA_FLOAT;
     hipdnnBackendDescriptor_t t;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
-    OK(hipdnnBackendFinalize(t));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
+    TU_OK(hipdnnBackendFinalize(t));
     return t;
 }
 
 /* graph: y = relu(x), uids 7 -> 9 */
 static void setup(void)
 {
-    OK(hipdnnCreate(&handle));
+    TU_OK(hipdnnCreate(&handle));
     x = tensor(7, false), y = tensor(9, false);
     hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &x));
-    OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &y));
-    OK(hipdnnBackendFinalize(op));
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &graph));
-    OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
-    OK(hipdnnBackendFinalize(graph));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &x));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &y));
+    TU_OK(hipdnnBackendFinalize(op));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &graph));
+    TU_OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
+    TU_OK(hipdnnBackendFinalize(graph));
 }
 
 static void teardown(void)
@@ -68,16 +61,16 @@ TestSuite(engines, .init = setup, .fini = teardown);
 static int64_t reference_id(void)
 {
     int64_t id = -1;
-    OK(hipdnnGetEngineIdByName_ext(handle, "reference", &id));
+    TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &id));
     return id;
 }
 
 static hipdnnBackendDescriptor_t engine(int64_t id, hipdnnStatus_t want)
 {
     hipdnnBackendDescriptor_t e;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
-    OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, DESC, 1, &graph));
-    OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, DESC, 1, &graph));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
     cr_assert_eq(hipdnnBackendFinalize(e), want);
     return e;
 }
@@ -86,31 +79,31 @@ Test(engines, heuristics_results_protocol)
 {
     hipdnnBackendDescriptor_t heur, cfgs[4];
     hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
     cr_expect_eq(hipdnnBackendFinalize(heur), HIPDNN_STATUS_BAD_PARAM, "mode and graph are required");
     hipdnnBackendHeurMode_t bad = (hipdnnBackendHeurMode_t)7;
     cr_expect_eq(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &bad),
                  HIPDNN_STATUS_BAD_PARAM);
-    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
-    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &graph));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &graph));
     int64_t n = -1;
     cr_expect_eq(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL),
                  HIPDNN_STATUS_NOT_INITIALIZED, "results need a finalized heuristic");
-    OK(hipdnnBackendFinalize(heur));
-    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL));
+    TU_OK(hipdnnBackendFinalize(heur));
+    TU_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL));
     cr_assert_geq(n, 1);
     cr_assert_leq(n, 4);
     for (int64_t i = 0; i < n; i++)
-        OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
     int64_t got = 0;
-    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, n, &got, cfgs));
+    TU_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, n, &got, cfgs));
     cr_expect_eq(got, n);
     /* the last ranked engine is the reference engine */
-    OK(hipdnnBackendFinalize(cfgs[n - 1]));
+    TU_OK(hipdnnBackendFinalize(cfgs[n - 1]));
     hipdnnBackendDescriptor_t e;
     int64_t one = 0, id = -1;
-    OK(hipdnnBackendGetAttribute(cfgs[n - 1], HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &one, &e));
-    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &one, &id));
+    TU_OK(hipdnnBackendGetAttribute(cfgs[n - 1], HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &one, &e));
+    TU_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &one, &id));
     cr_expect_eq(id, reference_id());
     hipdnnBackendDestroyDescriptor(e);
     for (int64_t i = 0; i < n; i++)
@@ -127,12 +120,12 @@ Test(engines, engine_descriptor)
     hipdnnBackendDescriptor_t e = engine(reference_id(), HIPDNN_STATUS_SUCCESS);
     char name[32];
     int64_t n = 0;
-    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
+    TU_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
     cr_expect_str_eq(name, "reference");
     cr_expect_eq(n, (int64_t)strlen("reference") + 1);
-    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_KNOB_INFO, DESC, 0, &n, NULL));
+    TU_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_KNOB_INFO, DESC, 0, &n, NULL));
     cr_expect_eq(n, 0, "the reference engine has no knobs");
-    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 0, &n, NULL));
+    TU_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_BEHAVIOR_NOTE, HIPDNN_TYPE_BEHAVIOR_NOTE, 0, &n, NULL));
     cr_expect_eq(n, 0, "no runtime compilation in the reference engine");
     cr_expect_eq(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_LAYOUT_INFO, DESC, 0, &n, NULL),
                  HIPDNN_STATUS_NOT_SUPPORTED);
@@ -145,43 +138,43 @@ Test(engines, engine_descriptor)
 Test(engines, config_knobs_and_plan)
 {
     hipdnnBackendDescriptor_t e = engine(reference_id(), HIPDNN_STATUS_SUCCESS), cfg, choice, plan;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
     /* a knob the engine does not have */
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &choice));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &choice));
     int64_t v = 4;
-    OK(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, 8, "no.such"));
-    OK(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &v));
-    OK(hipdnnBackendFinalize(choice));
-    OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, DESC, 1, &choice));
+    TU_OK(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, 8, "no.such"));
+    TU_OK(hipdnnBackendSetAttribute(choice, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &v));
+    TU_OK(hipdnnBackendFinalize(choice));
+    TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, DESC, 1, &choice));
     cr_expect_eq(hipdnnBackendFinalize(cfg), HIPDNN_STATUS_BAD_PARAM);
     char msg[512];
     hipdnnGetLastErrorString(msg, sizeof msg);
     cr_expect_not_null(strstr(msg, "no.such"), "%s", msg);
     hipdnnBackendDestroyDescriptor(cfg);
 
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
-    OK(hipdnnBackendFinalize(cfg));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
+    TU_OK(hipdnnBackendFinalize(cfg));
     int64_t ws = -1, n = 0;
-    OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    TU_OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
     cr_expect_eq(ws, 0, "relu of a graph input into a graph output needs no workspace");
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     cr_expect_eq(hipdnnBackendFinalize(plan), HIPDNN_STATUS_BAD_PARAM, "the engine config is required");
-    OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DESC, 1, &cfg));
+    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DESC, 1, &cfg));
     cr_expect_eq(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, DESC, 1, &cfg),
                  HIPDNN_STATUS_NOT_SUPPORTED);
-    OK(hipdnnBackendFinalize(plan));
+    TU_OK(hipdnnBackendFinalize(plan));
     int64_t uids[4] = {0}, id = -1;
     cr_expect_eq(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 1, &n, uids),
                  HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "all uids must fit");
-    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 4, &n, uids));
+    TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 4, &n, uids));
     cr_expect_eq(n, 2);
     cr_expect(uids[0] == 7 && uids[1] == 9, "uids %lld %lld", (long long)uids[0], (long long)uids[1]);
-    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, &n, &id));
+    TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_GLOBAL_INDEX_EXT, HIPDNN_TYPE_INT64, 1, &n, &id));
     cr_expect_eq(id, reference_id());
-    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
     cr_expect_eq(ws, 0);
     hipdnnBackendDestroyDescriptor(plan);
     hipdnnBackendDestroyDescriptor(cfg);
@@ -193,27 +186,27 @@ Test(engines, preferred_engine_and_find_first)
 {
     int64_t id = reference_id(), n = 0;
     hipdnnBackendDescriptor_t g2, heur;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g2));
-    OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
-    OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &id));
-    OK(hipdnnBackendFinalize(g2));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g2));
+    TU_OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
+    TU_OK(hipdnnBackendSetAttribute(g2, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, 1, &id));
+    TU_OK(hipdnnBackendFinalize(g2));
     hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
     bool first = true;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
-    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
-    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &g2));
-    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT, HIPDNN_TYPE_BOOLEAN, 1, &first));
-    OK(hipdnnBackendFinalize(heur));
-    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &g2));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT, HIPDNN_TYPE_BOOLEAN, 1, &first));
+    TU_OK(hipdnnBackendFinalize(heur));
+    TU_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 0, &n, NULL));
     cr_expect_eq(n, 1, "find-first keeps one result");
     hipdnnBackendDescriptor_t cfg, e;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 1, &n, &cfg));
-    OK(hipdnnBackendFinalize(cfg));
-    OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &n, &e));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    TU_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 1, &n, &cfg));
+    TU_OK(hipdnnBackendFinalize(cfg));
+    TU_OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &n, &e));
     int64_t got = -1;
-    OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &got));
+    TU_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &got));
     cr_expect_eq(got, id, "the preferred engine ranks first");
     hipdnnBackendDestroyDescriptor(e), hipdnnBackendDestroyDescriptor(cfg);
     hipdnnBackendDestroyDescriptor(heur), hipdnnBackendDestroyDescriptor(g2);
@@ -225,12 +218,12 @@ Test(engines, info_descriptors_refuse_with_a_reason)
                                              HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR};
     for (int i = 0; i < 2; i++) {
         hipdnnBackendDescriptor_t d;
-        OK(hipdnnBackendCreateDescriptor(types[i], &d));
+        TU_OK(hipdnnBackendCreateDescriptor(types[i], &d));
         cr_expect_eq(hipdnnBackendFinalize(d), HIPDNN_STATUS_NOT_SUPPORTED);
         char msg[512];
         hipdnnGetLastErrorString(msg, sizeof msg);
         cr_expect_not_null(strstr(msg, "not meaningful"), "%s", msg);
-        OK(hipdnnBackendDestroyDescriptor(d));
+        TU_OK(hipdnnBackendDestroyDescriptor(d));
     }
 }
 
@@ -238,7 +231,7 @@ Test(engines, graph_reports_engine_count)
 {
     int64_t n = 0, count = -1;
     size_t engines = 0;
-    OK(hipdnnGetEngineCount_ext(handle, &engines));
-    OK(hipdnnBackendGetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &count));
+    TU_OK(hipdnnGetEngineCount_ext(handle, &engines));
+    TU_OK(hipdnnBackendGetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &count));
     cr_expect_eq(count, (int64_t)engines);
 }

@@ -12,22 +12,15 @@
 #include <time.h>
 
 #include "hipdnn_backend.h"
+#include "../common/tu.h"
 
-#define OK(call)                                                                                 \
-    do {                                                                                        \
-        hipdnnStatus_t st_ = (call);                                                            \
-        char msg_[HIPDNN_ERROR_STRING_MAX_LENGTH] = "";                                         \
-        if (st_ != HIPDNN_STATUS_SUCCESS)                                                       \
-            hipdnnGetLastErrorString(msg_, sizeof msg_);                                        \
-        cr_assert_eq(st_, HIPDNN_STATUS_SUCCESS, "%s -> %s: %s", #call, hipdnnGetErrorString(st_), msg_); \
-    } while (0)
 
 static hipdnnHandle_t handle;
 static unsigned seed;
 
 static void setup(void)
 {
-    OK(hipdnnCreate(&handle));
+    TU_OK(hipdnnCreate(&handle));
     const char *env = getenv("HIPDNN_TEST_SEED");
     seed = env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL) ^ (unsigned)clock();
     srand(seed);
@@ -48,32 +41,32 @@ static hipdnnBackendDescriptor_t tensor(int64_t uid, int rank, const int64_t *di
         strides[i] = strides[i + 1] * dims[i + 1];
     hipdnnDataType_t f32 = HIPDNN_DATA_FLOAT;
     hipdnnBackendDescriptor_t t;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
-    OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
-    OK(hipdnnBackendFinalize(t));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
+    TU_OK(hipdnnBackendFinalize(t));
     return t;
 }
 
 static void set_desc(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t a, hipdnnBackendDescriptor_t v)
 {
-    OK(hipdnnBackendSetAttribute(d, a, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &v));
+    TU_OK(hipdnnBackendSetAttribute(d, a, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &v));
 }
 
 static hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t a,
                                            hipdnnBackendDescriptor_t b, hipdnnBackendDescriptor_t y)
 {
     hipdnnBackendDescriptor_t op;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
     set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, a);
     if (b != NULL)
         set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, b);
     set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, y);
-    OK(hipdnnBackendFinalize(op));
+    TU_OK(hipdnnBackendFinalize(op));
     return op;
 }
 
@@ -81,32 +74,32 @@ static hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBac
 static hipdnnBackendDescriptor_t plan_for(hipdnnBackendDescriptor_t *ops, int n, int64_t *workspace)
 {
     hipdnnBackendDescriptor_t graph, heur, cfg, plan;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &graph));
-    OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, n, ops));
-    OK(hipdnnBackendFinalize(graph));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &graph));
+    TU_OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, n, ops));
+    TU_OK(hipdnnBackendFinalize(graph));
     hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
-    OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
     set_desc(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, graph);
-    OK(hipdnnBackendFinalize(heur));
+    TU_OK(hipdnnBackendFinalize(heur));
     int64_t count = 0;
-    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
+    TU_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &count, NULL));
     cr_assert_geq(count, 1, "the reference engine supports every graph here");
     /* host memory: take the reference engine, which ranks last (GPU engines come first) */
     hipdnnBackendDescriptor_t cfgs[8];
     cr_assert_leq(count, 8);
     for (int64_t i = 0; i < count; i++)
-        OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
-    OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, cfgs));
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
+    TU_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, count, &count, cfgs));
     cfg = cfgs[count - 1];
     for (int64_t i = 0; i + 1 < count; i++)
         hipdnnBackendDestroyDescriptor(cfgs[i]);
-    OK(hipdnnBackendFinalize(cfg));
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    TU_OK(hipdnnBackendFinalize(cfg));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     set_desc(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, cfg);
-    OK(hipdnnBackendFinalize(plan));
-    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &count, workspace));
+    TU_OK(hipdnnBackendFinalize(plan));
+    TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &count, workspace));
     hipdnnBackendDestroyDescriptor(cfg);
     hipdnnBackendDestroyDescriptor(heur);
     hipdnnBackendDestroyDescriptor(graph);
@@ -116,12 +109,12 @@ static hipdnnBackendDescriptor_t plan_for(hipdnnBackendDescriptor_t *ops, int n,
 static void execute(hipdnnBackendDescriptor_t plan, int n, const int64_t *uids, void **ptrs, void *ws)
 {
     hipdnnBackendDescriptor_t pack;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
-    OK(hipdnnBackendFinalize(pack));
-    OK(hipdnnBackendExecute(handle, plan, pack));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
+    TU_OK(hipdnnBackendFinalize(pack));
+    TU_OK(hipdnnBackendExecute(handle, plan, pack));
     hipdnnBackendDestroyDescriptor(pack);
 }
 
@@ -134,11 +127,11 @@ Test(execute_reference, matmul_bias_gelu)
     hipdnnBackendDescriptor_t c = tensor(12, 3, cd, true), bias = tensor(13, 3, biasd, false);
     hipdnnBackendDescriptor_t cb = tensor(14, 3, cd, true), y = tensor(15, 3, cd, false);
     hipdnnBackendDescriptor_t mm;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT, &mm));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT, &mm));
     set_desc(mm, HIPDNN_ATTR_OPERATION_MATMUL_ADESC, a);
     set_desc(mm, HIPDNN_ATTR_OPERATION_MATMUL_BDESC, b);
     set_desc(mm, HIPDNN_ATTR_OPERATION_MATMUL_CDESC, c);
-    OK(hipdnnBackendFinalize(mm));
+    TU_OK(hipdnnBackendFinalize(mm));
     hipdnnBackendDescriptor_t ops[] = {pointwise(HIPDNN_POINTWISE_GELU_FWD, cb, NULL, y),
                                        pointwise(HIPDNN_POINTWISE_ADD, c, bias, cb), mm};
     int64_t ws_size = -1;
@@ -187,10 +180,10 @@ Test(execute_reference, missing_binding_is_bad_param)
     int64_t uids[] = {1};
     void *ptrs[] = {X};
     hipdnnBackendDescriptor_t pack;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 1, uids));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 1, ptrs));
-    OK(hipdnnBackendFinalize(pack));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 1, uids));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 1, ptrs));
+    TU_OK(hipdnnBackendFinalize(pack));
     cr_expect_eq(hipdnnBackendExecute(handle, plan, pack), HIPDNN_STATUS_BAD_PARAM);
     char msg[512];
     hipdnnGetLastErrorString(msg, sizeof msg);
@@ -203,7 +196,7 @@ Test(execute_reference, missing_binding_is_bad_param)
 Test(execute_reference, engine_enumeration)
 {
     size_t n = 0;
-    OK(hipdnnGetEngineCount_ext(handle, &n));
+    TU_OK(hipdnnGetEngineCount_ext(handle, &n));
     cr_assert_geq(n, 1);
     int64_t id = -1, by_name = -2;
     char name[64];
@@ -211,11 +204,11 @@ Test(execute_reference, engine_enumeration)
     bool found = false;
     for (size_t i = 0; i < n; i++) {
         len = sizeof name;
-        OK(hipdnnGetEngineInfo_ext(handle, i, &id, name, &len, NULL, NULL, NULL, NULL, NULL, NULL));
+        TU_OK(hipdnnGetEngineInfo_ext(handle, i, &id, name, &len, NULL, NULL, NULL, NULL, NULL, NULL));
         found |= strcmp(name, "reference") == 0;
     }
     cr_expect(found, "an engine named 'reference' is listed");
-    OK(hipdnnGetEngineIdByName_ext(handle, "reference", &by_name));
+    TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &by_name));
     cr_expect_eq(hipdnnGetEngineIdByName_ext(handle, "no-such-engine", &id), HIPDNN_STATUS_NOT_SUPPORTED);
     cr_expect_eq(hipdnnGetEngineInfo_ext(handle, n, &id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
                  HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND);

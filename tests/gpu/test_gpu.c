@@ -16,17 +16,10 @@
 #include <string.h>
 #include <time.h>
 
+#include "../common/tu.h"
 #include "frontend/fe_int.h"
 #include "runtime/rt.h"
 
-#define OK(call)                                                                                 \
-    do {                                                                                        \
-        hipdnnStatus_t st_ = (call);                                                            \
-        char msg_[HIPDNN_ERROR_STRING_MAX_LENGTH] = "";                                         \
-        if (st_ != HIPDNN_STATUS_SUCCESS)                                                       \
-            hipdnnGetLastErrorString(msg_, sizeof msg_);                                        \
-        cr_assert_eq(st_, HIPDNN_STATUS_SUCCESS, "%s -> %s: %s", #call, hipdnnGetErrorString(st_), msg_); \
-    } while (0)
 
 static hipdnnHandle_t handle;
 static unsigned seed;
@@ -35,7 +28,7 @@ static void setup(void)
 {
     if (rt_init() != HIPDNN_STATUS_SUCCESS)
         cr_skip_test("no GPU on this machine");
-    OK(hipdnnCreate(&handle));
+    TU_OK(hipdnnCreate(&handle));
     const char *env = getenv("HIPDNN_TEST_SEED");
     seed = env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL) ^ (unsigned)clock();
     srand(seed);
@@ -91,9 +84,9 @@ static hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes)
     json_t *doc = json_pack("{s:o, s:o}", "tensors", tensors, "nodes", nodes);
     char *text = json_dumps(doc, 0);
     hipdnnBackendDescriptor_t g;
-    OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, strlen(text)));
-    OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    OK(hipdnnBackendFinalize(g));
+    TU_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, strlen(text)));
+    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_OK(hipdnnBackendFinalize(g));
     free(text);
     json_decref(doc);
     return g;
@@ -104,18 +97,18 @@ static hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes)
 static hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *engine)
 {
     int64_t id, n;
-    OK(hipdnnGetEngineIdByName_ext(handle, engine, &id));
+    TU_OK(hipdnnGetEngineIdByName_ext(handle, engine, &id));
     hipdnnBackendDescriptor_t e, cfg, plan;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
-    OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
-    OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
-    OK(hipdnnBackendFinalize(e));
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
-    OK(hipdnnBackendFinalize(cfg));
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
-    OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
-    OK(hipdnnBackendFinalize(plan));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    TU_OK(hipdnnBackendFinalize(e));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
+    TU_OK(hipdnnBackendFinalize(cfg));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    TU_OK(hipdnnBackendFinalize(plan));
     hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(e);
     (void)n;
     return plan;
@@ -124,19 +117,19 @@ static hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const ch
 static int64_t workspace_of(hipdnnBackendDescriptor_t plan)
 {
     int64_t ws = 0, n;
-    OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
     return ws;
 }
 
 static void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws)
 {
     hipdnnBackendDescriptor_t pack;
-    OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
-    OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
-    OK(hipdnnBackendFinalize(pack));
-    OK(hipdnnBackendExecute(handle, plan, pack));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
+    TU_OK(hipdnnBackendFinalize(pack));
+    TU_OK(hipdnnBackendExecute(handle, plan, pack));
     hipdnnBackendDestroyDescriptor(pack);
 }
 
@@ -183,7 +176,7 @@ static void check_graph(hipdnnBackendDescriptor_t g, const char *what)
         size_t bytes = extent_bytes(t);
         ts[n] = t, uids[n] = t->uid;
         host[n] = malloc(bytes), ref[n] = malloc(bytes);
-        OK(rt_malloc(&dev[n], bytes));
+        TU_OK(rt_malloc(&dev[n], bytes));
         memset(host[n], 0xff, bytes);
         if (t->producer < 0) { /* an input: random values in [-2, 2] */
             ir_buf b = view(t, host[n]);
@@ -193,23 +186,23 @@ static void check_graph(hipdnnBackendDescriptor_t g, const char *what)
             while (ir_next_index(&b, idx));
         }
         memcpy(ref[n], host[n], bytes);
-        OK(rt_memcpy_h2d(dev[n], host[n], bytes));
+        TU_OK(rt_memcpy_h2d(dev[n], host[n], bytes));
         n++;
     }
     hipdnnBackendDescriptor_t gpu_plan = plan_with(g, "jit_fused"), ref_plan = plan_with(g, "reference");
     int64_t ws = workspace_of(gpu_plan), ref_ws_size = workspace_of(ref_plan);
     void *dws = NULL, *hws = malloc((size_t)ref_ws_size + 1);
     if (ws > 0) {
-        OK(rt_malloc(&dws, (size_t)ws));
-        OK(rt_memset(dws, 0xff, (size_t)ws));
+        TU_OK(rt_malloc(&dws, (size_t)ws));
+        TU_OK(rt_memset(dws, 0xff, (size_t)ws));
     }
     execute(gpu_plan, n, uids, dev, dws);
-    OK(rt_stream_sync(NULL));
+    TU_OK(rt_stream_sync(NULL));
     execute(ref_plan, n, uids, ref, hws);
     for (int i = 0; i < n; i++) {
         if (ts[i]->producer < 0)
             continue;
-        OK(rt_memcpy_d2h(host[i], dev[i], extent_bytes(ts[i])));
+        TU_OK(rt_memcpy_d2h(host[i], dev[i], extent_bytes(ts[i])));
         ir_buf got = view(ts[i], host[i]), want = view(ts[i], ref[i]);
         int64_t idx[IR_MAX_RANK] = {0};
         double num = 0, den = 0;

@@ -139,10 +139,11 @@ typedef struct canon {
     int *order;           /* canonical op order (indices into g->ops) */
     int n_order;
     int *tid;             /* canonical number per tensor, -1 unnumbered */
+    bool oom;             /* a hash was computed over partial bytes: the result is void */
 } canon;
 
 /* The semantic identity of an input: its producer's hash inside the set, else its fields. */
-static uint64_t input_sig(const canon *c, int ti)
+static uint64_t input_sig(canon *c, int ti)
 {
     const ir_tensor *t = &c->g->t[ti];
     if (t->producer >= 0 && c->in_set[t->producer]) {
@@ -155,6 +156,7 @@ static uint64_t input_sig(const canon *c, int ti)
     base_sb sb = {0};
     tensor_bytes(t, &sb);
     uint64_t h = hash_bytes(&sb, 0x7e);
+    c->oom |= sb.oom;
     base_sb_free(&sb);
     return h;
 }
@@ -169,6 +171,7 @@ static void hash_up(canon *c, int k)
         if (op->out[s] >= 0)
             tensor_bytes(&c->g->t[op->out[s]], &sb);
     uint64_t h = hash_bytes(&sb, 0x0b);
+    c->oom |= sb.oom;
     base_sb_free(&sb);
     for (int s = 0; s < op->n_in; s++)
         h = mix(h, op->in[s] < 0 ? 0x1u : input_sig(c, op->in[s]));
@@ -295,7 +298,7 @@ hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base
     int n_tensors;
     number_tensors(&c, &n_tensors);
     write_bytes(&c, n_tensors, out);
-    if (out->oom)
+    if (out->oom || c.oom)
         st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory");
 out:
     base_free(in_set), base_free(placed), base_free(c.up), base_free(c.down);

@@ -9,6 +9,8 @@
  */
 #include "fe_fb.h"
 
+#include "base/base.h"
+
 #include <stdlib.h>
 #include <string.h>
 
@@ -389,7 +391,7 @@ static bool fbb_injected(fe_fbb *b)
 
 static void *fbb_realloc(fe_fbb *b, void *p, size_t n)
 {
-    void *q = fbb_injected(b) ? NULL : realloc(p, n);
+    void *q = fbb_injected(b) ? NULL : base_realloc(p, n);
     if (q == NULL)
         fbb_fail(b, FE_FBB_ENOMEM);
     return q;
@@ -428,7 +430,7 @@ static void *arena_dup(fe_fbb *b, const void *src, size_t n)
 
 fe_fbb *fe_fbb_new(void)
 {
-    fe_fbb *b = calloc(1, sizeof *b);
+    fe_fbb *b = base_calloc(1, sizeof *b);
     if (b != NULL)
         b->fail_in = -1;
     return b;

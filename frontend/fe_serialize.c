@@ -77,6 +77,8 @@ EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
                          jsonByteSize);
     json_error_t err;
     json_t *doc = json_loadb(jsonGraph, jsonByteSize, JSON_REJECT_DUPLICATES, &err);
+    if (doc == NULL && json_error_code(&err) == json_error_out_of_memory)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "%s: out of memory while parsing", fn);
     if (doc == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: malformed JSON at line %d column %d: %s", fn,
                          err.line, err.column, err.text);

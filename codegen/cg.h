@@ -29,6 +29,7 @@ typedef struct cg_target {
     char arch[32];        /* "sm_90", "gfx942" */
     int sm_count;
     int max_vec;          /* widest vector access in elements (a knob; 0 = no limit) */
+    int loads_per_thread; /* row kernels: vector loads in flight per thread (a knob; 0 = 4) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, or a run-time scalar (float). */

@@ -270,7 +270,8 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
     if (t->max_vec > 0 && n.vec > t->max_vec)
         n.vec = 1;
     n.threads = 32;
-    while (n.threads < 1024 && n.cols / n.vec / n.threads > 4) /* ~4 vector loads in flight per thread */
+    int per_thread = t->loads_per_thread > 0 ? t->loads_per_thread : 4; /* loads in flight */
+    while (n.threads < 1024 && n.cols / n.vec / n.threads > per_thread)
         n.threads *= 2;
     base_sb defs = {0}, hooks = {0};
     char eps[64];

@@ -4,7 +4,8 @@
  * handle's stream.
  *
  * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned.
- * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use.
+ * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use;
+ * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
  */
 #include <stdio.h>
@@ -17,11 +18,15 @@
 
 #define WS_ALIGN 256
 
-enum { KNOB_VECTOR_WIDTH };
+enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD };
 static const int64_t vector_widths[] = {1, 8};
+static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
      .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
+    {.id = "jit.loads_per_thread", .description = "row kernels: vector loads each thread keeps in "
+     "flight (fewer threads per row, more rows per multiprocessor)",
+     .min = 1, .max = 8, .stride = 1, .dflt = 4, .valid = loads_per_thread, .n_valid = 4},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -146,7 +151,8 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
         st = rt_device(&dev);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
-    cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH]};
+    cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
+                   .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD]};
     snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
     ir_partition part;
     if ((st = ir_fuse(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)

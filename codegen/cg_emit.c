@@ -181,6 +181,8 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
     ir_op_kind a = g->ops[k->anchor].kind;
     if (a == IR_OP_BN_INFER)
         return cg_emit_pointwise; /* elementwise once the statistics are given */
+    if (a == IR_OP_MATMUL)
+        return cg_emit_matmul;
     return a == IR_OP_LAYERNORM || a == IR_OP_RMSNORM ? cg_emit_rownorm : NULL;
 }
 

@@ -33,5 +33,7 @@ hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg
                                  cg_kernel *out, char *why, size_t why_len);
 hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                                cg_kernel *out, char *why, size_t why_len);
+hipdnnStatus_t cg_emit_matmul(const ir_graph *g, const ir_kernel *k, const cg_target *t,
+                              cg_kernel *out, char *why, size_t why_len);
 
 #endif

@@ -369,6 +369,77 @@ Test(gpu, bn_inference_relu)
     hipdnnBackendDestroyDescriptor(g);
 }
 
+/* C [Bt, M, K] x [Bt, K, N] -> epilogue. A row-major, B row-major or column-major (`b_kmajor`);
+ * A's and B's batch dims are Bt or 1 (broadcast). Odd K pads the contiguous rows to a multiple
+ * of 8 elements (the template's 16-byte rows). Epilogue 0: none (C stored in `out`), 1: + bias
+ * [1, 1, N] then GELU, 2: + bias [Bt, M, N] then RELU, times 0.5. Tolerance: the output type's
+ * (fp32 accumulation over K <= 1024 stays far inside it). */
+static void matmul_case(const char *io, const char *out, int64_t bt, int64_t M, int64_t N, int64_t K,
+                        bool a_bcast, bool b_bcast, bool b_kmajor, int epi)
+{
+    int64_t ka = (K + 7) / 8 * 8, kb = b_kmajor ? (K + 7) / 8 * 8 : 0, nb = (N + 7) / 8 * 8;
+    int64_t ad[3] = {a_bcast ? 1 : bt, M, K}, as[3] = {M * ka, ka, 1};
+    int64_t bd[3] = {b_bcast ? 1 : bt, K, N}, bs[3];
+    if (b_kmajor)
+        bs[0] = N * kb, bs[1] = 1, bs[2] = kb;
+    else
+        bs[0] = K * nb, bs[1] = nb, bs[2] = 1;
+    int64_t cd[3] = {bt, M, N}, cs[3], vd[3] = {1, 1, N}, vs[3];
+    packed(3, cd, cs, 0), packed(3, vd, vs, 0);
+    json_t *tensors = json_array(), *nodes = json_array();
+    json_array_append_new(tensors, tensor(1, io, 3, ad, as, false));
+    json_array_append_new(tensors, tensor(2, io, 3, bd, bs, false));
+    json_array_append_new(tensors, tensor(3, epi ? "FLOAT" : out, 3, cd, cs, epi != 0));
+    json_array_append_new(nodes, node("MatmulAttributes", json_pack("{s:i, s:i, s:i}", "a_tensor_uid", 1,
+                                                                    "b_tensor_uid", 2, "c_tensor_uid", 3)));
+    if (epi) {
+        json_array_append_new(tensors, epi == 1 ? tensor(4, io, 3, vd, vs, false) : tensor(4, "FLOAT", 3, cd, cs, false));
+        json_array_append_new(tensors, tensor(5, "FLOAT", 3, cd, cs, true));
+        json_array_append_new(tensors, tensor(6, epi == 1 ? out : "FLOAT", 3, cd, cs, epi != 1));
+        json_array_append_new(nodes, node("PointwiseAttributes", json_pack("{s:s, s:i, s:i, s:i}",
+            "operation", "ADD", "in_0_tensor_uid", 3, "in_1_tensor_uid", 4, "out_0_tensor_uid", 5)));
+        json_array_append_new(nodes, node("PointwiseAttributes", json_pack("{s:s, s:i, s:i}",
+            "operation", epi == 1 ? "GELU_FWD" : "RELU_FWD", "in_0_tensor_uid", 5, "out_0_tensor_uid", 6)));
+    }
+    if (epi == 2) {
+        json_t *half = scalar(7, 0.5f); /* rank 3, as the pointwise ranks must agree */
+        json_object_set_new(half, "dims", json_pack("[i,i,i]", 1, 1, 1));
+        json_object_set_new(half, "strides", json_pack("[i,i,i]", 1, 1, 1));
+        json_array_append_new(tensors, half);
+        json_array_append_new(tensors, tensor(8, out, 3, cd, cs, false));
+        json_array_append_new(nodes, node("PointwiseAttributes", json_pack("{s:s, s:i, s:i, s:i}",
+            "operation", "MUL", "in_0_tensor_uid", 6, "in_1_tensor_uid", 7, "out_0_tensor_uid", 8)));
+    }
+    char what[200];
+    snprintf(what, sizeof what, "matmul %s->%s [%lld%s x %lld x %lld] x [%lld%s x %lld x %lld]%s epi %d", io, out,
+             (long long)ad[0], a_bcast ? "b" : "", (long long)M, (long long)K, (long long)bd[0],
+             b_bcast ? "b" : "", (long long)K, (long long)N, b_kmajor ? " B col-major" : "", epi);
+    hipdnnBackendDescriptor_t g = finalize_graph(tensors, nodes);
+    check_graph(g, what);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+Test(gpu, matmul_bias_gelu_random_shapes)
+{
+    const char *io[] = {"BFLOAT16", "HALF"};
+    for (int i = 0; i < 8; i++) {
+        int64_t bt = rnd(1, 3);
+        bool odd = i % 2 == 0;
+        int64_t M = rnd(1, 300), N = odd ? rnd(1, 300) : 8 * rnd(1, 40), K = odd ? rnd(1, 300) : 8 * rnd(1, 40);
+        matmul_case(io[i % 2], io[i % 2], bt, M, N, K, i == 2, i == 5, i % 4 >= 2, 1);
+    }
+}
+
+Test(gpu, matmul_layouts_and_outputs)
+{
+    matmul_case("BFLOAT16", "FLOAT", 2, rnd(129, 260), rnd(129, 260), rnd(600, 1000), false, true, false, 0);
+    matmul_case("HALF", "HALF", 3, rnd(1, 200), rnd(1, 200), rnd(1, 200), true, false, true, 0);
+    matmul_case("BFLOAT16", "BFLOAT16", 1, rnd(1, 200), rnd(1, 200), rnd(1, 200), false, false, true, 2);
+    matmul_case("HALF", "FLOAT", 2, rnd(1, 200), rnd(1, 200), rnd(1, 200), false, false, false, 2);
+    matmul_case("BFLOAT16", "BFLOAT16", 1, 1, 1, 1, false, false, false, 1);
+    matmul_case("HALF", "HALF", 1, 256, 128, 96, false, false, true, 1);
+}
+
 /* Without a GPU the whole program reports "skipped" to ctest (exit 77), not "passed". */
 int main(int argc, char *argv[])
 {

@@ -59,6 +59,7 @@ static int emit_and_compile(const ir_graph *ir, const char *what)
             cr_assert_eq(cg_emit(ir, &p.k[k], &t, &k1), HIPDNN_STATUS_SUCCESS);
             cr_assert_eq(cg_emit(ir, &p.k[k], &t, &k2), HIPDNN_STATUS_SUCCESS);
             cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
+            cg_dump(what, k1.source); /* with HIPDNN_JIT_DUMP_DIR set */
             void *code = NULL;
             size_t len = 0;
             char *log = NULL;
@@ -79,8 +80,9 @@ Test(codegen, example_graphs_with_templates_compile)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
-    const char *files[] = {"layernorm.json", "rmsnorm_residual.json", "bn_inference_relu.json"};
-    for (size_t i = 0; i < 3; i++) {
+    const char *files[] = {"layernorm.json", "rmsnorm_residual.json", "bn_inference_relu.json",
+                           "matmul_bias_gelu.json"};
+    for (size_t i = 0; i < 4; i++) {
         hipdnnBackendDescriptor_t g = load_graph(files[i]);
         cr_expect_eq(emit_and_compile(fe_graph_of(g->obj)->ir, files[i]), 2);
         hipdnnBackendDestroyDescriptor(g);
@@ -129,6 +131,38 @@ Test(codegen, unsupported_kernels_say_why)
     cr_expect_not_null(strstr(why, "sdpa_fwd"), "%s", why);
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);
+}
+
+/* A batched fp16 matmul with column-major B, a broadcast batch dim of A and a [B, M, 1] per-row
+ * scale epilogue, fp32 output; and a column-major A, which the template refuses with a reason. */
+Test(codegen, matmul_variants)
+{
+    ir_graph g;
+    ir_graph_init(&g);
+    ir_tensor a = {.uid = 1, .dtype = HIPDNN_DATA_HALF, .rank = 3, .dims = {1, 37, 24}, .strides = {888, 24, 1}};
+    ir_tensor b = {.uid = 2, .dtype = HIPDNN_DATA_HALF, .rank = 3, .dims = {3, 24, 19}, .strides = {456, 1, 24}};
+    ir_tensor c = {.uid = 3, .dtype = HIPDNN_DATA_FLOAT, .rank = 3, .dims = {3, 37, 19},
+                   .strides = {703, 19, 1}, .is_virtual = true};
+    ir_tensor s = {.uid = 4, .dtype = HIPDNN_DATA_FLOAT, .rank = 3, .dims = {3, 37, 1}, .strides = {37, 1, 1}};
+    ir_tensor y = c;
+    y.uid = 5, y.is_virtual = false;
+    int ta = ir_add_tensor(&g, &a), tb = ir_add_tensor(&g, &b), tc = ir_add_tensor(&g, &c);
+    int ts = ir_add_tensor(&g, &s), ty = ir_add_tensor(&g, &y);
+    ir_op mm = {.kind = IR_OP_MATMUL, .n_in = 2, .n_out = 1, .in = {ta, tb}, .out = {tc}};
+    ir_op mul = {.kind = IR_OP_POINTWISE, .n_in = 3, .n_out = 1, .in = {tc, ts, -1}, .out = {ty}};
+    mul.a.pw.mode = HIPDNN_POINTWISE_MUL;
+    ir_add_op(&g, &mm), ir_add_op(&g, &mul);
+    cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS);
+    if (have_compiler())
+        cr_expect_eq(emit_and_compile(&g, "matmul_variants"), 2);
+    g.t[ta].strides[1] = 1, g.t[ta].strides[2] = 40; /* A column-major */
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    char why[256] = "";
+    cr_expect(!cg_supports(&g, &p.k[0], why, sizeof why));
+    cr_expect_not_null(strstr(why, "row-major"), "%s", why);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
 }
 
 Test(codegen, templates_hash_is_stable_within_a_build)

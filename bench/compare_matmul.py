@@ -1,0 +1,56 @@
+#!/usr/bin/env python3
+"""compare_matmul.py OURS.txt — times y = GELU(a @ b + bias) with PyTorch (F.gelu(torch.addmm(bias,
+a, b)), cuBLAS underneath) on the same GPU and prints a markdown table next to bench_matmul's
+numbers (OURS.txt is bench_matmul's output).
+
+Same flops counted as bench_matmul (2·M·N·K); bf16 operands; median of REPS event-timed calls
+after warm-up, inputs rotated over SETS sets.
+"""
+import sys
+import torch
+import torch.nn.functional as F
+
+CEILING = 790.0  # TFLOP/s, bf16 dense mma ceiling of this H200 (shared/gpu notes)
+SETS, REPS = 2, 30
+
+
+def timed(fn, sets):
+    for i in range(5):
+        fn(*sets[i % SETS])
+    start = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
+    end = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
+    for i in range(REPS):
+        start[i].record()
+        fn(*sets[i % SETS])
+        end[i].record()
+    torch.cuda.synchronize()
+    ms = sorted(s.elapsed_time(e) for s, e in zip(start, end))
+    return ms[REPS // 2]
+
+
+def torch_case(m, n, k):
+    dev, bf = "cuda", torch.bfloat16
+    bias = torch.randn(n, device=dev, dtype=bf)
+    sets = [(torch.randn(m, k, device=dev, dtype=bf), torch.randn(k, n, device=dev, dtype=bf))
+            for _ in range(SETS)]
+    ms = timed(lambda a, b: F.gelu(torch.addmm(bias, a, b)), sets)
+    return ms, 2.0 * m * n * k / (ms * 1e-3) / 1e12
+
+
+def main():
+    ours = []
+    for line in open(sys.argv[1]):
+        f = line.split()
+        if len(f) == 6 and f[0] != "case":
+            ours.append((int(f[1]), int(f[2]), int(f[3]), float(f[4]), float(f[5])))
+    print(f"GPU: {torch.cuda.get_device_name()}, torch {torch.__version__}")
+    print("| M=N=K | hipdnn-jit ms | TFLOP/s | % of 790 | PyTorch addmm+gelu ms | TFLOP/s | ratio |")
+    print("|---|---|---|---|---|---|---|")
+    for m, n, k, ms, tf in ours:
+        tms, ttf = torch_case(m, n, k)
+        print(f"| {m} | {ms:.3f} | {tf:.0f} | {100 * tf / CEILING:.0f}% | {tms:.3f} | {ttf:.0f} | "
+              f"{tf / ttf:.2f} |")
+
+
+if __name__ == "__main__":
+    main()

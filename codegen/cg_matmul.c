@@ -1,0 +1,285 @@
+/* cg_matmul.c — emits MATMUL kernels (with their pointwise epilogue) with
+ * kernel_templates/matmul.hip: tensor-core mma.sync tiles on NVIDIA sm_80 and newer.
+ *
+ * C [batch..., M, N] = A [batch..., M, K] · B [batch..., K, N]; A, B and C have one rank. The
+ * batch dims of C are flattened into one index b (grid z); A's and B's batch offsets are
+ * generated from their own strides (a dim that divides C's is broadcast as the reference does
+ * it: index b_d / (C_d / X_d)). What the template can address:
+ *   A   bf16 or fp16, K contiguous (row-major), row stride a multiple of 8 elements
+ *   B   the same type; N contiguous (row-major) or K contiguous (column-major), the other
+ *       stride a multiple of 8 elements
+ *   epilogue operands  C's rank, each dim C's or 1 (bias [1, 1, N], a residual [.., M, N],
+ *       per-row scales...), any strides, any type templates load; or scalars
+ * Anything else (A column-major, fp32 operands, a prologue, AMD) is NOT_SUPPORTED with a reason;
+ * the reference engine still runs it.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg_int.h"
+
+#define BM 128
+#define BN 128
+#define WARPS_M 2 /* warps per block along M and N (the template's HD_WARPS_M / N) */
+#define WARPS_N 4
+
+typedef struct mm {
+    const ir_graph *g;
+    const ir_kernel *k;
+    const ir_op *op;
+    int a, b, c, rank;       /* tensor indices; the common rank */
+    int64_t m, n, kd, batch; /* kd: the reduction size K */
+    int64_t lda, ldb;
+    bool b_kmajor;
+} mm;
+
+static bool fail(char *why, size_t len, const char *msg)
+{
+    snprintf(why, len, "%s", msg);
+    return false;
+}
+
+static bool written(const mm *s, int ti)
+{
+    for (int i = 0; i < s->k->n_writes; i++)
+        if (s->k->writes[i] == ti)
+            return true;
+    return false;
+}
+
+/* The coordinate of C's batch dim d within flat batch index b, as an expression. */
+static void batch_coord(const mm *s, int d, base_sb *sb)
+{
+    const ir_tensor *c = &s->g->t[s->c];
+    int64_t div = 1;
+    for (int e = d + 1; e < s->rank - 2; e++)
+        div *= c->dims[e];
+    base_sb_printf(sb, "((b / %lldLL) %% %lldLL)", (long long)div, (long long)c->dims[d]);
+}
+
+/* hd_i64 offset of A's or B's matrix for batch b (reference broadcasting of dividing dims). */
+static void operand_offset(const mm *s, int ti, const char *name, base_sb *sb)
+{
+    const ir_tensor *t = &s->g->t[ti], *c = &s->g->t[s->c];
+    base_sb_printf(sb, "HD_DEVICE hd_i64 %s(hd_i64 b)\n{\n    return 0LL", name);
+    for (int d = 0; d < s->rank - 2; d++) {
+        if (t->dims[d] == 1)
+            continue;
+        base_sb_puts(sb, " + ");
+        batch_coord(s, d, sb);
+        base_sb_printf(sb, " / %lldLL * %lldLL", (long long)(c->dims[d] / t->dims[d]),
+                       (long long)t->strides[d]);
+    }
+    base_sb_puts(sb, ";\n}\n");
+}
+
+/* Offset of epilogue tensor ti at (b, r, c): a size-1 dim broadcasts. */
+static void element_offset(const mm *s, int ti, base_sb *sb)
+{
+    const ir_tensor *t = &s->g->t[ti];
+    base_sb_puts(sb, "0LL");
+    for (int d = 0; d < s->rank - 2; d++)
+        if (t->dims[d] != 1) {
+            base_sb_puts(sb, " + ");
+            batch_coord(s, d, sb);
+            base_sb_printf(sb, " * %lldLL", (long long)t->strides[d]);
+        }
+    if (t->dims[s->rank - 2] != 1)
+        base_sb_printf(sb, " + (hd_i64)r * %lldLL", (long long)t->strides[s->rank - 2]);
+    if (t->dims[s->rank - 1] != 1)
+        base_sb_printf(sb, " + (hd_i64)c * %lldLL", (long long)t->strides[s->rank - 1]);
+}
+
+static void load(const mm *s, int ti, bool *have, base_sb *sb)
+{
+    if (ti < 0 || have[ti])
+        return;
+    have[ti] = true;
+    char buf[64];
+    const char *scalar = cg_scalar_expr(s->g, ti, buf, sizeof buf);
+    base_sb_printf(sb, "    float t%d = ", ti);
+    if (scalar != NULL) {
+        base_sb_printf(sb, "%s;\n", scalar);
+        return;
+    }
+    base_sb_printf(sb, "hd_ld<%s>(p%d, ", cg_dtype(s->g->t[ti].dtype), ti);
+    element_offset(s, ti, sb);
+    base_sb_puts(sb, ");\n");
+}
+
+static void store(const mm *s, int ti, base_sb *sb)
+{
+    if (!written(s, ti))
+        return;
+    base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(s->g->t[ti].dtype), ti);
+    element_offset(s, ti, sb);
+    base_sb_printf(sb, ", t%d);\n", ti);
+}
+
+/* GEN_INDEX: the coordinate along `axis` of C. */
+static void index_expr(const mm *s, int64_t axis, base_sb *sb)
+{
+    if (axis < 0)
+        axis += s->rank;
+    if (axis == s->rank - 1 || axis < 0 || axis >= s->rank)
+        base_sb_puts(sb, "c");
+    else if (axis == s->rank - 2)
+        base_sb_puts(sb, "r");
+    else
+        batch_coord(s, (int)axis, sb);
+}
+
+/* hd_epilogue: C rounded to its type, then the fused pointwise ops, one element. */
+static void emit_epilogue(const mm *s, bool *have, base_sb *sb)
+{
+    const ir_graph *g = s->g;
+    base_sb_puts(sb, "HD_DEVICE void hd_epilogue(hd_i64 b, int r, int c, float acc, HD_PARAMS)\n{\n");
+    base_sb_printf(sb, "    float t%d = hd_round<%s>(acc);\n", s->c, cg_dtype(g->t[s->c].dtype));
+    have[s->c] = true;
+    store(s, s->c, sb);
+    for (int i = 0; i < s->k->n_ops; i++) {
+        if (s->k->part[i] != IR_PART_EPILOGUE)
+            continue;
+        const ir_op *op = &g->ops[s->k->ops[i]];
+        for (int j = 0; j < op->n_in; j++)
+            load(s, op->in[j], have, sb);
+        char a[16], b[16], c[16], out[24];
+        snprintf(a, sizeof a, "t%d", op->in[0]);
+        snprintf(b, sizeof b, "t%d", op->in[1]);
+        snprintf(c, sizeof c, "t%d", op->in[2]);
+        snprintf(out, sizeof out, "float t%d", op->out[0]);
+        base_sb idx = {0};
+        index_expr(s, op->a.pw.axis, &idx);
+        base_sb_puts(sb, "    ");
+        cg_pointwise_stmt(sb, op, out, a, op->in[1] >= 0 ? b : NULL, op->in[2] >= 0 ? c : NULL,
+                          base_sb_str(&idx));
+        base_sb_free(&idx);
+        base_sb_printf(sb, "    t%d = hd_round<%s>(t%d);\n", op->out[0],
+                       cg_dtype(g->t[op->out[0]].dtype), op->out[0]);
+        have[op->out[0]] = true;
+        store(s, op->out[0], sb);
+    }
+    base_sb_puts(sb, "}\n");
+}
+
+/* ---- checks ---------------------------------------------------------------------------------------- */
+
+static bool check_target(const cg_target *t, char *why, size_t len)
+{
+    if (strcmp(t->platform, "nvidia") != 0)
+        return fail(why, len, "the matmul template uses NVIDIA mma.sync; no AMD matmul template yet");
+    if (strncmp(t->arch, "sm_", 3) != 0 || atoi(t->arch + 3) < 80)
+        return fail(why, len, "the matmul template needs sm_80 or newer (cp.async, mma.sync bf16)");
+    return true;
+}
+
+/* Only a pointwise epilogue; every tensor has C's rank, dims C's or 1, a type templates load. */
+static bool check_ops(const mm *s, char *why, size_t len)
+{
+    const ir_tensor *c = &s->g->t[s->c];
+    for (int i = 0; i < s->k->n_ops; i++) {
+        const ir_op *op = &s->g->ops[s->k->ops[i]];
+        if (op == s->op)
+            continue;
+        if (op->kind != IR_OP_POINTWISE || s->k->part[i] != IR_PART_EPILOGUE)
+            return fail(why, len, "a matmul prologue (an op feeding A or B) has no template yet");
+        for (int j = 0; j < op->n_in + op->n_out; j++) {
+            int ti = j < op->n_in ? op->in[j] : op->out[j - op->n_in];
+            if (ti < 0)
+                continue;
+            const ir_tensor *t = &s->g->t[ti];
+            bool ok = cg_dtype(t->dtype) != NULL && (t->rank == s->rank || t->by_value || t->runtime_scalar);
+            for (int d = 0; ok && !t->by_value && !t->runtime_scalar && d < t->rank; d++)
+                ok = t->dims[d] == 1 || t->dims[d] == c->dims[d];
+            if (!ok) {
+                snprintf(why, len, "matmul epilogue tensor uid %lld: rank, dims or data type the "
+                         "matmul template cannot address", (long long)t->uid);
+                return false;
+            }
+        }
+    }
+    return true;
+}
+
+/* Batch dims of X divide C's; those not broadcast keep 16-byte alignment. */
+static bool check_batch(const mm *s, int ti)
+{
+    const ir_tensor *t = &s->g->t[ti], *c = &s->g->t[s->c];
+    for (int d = 0; d < s->rank - 2; d++)
+        if (t->dims[d] < 1 || c->dims[d] % t->dims[d] != 0 || (t->dims[d] != 1 && t->strides[d] % 8 != 0))
+            return false;
+    return true;
+}
+
+static bool check_operands(mm *s, char *why, size_t len)
+{
+    const ir_tensor *a = &s->g->t[s->a], *b = &s->g->t[s->b], *c = &s->g->t[s->c];
+    int r = s->rank;
+    if (a->rank != r || b->rank != r || r < 2)
+        return fail(why, len, "matmul operands of different ranks");
+    if (a->dtype != b->dtype || (a->dtype != HIPDNN_DATA_BFLOAT16 && a->dtype != HIPDNN_DATA_HALF))
+        return fail(why, len, "the matmul template needs A and B both bf16 or both fp16");
+    if (cg_dtype(c->dtype) == NULL)
+        return fail(why, len, "matmul output type the template cannot store");
+    s->m = a->dims[r - 2], s->kd = a->dims[r - 1], s->n = b->dims[r - 1];
+    if (a->strides[r - 1] != 1 && s->kd != 1)
+        return fail(why, len, "A must be row-major (K contiguous); column-major A has no template "
+                    "path yet");
+    s->lda = a->strides[r - 2];
+    if (s->m != 1 && s->lda % 8 != 0)
+        return fail(why, len, "A's row stride must be a multiple of 8 elements (16-byte rows)");
+    s->b_kmajor = b->strides[r - 1] != 1 && b->strides[r - 2] == 1;
+    if (!s->b_kmajor && b->strides[r - 1] != 1 && s->n != 1)
+        return fail(why, len, "B must have N or K contiguous");
+    s->ldb = b->strides[s->b_kmajor ? r - 1 : r - 2];
+    if ((s->b_kmajor ? s->n : s->kd) != 1 && s->ldb % 8 != 0)
+        return fail(why, len, "B's row (or column) stride must be a multiple of 8 elements");
+    if (!check_batch(s, s->a) || !check_batch(s, s->b))
+        return fail(why, len, "matmul batch dims of A or B that do not divide C's, or batch "
+                    "strides that are not multiples of 8 elements");
+    s->batch = 1;
+    for (int d = 0; d < r - 2; d++)
+        s->batch *= c->dims[d];
+    if (s->batch > 65535 || (s->m + BM - 1) / BM > 65535 || s->m > INT32_MAX / 2 ||
+        s->n > INT32_MAX / 2 || s->kd > INT32_MAX / 2 || s->batch * s->m * s->n == 0)
+        return fail(why, len, "matmul sizes outside the template's grid range");
+    return true;
+}
+
+hipdnnStatus_t cg_emit_matmul(const ir_graph *g, const ir_kernel *k, const cg_target *t,
+                              cg_kernel *out, char *why, size_t why_len)
+{
+    mm s = {.g = g, .k = k, .op = &g->ops[k->anchor]};
+    s.a = s.op->in[0], s.b = s.op->in[1], s.c = s.op->out[0], s.rank = g->t[s.c].rank;
+    if (!check_target(t, why, why_len) || !check_operands(&s, why, why_len) ||
+        !check_ops(&s, why, why_len))
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    base_sb defs = {0}, hooks = {0};
+    bool *have = base_calloc((size_t)g->n_t + 1, sizeof *have);
+    hipdnnStatus_t st = have != NULL ? cg_collect_params(g, k, out, &defs)
+                                     : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        base_sb_printf(&defs, "#define HD_M %lld\n#define HD_N %lld\n#define HD_K %lld\n"
+                       "#define HD_BATCH %lld\n#define HD_AB_DT %s\n#define HD_B_KMAJOR %d\n"
+                       "#define HD_LDA %lldLL\n#define HD_LDB %lldLL\n#define HD_A_PTR p%d\n"
+                       "#define HD_B_PTR p%d\n#define HD_WARPS_M %d\n#define HD_WARPS_N %d\n",
+                       (long long)s.m, (long long)s.n, (long long)s.kd,
+                       (long long)s.batch, cg_dtype(g->t[s.a].dtype), s.b_kmajor,
+                       (long long)s.lda, (long long)s.ldb, s.a, s.b, WARPS_M, WARPS_N);
+        operand_offset(&s, s.a, "hd_a_off", &hooks);
+        operand_offset(&s, s.b, "hd_b_off", &hooks);
+        emit_epilogue(&s, have, &hooks);
+        st = cg_assemble(t, "matmul.hip", &defs, &hooks, out);
+    }
+    out->entry = "hd_matmul_kernel";
+    out->grid[0] = (unsigned)((s.n + BN - 1) / BN), out->grid[1] = (unsigned)((s.m + BM - 1) / BM);
+    out->grid[2] = (unsigned)s.batch;
+    out->block[0] = WARPS_M * WARPS_N * 32, out->block[1] = out->block[2] = 1;
+    out->smem = 0; /* static: 48 KB */
+    out->align = 16;
+    base_free(have);
+    base_sb_free(&defs);
+    base_sb_free(&hooks);
+    return st;
+}

@@ -8,9 +8,10 @@
  * target give the same bytes. Codegen never sees the cache or the runtime: the frontend fills
  * cg_target from the runtime's device info and hands the source to the compiler.
  *
- * Templates today: pointwise.hip (pure pointwise regions) and rownorm.hip (layernorm and
- * rmsnorm anchors with pointwise prologue and epilogue). Kernels without a template are
- * NOT_SUPPORTED (cg_supports says why).
+ * Templates today: pointwise.hip (pointwise regions, batchnorm inference), rownorm.hip
+ * (layernorm and rmsnorm with pointwise prologue and epilogue) and matmul.hip (tensor-core
+ * matmul with a pointwise epilogue). Kernels without a template are NOT_SUPPORTED
+ * (cg_supports says why).
  */
 #ifndef HIPDNN_CG_H
 #define HIPDNN_CG_H

@@ -1,6 +1,6 @@
 /* cg_emit.c — codegen's front: template lookup, kernel parameters, pointwise statements,
  * source assembly, the template hash and source dumps. The template-specific emitters live in
- * cg_pointwise.c and cg_rownorm.c; cg_emit picks the one that fits a kernel.
+ * cg_pointwise.c, cg_rownorm.c and cg_matmul.c; cg_emit picks the one that fits a kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -137,6 +137,8 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
         st = rt_module_load(code, code_len, &out->module);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = rt_module_function(out->module, out->cg.entry, &out->fn);
+    if (st == HIPDNN_STATUS_SUCCESS && out->cg.smem > 48 * 1024) /* above the default limit */
+        st = rt_function_set_max_smem(out->fn, out->cg.smem);
     free(code);
     base_free(out->cg.source);
     out->cg.source = NULL;

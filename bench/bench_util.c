@@ -1,0 +1,122 @@
+/* bench_util.c — shared pieces of the benchmark programs (see bench_util.h). */
+#include <string.h>
+
+#include "bench_util.h"
+#include "runtime/rt.h"
+
+hipdnnHandle_t bench_handle;
+
+void bench_init(const char *program)
+{
+    void *probe;
+    if (hipdnnDeviceMalloc_ext(&probe, 16) != HIPDNN_STATUS_SUCCESS) {
+        fprintf(stderr, "%s: no GPU\n", program);
+        exit(1);
+    }
+    hipdnnDeviceFree_ext(probe);
+    CHECK(hipdnnCreate(&bench_handle));
+    srand(1);
+}
+
+json_t *bench_node(const char *type, json_t *attrs)
+{
+    return json_pack("{s:s, s:s, s:o}", "compute_data_type", "FLOAT", "attributes_type", type,
+                     "attributes", attrs);
+}
+
+hipdnnBackendDescriptor_t bench_graph(json_t *tensors, json_t *nodes)
+{
+    json_t *doc = json_pack("{s:o, s:o}", "tensors", tensors, "nodes", nodes);
+    char *text = json_dumps(doc, 0);
+    hipdnnBackendDescriptor_t g;
+    CHECK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, strlen(text)));
+    CHECK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &bench_handle));
+    CHECK(hipdnnBackendFinalize(g));
+    free(text);
+    json_decref(doc);
+    return g;
+}
+
+hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g)
+{
+    hipdnnBackendDescriptor_t heur, cfg, plan, eng;
+    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+    int64_t n = 0;
+    char name[64] = "";
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    CHECK(hipdnnBackendFinalize(heur));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &cfg));
+    CHECK(hipdnnBackendFinalize(cfg));
+    CHECK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &eng));
+    CHECK(hipdnnBackendGetAttribute(eng, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
+    if (strcmp(name, "jit_fused") != 0) {
+        fprintf(stderr, "the first engine is '%s', not jit_fused\n", name);
+        exit(1);
+    }
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK(hipdnnBackendFinalize(plan));
+    hipdnnBackendDestroyDescriptor(eng), hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(heur);
+    return plan;
+}
+
+hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs)
+{
+    hipdnnBackendDescriptor_t p;
+    void *ws = NULL;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &p));
+    CHECK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
+    CHECK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
+    CHECK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
+    CHECK(hipdnnBackendFinalize(p));
+    return p;
+}
+
+void *bench_random_bf16(size_t n)
+{
+    unsigned short *h = malloc(n * 2 + 2);
+    unsigned s = (unsigned)rand() | 1u;
+    for (size_t i = 0; i < n; i++) { /* xorshift: fast enough for gigabytes of input */
+        s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+        float f = (float)(s >> 8) * (4.0f / 16777216.0f) - 2.0f;
+        unsigned u;
+        memcpy(&u, &f, 4);
+        h[i] = (unsigned short)((u + 0x7fff + ((u >> 16) & 1)) >> 16);
+    }
+    void *dev;
+    CHECK(hipdnnDeviceMalloc_ext(&dev, n * 2));
+    CHECK(hipdnnMemcpyHostToDevice_ext(dev, h, n * 2));
+    free(h);
+    return dev;
+}
+
+static int cmp_float(const void *a, const void *b)
+{
+    float x = *(const float *)a, y = *(const float *)b;
+    return (x > y) - (x < y);
+}
+
+float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t *packs, int n_packs,
+                      int warmup, int reps)
+{
+    for (int i = 0; i < warmup; i++)
+        CHECK(hipdnnBackendExecute(bench_handle, plan, packs[i % n_packs]));
+    rt_event ev[2];
+    CHECK(rt_event_create(&ev[0]));
+    CHECK(rt_event_create(&ev[1]));
+    float *ms = malloc(sizeof *ms * (size_t)reps);
+    for (int i = 0; i < reps; i++) {
+        CHECK(rt_event_record(ev[0], NULL));
+        CHECK(hipdnnBackendExecute(bench_handle, plan, packs[i % n_packs]));
+        CHECK(rt_event_record(ev[1], NULL));
+        CHECK(rt_event_elapsed_ms(ev[0], ev[1], &ms[i]));
+    }
+    qsort(ms, (size_t)reps, sizeof *ms, cmp_float);
+    float median = ms[reps / 2];
+    free(ms);
+    rt_event_destroy(ev[0]), rt_event_destroy(ev[1]);
+    return median;
+}

@@ -1,0 +1,46 @@
+/* bench_util.h — what the benchmark programs share: graph building from the JSON model, the
+ * fused-JIT plan, variant packs, random bf16 inputs, and event timing (median of many calls
+ * rotating over several input sets so the L2 cache does not serve them).
+ * Device memory comes through the public hipdnn_jit.h extensions; only the event timer uses
+ * the library's runtime (runtime/rt.h).
+ */
+#ifndef HIPDNN_BENCH_UTIL_H
+#define HIPDNN_BENCH_UTIL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+#include "hipdnn_backend.h"
+#include "hipdnn_jit.h"
+
+#define CHECK(call)                                                                              \
+    do {                                                                                        \
+        hipdnnStatus_t st_ = (call);                                                            \
+        if (st_ != HIPDNN_STATUS_SUCCESS) {                                                     \
+            char m_[HIPDNN_ERROR_STRING_MAX_LENGTH];                                            \
+            hipdnnGetLastErrorString(m_, sizeof m_);                                            \
+            fprintf(stderr, "%s:%d %s: %s\n", __FILE__, __LINE__, #call, m_);                   \
+            exit(1);                                                                            \
+        }                                                                                       \
+    } while (0)
+
+extern hipdnnHandle_t bench_handle;
+
+/* A handle, or exit(1) with a message when there is no GPU. */
+void bench_init(const char *program);
+/* A node of the JSON model with compute type FLOAT. */
+json_t *bench_node(const char *type, json_t *attrs);
+/* Deserializes and finalizes {"tensors": tensors, "nodes": nodes} (takes both references). */
+hipdnnBackendDescriptor_t bench_graph(json_t *tensors, json_t *nodes);
+/* The heuristics' first plan, which must be the fused JIT engine's. */
+hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t graph);
+hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs);
+/* Device memory holding n random bf16 values in [-2, 2). */
+void *bench_random_bf16(size_t n);
+/* Median milliseconds of `reps` event-timed executions after `warmup`, rotating over packs. */
+float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t *packs, int n_packs,
+                      int warmup, int reps);
+
+#endif

@@ -324,6 +324,10 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
 /* ---- fe_ops_check.c: per-operation finalize rules ------------------------------------------ */
 
 hipdnnStatus_t fe_check_op(fe_obj *op);
+/* Layernorm/rmsnorm without NORMALIZED_DIM_COUNT: the normalized trailing dims run from
+ * scale's first non-1 dim after dim 0 to the end (an all-ones scale: the last dim). The one
+ * rule; lowering writes its result into the IR so every engine uses it. */
+int fe_norm_infer_dims(const int64_t *scale_dims, int scale_rank, int x_rank);
 
 /* ---- fe_model.c: graph <-> JSON model (the FlatBuffer object model, flatc's JSON dialect) -- */
 

@@ -240,6 +240,15 @@ static void lower_quant(fe_obj *o, bool quantize, int x_rank, ir_quant *q)
     q->negative_scale = bool_of(o, HIPDNN_ATTR_OPERATION_BLOCK_SCALE_DEQUANTIZE_NEG_SCALE);
 }
 
+/* The explicit count, or the frontend's inference from the scale (fe_norm_infer_dims). */
+static int normalized_dims(fe_obj *o, hipdnnBackendAttributeName_t scale_id, int given, int x_rank)
+{
+    if (given > 0)
+        return given;
+    fe_tensor_view s = fe_tensor(fe_get(o, scale_id)->one.obj);
+    return fe_norm_infer_dims(s.dims, s.rank, x_rank);
+}
+
 static void lower_attrs(fe_obj *o, ir_op *op, int x_rank)
 {
     hipdnnBackendDescriptorType_t t = o->cls->type;
@@ -253,10 +262,13 @@ static void lower_attrs(fe_obj *o, ir_op *op, int x_rank)
         break;
     case IR_OP_LAYERNORM:
         op->a.norm.phase = fe_get(o, HIPDNN_ATTR_OPERATION_LAYERNORM_FWD_PHASE_EXT)->one.e;
-        op->a.norm.normalized_dims =
-            (int)i64_or(o, HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT, 0);
+        op->a.norm.normalized_dims = normalized_dims(o, HIPDNN_ATTR_OPERATION_LAYERNORM_SCALE_EXT,
+            (int)i64_or(o, HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT, 0), x_rank);
         break;
-    case IR_OP_RMSNORM: op->a.norm.phase = fe_get(o, HIPDNN_ATTR_OPERATION_RMSNORM_FWD_PHASE_EXT)->one.e; break;
+    case IR_OP_RMSNORM:
+        op->a.norm.phase = fe_get(o, HIPDNN_ATTR_OPERATION_RMSNORM_FWD_PHASE_EXT)->one.e;
+        op->a.norm.normalized_dims = normalized_dims(o, HIPDNN_ATTR_OPERATION_RMSNORM_SCALE_EXT, 0, x_rank);
+        break;
     case IR_OP_SDPA_FWD:
     case IR_OP_SDPA_BWD: lower_sdpa(o, op->kind == IR_OP_SDPA_FWD, &op->a.sdpa); break;
     case IR_OP_BS_QUANTIZE:

@@ -518,13 +518,17 @@ static hipdnnStatus_t check_gen_stats(fe_obj *op)
 /* Without NORMALIZED_DIM_COUNT the normalized dims run from scale's first non-1 dim after
  * dim 0 (always a batch dim) to the end: X [N,C,1,1] with scale [1,C,1,1] normalizes dims
  * 1..3, X [B,S,D] with scale [1,1,D] the last one; an all-ones scale means the last dim. */
+int fe_norm_infer_dims(const int64_t *scale_dims, int scale_rank, int x_rank)
+{
+    for (int i = 1; i < scale_rank && i < x_rank; i++)
+        if (scale_dims[i] != 1)
+            return x_rank - i;
+    return 1;
+}
+
 static int norm_infer_dims(const port *x, const port *scale)
 {
-    int r = x->t.rank;
-    for (int i = 1; i < scale->t.rank && i < r; i++)
-        if (scale->t.dims[i] != 1)
-            return r - i;
-    return 1;
+    return fe_norm_infer_dims(scale->t.dims, scale->t.rank, x->t.rank);
 }
 
 /* Scale/bias: 1 on the leading dims, X's dims on the n normalized ones. Stats: the reverse. */

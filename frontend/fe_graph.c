@@ -11,6 +11,7 @@
 
 #include "frontend/fe_schema.h"
 
+#define FE_MAX_GRAPH_OPS 16384
 #define GFAIL(...) base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: " __VA_ARGS__)
 
 /* One use of a tensor by an operation. */
@@ -169,6 +170,9 @@ hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out)
     *out = (fe_graph_info){0};
     if (n_ops == 0)
         return GFAIL("the graph has no operations (set HIPDNN_ATTR_OPERATIONGRAPH_OPS)");
+    if (n_ops > FE_MAX_GRAPH_OPS) /* the analysis is quadratic in the op count */
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR: %d "
+                         "operations; at most %d are supported", n_ops, FE_MAX_GRAPH_OPS);
     hipdnnStatus_t st = check_ops_unique(ops, n_ops);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;

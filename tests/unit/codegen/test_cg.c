@@ -170,3 +170,43 @@ Test(codegen, templates_hash_is_stable_within_a_build)
     cr_expect_eq(cg_templates_hash(), cg_templates_hash());
     cr_expect_neq(cg_templates_hash(), 0u);
 }
+
+/* The engine's knobs reach codegen: loads per thread sets the row kernel's block size, the
+ * vector-width limit switches the 16-byte accesses off; every variant still compiles.
+ * (An inference graph: with training statistics [rows, 1] the row stride of the statistics
+ * currently also forces 1-wide accesses; see choose_vec in codegen/cg_rownorm.c.) */
+Test(codegen, knobs_change_the_row_kernel)
+{
+    hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    const int loads[] = {1, 2, 4, 8}, vecs[] = {8, 1};
+    for (int l = 0; l < 4; l++)
+        for (int v = 0; v < 2; v++) {
+            cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132,
+                           .max_vec = vecs[v], .loads_per_thread = loads[l]};
+            cg_kernel k;
+            cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+            const char *threads = strstr(k.source, "#define HD_THREADS "), *vec = strstr(k.source, "#define HD_VEC ");
+            cr_assert(threads != NULL && vec != NULL);
+            char sig[64];
+            snprintf(sig, sizeof sig, "%d %d", atoi(threads + 19), atoi(vec + 15));
+            cr_expect_eq(atoi(vec + 15), vecs[v], "vector width follows the knob");
+            /* 4096 columns: threads * vec * loads covers the row */
+            cr_expect_eq(atoi(threads + 19) * atoi(vec + 15) * loads[l] >= 4096 ||
+                         atoi(threads + 19) == 1024, true, "%s", sig);
+            if (vecs[v] == 8) /* 512 vectors per row: threads = 512 / loads, below the 1024 cap */
+                cr_expect_eq(atoi(threads + 19), 512 / loads[l], "%d loads per thread: %s", loads[l], sig);
+            if (have_compiler()) {
+                void *code = NULL;
+                size_t len = 0;
+                cr_expect_eq(rt_compile(k.source, "knobs", "sm_90", NULL, 0, &code, &len, NULL),
+                             HIPDNN_STATUS_SUCCESS, "%s", sig);
+                free(code);
+            }
+            cg_kernel_free(&k);
+        }
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}

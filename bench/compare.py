@@ -9,22 +9,10 @@ import sys
 import torch
 import torch.nn.functional as F
 
+from torch_timing import timed
+
 CEILING = 4240.0  # GB/s, device-to-device copy measured on this H200 (shared/gpu/README.md)
 SETS, REPS = 4, 50
-
-
-def timed(fn, sets):
-    for i in range(10):
-        fn(*sets[i % SETS])
-    start = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
-    end = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
-    for i in range(REPS):
-        start[i].record()
-        fn(*sets[i % SETS])
-        end[i].record()
-    torch.cuda.synchronize()
-    ms = sorted(s.elapsed_time(e) for s, e in zip(start, end))
-    return ms[REPS // 2]
 
 
 def torch_case(kind, rows, cols):
@@ -41,7 +29,7 @@ def torch_case(kind, rows, cols):
         fn, nbytes = (lambda x, r: F.rms_norm(x + r, (cols,), w, 1e-5)), 8
     else:  # rmsnorm_fp8
         fn, nbytes = (lambda x, r: (F.rms_norm(x, (cols,), w, 1e-5) * 4).to(torch.float8_e4m3fn)), 3
-    ms = timed(fn, sets)
+    ms = timed(fn, sets, REPS, 10)
     return ms, rows * cols * nbytes / (ms * 1e-3) / 1e9
 
 

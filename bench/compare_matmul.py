@@ -10,22 +10,10 @@ import sys
 import torch
 import torch.nn.functional as F
 
+from torch_timing import timed
+
 CEILING = 790.0  # TFLOP/s, bf16 dense mma ceiling of this H200 (shared/gpu notes)
 SETS, REPS = 2, 30
-
-
-def timed(fn, sets):
-    for i in range(5):
-        fn(*sets[i % SETS])
-    start = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
-    end = [torch.cuda.Event(enable_timing=True) for _ in range(REPS)]
-    for i in range(REPS):
-        start[i].record()
-        fn(*sets[i % SETS])
-        end[i].record()
-    torch.cuda.synchronize()
-    ms = sorted(s.elapsed_time(e) for s, e in zip(start, end))
-    return ms[REPS // 2]
 
 
 def torch_case(m, n, k):
@@ -33,7 +21,7 @@ def torch_case(m, n, k):
     bias = torch.randn(n, device=dev, dtype=bf)
     sets = [(torch.randn(m, k, device=dev, dtype=bf), torch.randn(k, n, device=dev, dtype=bf))
             for _ in range(SETS)]
-    ms = timed(lambda a, b: F.gelu(torch.addmm(bias, a, b)), sets)
+    ms = timed(lambda a, b: F.gelu(torch.addmm(bias, a, b)), sets, REPS, 5)
     return ms, 2.0 * m * n * k / (ms * 1e-3) / 1e12
 
 

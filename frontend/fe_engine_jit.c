@@ -67,15 +67,6 @@ static bool jit_supports(const fe_graph_state *g, char *why, size_t n)
     return ok;
 }
 
-static int64_t tensor_bytes(const ir_tensor *t)
-{
-    int64_t n = 1;
-    for (int i = 0; i < t->rank; i++)
-        n *= t->dims[i];
-    size_t es = fe_dtype_size(t->dtype);
-    return es > 0 ? n * (int64_t)es : (n + 1) / 2;
-}
-
 /* Workspace offsets of the virtual tensors the partition writes to memory; returns the size. */
 static int64_t layout(const ir_graph *ir, const ir_partition *p, int64_t *offset)
 {
@@ -89,7 +80,7 @@ static int64_t layout(const ir_graph *ir, const ir_partition *p, int64_t *offset
                 continue;
             if (offset != NULL)
                 offset[p->k[k].writes[w]] = ws;
-            ws += (tensor_bytes(t) + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN;
+            ws += (fe_ir_tensor_bytes(t) + WS_ALIGN - 1) / WS_ALIGN * WS_ALIGN;
         }
     return ws;
 }

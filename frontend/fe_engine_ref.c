@@ -20,15 +20,6 @@ struct fe_plan_impl {
     int64_t *offset; /* per IR tensor: byte offset in the workspace, -1 when not virtual */
 };
 
-static int64_t tensor_bytes(const ir_tensor *t)
-{
-    int64_t n = 1;
-    for (int i = 0; i < t->rank; i++)
-        n *= t->dims[i];
-    size_t es = fe_dtype_size(t->dtype);
-    return es > 0 ? n * (int64_t)es : (n + 1) / 2; /* 4-bit types pack two per byte */
-}
-
 static bool ref_supports(const fe_graph_state *g, char *why, size_t n)
 {
     if (g->ir == NULL) {
@@ -52,7 +43,7 @@ static int64_t layout(const ir_graph *ir, int64_t *offset)
         if (offset != NULL)
             offset[i] = ir->t[i].is_virtual ? ws : -1;
         if (ir->t[i].is_virtual)
-            ws += (tensor_bytes(&ir->t[i]) + REF_ALIGN - 1) / REF_ALIGN * REF_ALIGN;
+            ws += (fe_ir_tensor_bytes(&ir->t[i]) + REF_ALIGN - 1) / REF_ALIGN * REF_ALIGN;
     }
     return ws;
 }

@@ -202,6 +202,8 @@ typedef struct fe_tensor_view {
 fe_tensor_view fe_tensor(fe_obj *o);
 /* Byte size of one element, 0 for sub-byte or unsized types. */
 size_t fe_dtype_size(hipdnnDataType_t t);
+/* Dense byte size of an IR tensor's elements; 4-bit types pack two per byte. */
+int64_t fe_ir_tensor_bytes(const ir_tensor *t);
 const char *fe_dtype_name(hipdnnDataType_t t);
 bool fe_dtype_valid(int t);
 extern const fe_class fe_tensor_class;

@@ -30,6 +30,15 @@ size_t fe_dtype_size(hipdnnDataType_t t)
     }
 }
 
+int64_t fe_ir_tensor_bytes(const ir_tensor *t)
+{
+    int64_t n = 1;
+    for (int i = 0; i < t->rank; i++)
+        n *= t->dims[i];
+    size_t es = fe_dtype_size(t->dtype);
+    return es > 0 ? n * (int64_t)es : (n + 1) / 2;
+}
+
 bool fe_dtype_valid(int t) { return t >= HIPDNN_DATA_FLOAT && t <= HIPDNN_DATA_FP8_E5M2_FNUZ; }
 
 const char *fe_dtype_name(hipdnnDataType_t t)

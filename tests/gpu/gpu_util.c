@@ -1,0 +1,236 @@
+/* gpu_util.c — the GPU tests' harness: suite setup (skip without a GPU), graph building in the
+ * JSON model, running a graph on the JIT engine and on the reference engine, and comparing every
+ * output (relative L2 error within the type's tolerance, no unwritten element). The test files
+ * (test_gpu_*.c) hold the cases; main() reports "skipped" (exit 77) to ctest without a GPU.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+
+#include "gpu_util.h"
+
+hipdnnHandle_t handle;
+unsigned seed;
+
+void gpu_setup(void)
+{
+    if (rt_init() != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no GPU on this machine");
+    TU_OK(hipdnnCreate(&handle));
+    const char *env = getenv("HIPDNN_TEST_SEED");
+    seed = env ? (unsigned)strtoul(env, NULL, 10) : (unsigned)time(NULL) ^ (unsigned)clock();
+    srand(seed);
+    cr_log_info("seed %u", seed);
+}
+
+void gpu_teardown(void)
+{
+    if (handle != NULL)
+        hipdnnDestroy(handle);
+}
+
+int rnd(int lo, int hi) { return lo + rand() % (hi - lo + 1); }
+
+/* ---- graph building (JSON model) ------------------------------------------------------------------ */
+
+json_t *tensor(int uid, const char *dtype, int rank, const int64_t *dims, const int64_t *strides,
+                      bool is_virtual)
+{
+    json_t *d = json_array(), *s = json_array();
+    for (int i = 0; i < rank; i++)
+        json_array_append_new(d, json_integer(dims[i])), json_array_append_new(s, json_integer(strides[i]));
+    return json_pack("{s:i, s:s, s:o, s:o, s:b}", "uid", uid, "data_type", dtype, "strides", s, "dims", d,
+                     "virtual", is_virtual);
+}
+
+json_t *scalar(int uid, float v)
+{
+    int64_t one[4] = {1, 1, 1, 1};
+    json_t *t = tensor(uid, "FLOAT", 2, one, one, false);
+    json_object_set_new(t, "value_type", json_string("Float32Value"));
+    json_object_set_new(t, "value", json_pack("{s:f}", "value", v));
+    return t;
+}
+
+void packed(int rank, const int64_t *dims, int64_t *strides, int64_t row_pad)
+{
+    strides[rank - 1] = 1;
+    for (int i = rank - 2; i >= 0; i--)
+        strides[i] = strides[i + 1] * dims[i + 1] + (i == rank - 2 ? row_pad : 0);
+}
+
+json_t *node(const char *type, json_t *attrs)
+{
+    return json_pack("{s:s, s:s, s:o}", "compute_data_type", "FLOAT", "attributes_type", type,
+                     "attributes", attrs);
+}
+
+hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes)
+{
+    json_t *doc = json_pack("{s:o, s:o}", "tensors", tensors, "nodes", nodes);
+    char *text = json_dumps(doc, 0);
+    hipdnnBackendDescriptor_t g;
+    TU_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, strlen(text)));
+    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_OK(hipdnnBackendFinalize(g));
+    free(text);
+    json_decref(doc);
+    return g;
+}
+
+/* ---- running ---------------------------------------------------------------------------------------- */
+
+hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *engine)
+{
+    int64_t id, n;
+    TU_OK(hipdnnGetEngineIdByName_ext(handle, engine, &id));
+    hipdnnBackendDescriptor_t e, cfg, plan;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    TU_OK(hipdnnBackendFinalize(e));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
+    TU_OK(hipdnnBackendFinalize(cfg));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    TU_OK(hipdnnBackendFinalize(plan));
+    hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(e);
+    (void)n;
+    return plan;
+}
+
+int64_t workspace_of(hipdnnBackendDescriptor_t plan)
+{
+    int64_t ws = 0, n;
+    TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws));
+    return ws;
+}
+
+void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws)
+{
+    hipdnnBackendDescriptor_t pack;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
+    TU_OK(hipdnnBackendFinalize(pack));
+    TU_OK(hipdnnBackendExecute(handle, plan, pack));
+    hipdnnBackendDestroyDescriptor(pack);
+}
+
+size_t extent_bytes(const ir_tensor *t)
+{
+    int64_t last = 0;
+    for (int i = 0; i < t->rank; i++)
+        last += (t->dims[i] - 1) * t->strides[i];
+    size_t es = fe_dtype_size(t->dtype);
+    return (size_t)(last + 1) * (es ? es : 1);
+}
+
+ir_buf view(const ir_tensor *t, void *data)
+{
+    ir_buf b = {.data = data, .dtype = t->dtype, .rank = t->rank};
+    memcpy(b.dims, t->dims, sizeof b.dims);
+    memcpy(b.strides, t->strides, sizeof b.strides);
+    return b;
+}
+
+double tolerance(hipdnnDataType_t t)
+{
+    switch (t) {
+    case HIPDNN_DATA_FLOAT: return 2e-5;
+    case HIPDNN_DATA_HALF: return 2e-3;
+    case HIPDNN_DATA_BFLOAT16: return 1.2e-2;
+    default: return 8e-2; /* fp8 */
+    }
+}
+
+void check_graph(hipdnnBackendDescriptor_t g, const char *what)
+{
+    check_graph_with(g, "jit_fused", NULL, what);
+}
+
+void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_fn fill, const char *what)
+{
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    int n = 0;
+    int64_t uids[64];
+    void *host[64], *dev[64], *ref[64];
+    const ir_tensor *ts[64];
+    for (int i = 0; i < ir->n_t; i++) {
+        const ir_tensor *t = &ir->t[i];
+        if (t->is_virtual || t->by_value)
+            continue;
+        size_t bytes = extent_bytes(t);
+        ts[n] = t, uids[n] = t->uid;
+        host[n] = malloc(bytes), ref[n] = malloc(bytes);
+        TU_OK(rt_malloc(&dev[n], bytes));
+        memset(host[n], 0xff, bytes);
+        ir_buf b = view(t, host[n]);
+        if (t->producer < 0 && (fill == NULL || !fill(t, &b))) { /* an input: random in [-2, 2] */
+            int64_t idx[IR_MAX_RANK] = {0};
+            do
+                ir_store(&b, idx, (double)rand() / RAND_MAX * 4 - 2);
+            while (ir_next_index(&b, idx));
+        }
+        memcpy(ref[n], host[n], bytes);
+        TU_OK(rt_memcpy_h2d(dev[n], host[n], bytes));
+        n++;
+    }
+    hipdnnBackendDescriptor_t gpu_plan = plan_with(g, engine), ref_plan = plan_with(g, "reference");
+    int64_t ws = workspace_of(gpu_plan), ref_ws_size = workspace_of(ref_plan);
+    void *dws = NULL, *hws = malloc((size_t)ref_ws_size + 1);
+    if (ws > 0) {
+        TU_OK(rt_malloc(&dws, (size_t)ws));
+        TU_OK(rt_memset(dws, 0xff, (size_t)ws));
+    }
+    execute(gpu_plan, n, uids, dev, dws);
+    TU_OK(rt_stream_sync(NULL));
+    execute(ref_plan, n, uids, ref, hws);
+    for (int i = 0; i < n; i++) {
+        if (ts[i]->producer < 0)
+            continue;
+        TU_OK(rt_memcpy_d2h(host[i], dev[i], extent_bytes(ts[i])));
+        ir_buf got = view(ts[i], host[i]), want = view(ts[i], ref[i]);
+        int64_t idx[IR_MAX_RANK] = {0};
+        double num = 0, den = 0;
+        bool nan = false;
+        do {
+            double a = ir_load(&got, idx), b = ir_load(&want, idx);
+            nan |= isnan(a) && !isnan(b);
+            num += (a - b) * (a - b), den += b * b;
+        } while (ir_next_index(&got, idx));
+        double rel = sqrt(num / (den > 0 ? den : 1));
+        cr_expect(!nan, "%s: output uid %lld has unwritten (NaN) elements", what, (long long)ts[i]->uid);
+        cr_expect_leq(rel, tolerance(ts[i]->dtype), "%s: output uid %lld rel err %.3g > %.3g", what,
+                      (long long)ts[i]->uid, rel, tolerance(ts[i]->dtype));
+        cr_log_info("%s: uid %lld rel err %.3g", what, (long long)ts[i]->uid, rel);
+    }
+    for (int i = 0; i < n; i++)
+        free(host[i]), free(ref[i]), rt_free(dev[i]);
+    free(hws);
+    rt_free(dws);
+    hipdnnBackendDestroyDescriptor(gpu_plan), hipdnnBackendDestroyDescriptor(ref_plan);
+}
+
+/* Without a GPU the whole program reports "skipped" to ctest (exit 77), not "passed". */
+int main(int argc, char *argv[])
+{
+    if (rt_init() != HIPDNN_STATUS_SUCCESS) {
+        char msg[256];
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        printf("test_gpu: skipped: %s\n", msg);
+        return 77;
+    }
+    struct criterion_test_set *tests = criterion_initialize();
+    int result = 0;
+    if (criterion_handle_args(argc, argv, true))
+        result = !criterion_run_all_tests(tests);
+    criterion_finalize(tests);
+    return result;
+}

@@ -1,0 +1,58 @@
+/* gpu_util.h — the GPU tests' harness (gpu_util.c), shared by every tests/gpu/test_gpu_*.c file.
+ *
+ * A case builds a graph in the JSON model (tensor, scalar, node, finalize_graph), then
+ * check_graph runs it on the JIT engine (device memory, outputs poisoned with 0xFF bytes) and on
+ * the reference engine (host memory) with the same fresh random inputs and compares every output.
+ * Each file declares its own suite with `.init = gpu_setup, .fini = gpu_teardown`.
+ */
+#ifndef HIPDNN_TEST_GPU_UTIL_H
+#define HIPDNN_TEST_GPU_UTIL_H
+
+#include <jansson.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../common/tu.h"
+#include "frontend/fe_int.h"
+#include "runtime/rt.h"
+
+extern hipdnnHandle_t handle;
+extern unsigned seed;
+
+/* Suite init (skips without a GPU; seeds rand() from HIPDNN_TEST_SEED or the clock) and fini. */
+void gpu_setup(void);
+void gpu_teardown(void);
+/* A random integer in [lo, hi]. */
+int rnd(int lo, int hi);
+
+/* ---- graph building (JSON model) ---- */
+json_t *tensor(int uid, const char *dtype, int rank, const int64_t *dims, const int64_t *strides,
+               bool is_virtual);
+/* A by-value fp32 scalar of rank 2 ([1, 1]). */
+json_t *scalar(int uid, float v);
+/* Packed row-major strides for dims; the second-to-last dim's stride is padded by row_pad. */
+void packed(int rank, const int64_t *dims, int64_t *strides, int64_t row_pad);
+json_t *node(const char *type, json_t *attrs);
+/* Deserializes {tensors, nodes}, attaches the handle and finalizes; steals both arrays. */
+hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes);
+
+/* ---- running ---- */
+hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *engine);
+int64_t workspace_of(hipdnnBackendDescriptor_t plan);
+void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws);
+/* Bytes from a tensor's first element to one past its last. */
+size_t extent_bytes(const ir_tensor *t);
+ir_buf view(const ir_tensor *t, void *data);
+/* The relative-L2 tolerance for an output of type t. */
+double tolerance(hipdnnDataType_t t);
+
+/* Fills input t (view b) with values a case needs (page tables, positive variances); returns
+ * false to leave it to the default: uniform random in [-2, 2]. */
+typedef bool (*gpu_fill_fn)(const ir_tensor *t, ir_buf *b);
+/* Runs g on `engine` (device memory) and on the reference engine (host memory) with the same
+ * inputs and compares every output. */
+void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_fn fill, const char *what);
+/* check_graph_with(g, "jit_fused", NULL, what). */
+void check_graph(hipdnnBackendDescriptor_t g, const char *what);
+
+#endif

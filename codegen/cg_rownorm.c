@@ -225,11 +225,10 @@ static bool check(norm *n, char *why, size_t len)
     return true;
 }
 
-/* Vector width: 8 when rows and every row stride keep 8-element (>= 16-byte) alignment.
- * Known over-restriction: per-row tensors (training statistics [rows, 1], stride 1) are
- * checked too although they are accessed one element at a time, so training-mode norms get
- * 1-wide accesses. Restricting the check to ROW_COL tensors is the fix; it waits for a GPU run
- * to confirm the 8-wide kernel with statistics outputs. */
+/* Vector width: 8 when rows and the row strides of every tensor accessed per element (ROW_COL)
+ * keep 8-element (>= 16-byte) alignment. Per-row tensors (training statistics [rows, 1]) and
+ * per-column ones (scale, bias) are read or written one element or one column vector at a time
+ * and do not constrain it. */
 static int choose_vec(const norm *n)
 {
     if (n->cols % 8 != 0)
@@ -238,7 +237,9 @@ static int choose_vec(const norm *n)
         const ir_op *op = &n->g->ops[n->k->ops[i]];
         for (int s = 0; s < op->n_in + op->n_out; s++) {
             int ti = s < op->n_in ? op->in[s] : op->out[s - op->n_in];
-            for (int d = 0; ti >= 0 && d < n->lead; d++)
+            if (ti < 0 || access_of(n, ti) != A_ROW_COL)
+                continue;
+            for (int d = 0; d < n->lead; d++)
                 if (n->g->t[ti].dims[d] != 1 && n->g->t[ti].strides[d] % 8 != 0)
                     return 1;
         }

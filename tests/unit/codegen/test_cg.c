@@ -172,9 +172,7 @@ Test(codegen, templates_hash_is_stable_within_a_build)
 }
 
 /* The engine's knobs reach codegen: loads per thread sets the row kernel's block size, the
- * vector-width limit switches the 16-byte accesses off; every variant still compiles.
- * (An inference graph: with training statistics [rows, 1] the row stride of the statistics
- * currently also forces 1-wide accesses; see choose_vec in codegen/cg_rownorm.c.) */
+ * vector-width limit switches the 16-byte accesses off; every variant still compiles. */
 Test(codegen, knobs_change_the_row_kernel)
 {
     hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
@@ -207,6 +205,26 @@ Test(codegen, knobs_change_the_row_kernel)
             }
             cg_kernel_free(&k);
         }
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* Training statistics ([rows, 1], written once per row) do not force 1-wide accesses on the
+ * rows: layernorm.json (training, 4096 columns) gets 8-wide vectors; a 4095-column row gets 1. */
+Test(codegen, training_statistics_keep_vector_accesses)
+{
+    hipdnnBackendDescriptor_t g = load_graph("layernorm.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(p.n, 1);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect(strstr(k.source, "#define HD_VEC 8\n") != NULL, "training layernorm keeps 8-wide accesses");
+    cr_expect(strstr(k.source, "hd_store_stats") != NULL);
+    cr_expect_eq(k.align, 16);
+    cg_kernel_free(&k);
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);
 }

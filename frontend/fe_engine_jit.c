@@ -96,6 +96,30 @@ static int64_t jit_workspace(const fe_graph_state *g, const int64_t *knobs)
     return ws;
 }
 
+/* ---- heuristic ------------------------------------------------------------------------------------ */
+
+static bool has_row_kernel(const ir_graph *ir)
+{
+    for (int i = 0; i < ir->n_ops; i++)
+        if (ir->ops[i].kind == IR_OP_LAYERNORM || ir->ops[i].kind == IR_OP_RMSNORM)
+            return true;
+    return false;
+}
+
+/* Ranked knob settings: the defaults (16-byte accesses; 4 loads in flight per thread, the best
+ * measured for 1024..8192-wide rows, bench/NOTES.md); for graphs with a row kernel, 2 and 8 loads
+ * per thread next; last, 1-wide accesses, which only pointers without 16-byte alignment need. */
+static int jit_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
+{
+    static const int64_t row_loads[] = {4, 2, 8};
+    int n = 0, n_loads = has_row_kernel(g->ir) ? 3 : 1;
+    for (int l = 0; l < n_loads && n < max; l++, n++)
+        knobs[n][KNOB_VECTOR_WIDTH] = 8, knobs[n][KNOB_LOADS_PER_THREAD] = row_loads[l];
+    if (n < max)
+        knobs[n][KNOB_VECTOR_WIDTH] = 1, knobs[n++][KNOB_LOADS_PER_THREAD] = 4;
+    return n;
+}
+
 /* ---- build: emit, compile, load ------------------------------------------------------------------- */
 
 static void jit_destroy(fe_plan_impl *p)
@@ -235,6 +259,7 @@ const fe_engine fe_jit_engine = {
     .notes = jit_notes,
     .n_notes = 1,
     .supports = jit_supports,
+    .configs = jit_configs,
     .workspace = jit_workspace,
     .build = jit_build,
     .execute = jit_execute,

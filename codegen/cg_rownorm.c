@@ -286,13 +286,16 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
     if (st == HIPDNN_STATUS_SUCCESS) {
         epsilon_expr(&n, eps, sizeof eps);
         base_sb_printf(&defs, "#define HD_ROWS %lldLL\n#define HD_COLS %lld\n#define HD_THREADS %d\n"
-                       "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n",
-                       (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps);
+                       "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_PREFETCH %d\n",
+                       (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps,
+                       t->row_prefetch ? 1 : 0);
         emit_hooks(&n, have, &hooks);
         st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
     }
     out->entry = "hd_rownorm_kernel";
-    out->grid[0] = (unsigned)(n.rows < 1048576 ? n.rows : 1048576), out->grid[1] = out->grid[2] = 1;
+    /* Prefetching blocks loop over rows: about two blocks' worth of threads per multiprocessor. */
+    int64_t max_grid = t->row_prefetch ? (int64_t)(t->sm_count > 0 ? t->sm_count : 1) * (2048 / n.threads) : 1048576;
+    out->grid[0] = (unsigned)(n.rows < max_grid ? n.rows : max_grid), out->grid[1] = out->grid[2] = 1;
     out->block[0] = (unsigned)n.threads, out->block[1] = out->block[2] = 1;
     out->align = n.vec == 8 ? 16 : 1;
     base_free(have);

@@ -5,7 +5,8 @@
  *
  * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned.
  * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use;
- * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread.
+ * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread;
+ * jit.row_prefetch (0 or 1, default 0): row kernels load the next row while reducing this one.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
  */
 #include <stdio.h>
@@ -18,7 +19,7 @@
 
 #define WS_ALIGN 256
 
-enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD };
+enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const fe_knob_def jit_knobs[] = {
@@ -27,6 +28,9 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.loads_per_thread", .description = "row kernels: vector loads each thread keeps in "
      "flight (fewer threads per row, more rows per multiprocessor)",
      .min = 1, .max = 8, .stride = 1, .dflt = 4, .valid = loads_per_thread, .n_valid = 4},
+    {.id = "jit.row_prefetch", .description = "row kernels: 1 = each block loads its next row while "
+     "it reduces the current one (software pipelining), 0 = one row at a time",
+     .min = 0, .max = 1, .stride = 1, .dflt = 0},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -107,16 +111,21 @@ static bool has_row_kernel(const ir_graph *ir)
 }
 
 /* Ranked knob settings: the defaults (16-byte accesses; 4 loads in flight per thread, the best
- * measured for 1024..8192-wide rows, bench/NOTES.md); for graphs with a row kernel, 2 and 8 loads
- * per thread next; last, 1-wide accesses, which only pointers without 16-byte alignment need. */
+ * measured for 1024..8192-wide rows, bench/NOTES.md; no row prefetch); for graphs with a row
+ * kernel, 2 and 8 loads per thread and the prefetching kernel next; last, 1-wide accesses, which
+ * only pointers without 16-byte alignment need. */
 static int jit_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
 {
-    static const int64_t row_loads[] = {4, 2, 8};
-    int n = 0, n_loads = has_row_kernel(g->ir) ? 3 : 1;
-    for (int l = 0; l < n_loads && n < max; l++, n++)
-        knobs[n][KNOB_VECTOR_WIDTH] = 8, knobs[n][KNOB_LOADS_PER_THREAD] = row_loads[l];
-    if (n < max)
-        knobs[n][KNOB_VECTOR_WIDTH] = 1, knobs[n++][KNOB_LOADS_PER_THREAD] = 4;
+    static const int64_t rows[][2] = {{4, 0}, {2, 0}, {8, 0}, {4, 1}}; /* loads, prefetch */
+    int n = 0, n_rows = has_row_kernel(g->ir) ? 4 : 1;
+    for (int r = 0; r < n_rows && n < max; r++, n++) {
+        knobs[n][KNOB_VECTOR_WIDTH] = 8;
+        knobs[n][KNOB_LOADS_PER_THREAD] = rows[r][0], knobs[n][KNOB_ROW_PREFETCH] = rows[r][1];
+    }
+    if (n < max) {
+        knobs[n][KNOB_VECTOR_WIDTH] = 1;
+        knobs[n][KNOB_LOADS_PER_THREAD] = 4, knobs[n++][KNOB_ROW_PREFETCH] = 0;
+    }
     return n;
 }
 
@@ -169,7 +178,8 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
-                   .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD]};
+                   .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
+                   .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH]};
     snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
     ir_partition part;
     if ((st = ir_fuse(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)

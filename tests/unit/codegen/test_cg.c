@@ -228,3 +228,38 @@ Test(codegen, training_statistics_keep_vector_accesses)
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);
 }
+
+/* The row-prefetch knob: the prefetching kernel loops over rows with a grid of about two blocks'
+ * worth of threads per multiprocessor, and compiles; without it, one block per row. */
+Test(codegen, row_prefetch_knob)
+{
+    hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    for (int pre = 0; pre < 2; pre++) {
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .row_prefetch = pre};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+        const char *d = strstr(k.source, "#define HD_PREFETCH ");
+        cr_assert_not_null(d);
+        cr_expect_eq(atoi(d + 20), pre);
+        const char *rows = strstr(k.source, "#define HD_ROWS ");
+        cr_assert_not_null(rows);
+        long long n_rows = atoll(rows + 16);
+        if (pre)
+            cr_expect_leq((long long)k.grid[0], 132LL * (2048 / (long long)k.block[0]), "grid %u", k.grid[0]);
+        else
+            cr_expect_eq((long long)k.grid[0], n_rows, "one block per row");
+        if (have_compiler()) {
+            void *code = NULL;
+            size_t len = 0;
+            cr_expect_eq(rt_compile(k.source, "prefetch", "sm_90", NULL, 0, &code, &len, NULL),
+                         HIPDNN_STATUS_SUCCESS);
+            free(code);
+        }
+        cg_kernel_free(&k);
+    }
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}

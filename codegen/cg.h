@@ -32,6 +32,7 @@ typedef struct cg_target {
     int max_vec;          /* widest vector access in elements (a knob; 0 = no limit) */
     int loads_per_thread; /* row kernels: vector loads in flight per thread (a knob; 0 = 4) */
     int row_prefetch;     /* row kernels: 1 = load the next row before reducing this one (a knob) */
+    int shifted_stats;    /* layernorm: 1 = pivot-shifted sums within warps (a knob) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, or a run-time scalar (float). */

@@ -286,9 +286,10 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
     if (st == HIPDNN_STATUS_SUCCESS) {
         epsilon_expr(&n, eps, sizeof eps);
         base_sb_printf(&defs, "#define HD_ROWS %lldLL\n#define HD_COLS %lld\n#define HD_THREADS %d\n"
-                       "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_PREFETCH %d\n",
+                       "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_PREFETCH %d\n"
+                       "#define HD_SHIFTED_STATS %d\n",
                        (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps,
-                       t->row_prefetch ? 1 : 0);
+                       t->row_prefetch ? 1 : 0, t->shifted_stats ? 1 : 0);
         emit_hooks(&n, have, &hooks);
         st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
     }

@@ -6,7 +6,8 @@
  * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned.
  * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use;
  * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread;
- * jit.row_prefetch (0 or 1, default 0): row kernels load the next row while reducing this one.
+ * jit.row_prefetch (0 or 1, default 0): row kernels load the next row while reducing this one;
+ * jit.shifted_stats (0 or 1, default 0): layernorm's statistics as pivot-shifted sums in warps.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
  */
 #include <stdio.h>
@@ -19,7 +20,7 @@
 
 #define WS_ALIGN 256
 
-enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH };
+enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const fe_knob_def jit_knobs[] = {
@@ -31,6 +32,9 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.row_prefetch", .description = "row kernels: 1 = each block loads its next row while "
      "it reduces the current one (software pipelining), 0 = one row at a time",
      .min = 0, .max = 1, .stride = 1, .dflt = 0},
+    {.id = "jit.shifted_stats", .description = "layernorm statistics: 1 = sums around a per-warp "
+     "pivot within each warp, merged across warps; 0 = each thread's exact mean and M2, merged "
+     "pairwise throughout", .min = 0, .max = 1, .stride = 1, .dflt = 0},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -111,20 +115,20 @@ static bool has_row_kernel(const ir_graph *ir)
 }
 
 /* Ranked knob settings: the defaults (16-byte accesses; 4 loads in flight per thread, the best
- * measured for 1024..8192-wide rows, bench/NOTES.md; no row prefetch); for graphs with a row
- * kernel, 2 and 8 loads per thread and the prefetching kernel next; last, 1-wide accesses, which
- * only pointers without 16-byte alignment need. */
+ * measured for 1024..8192-wide rows, bench/NOTES.md; one row at a time; merged statistics); for
+ * graphs with a row kernel, 2 and 8 loads per thread, the shifted statistics and the prefetching
+ * kernel next; last, 1-wide accesses, which only pointers without 16-byte alignment need. */
 static int jit_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
 {
-    static const int64_t rows[][2] = {{4, 0}, {2, 0}, {8, 0}, {4, 1}}; /* loads, prefetch */
-    int n = 0, n_rows = has_row_kernel(g->ir) ? 4 : 1;
+    static const int64_t rows[][3] = {{4, 0, 0}, {2, 0, 0}, {8, 0, 0}, {4, 0, 1}, {4, 1, 0}}; /* loads, prefetch, shifted */
+    int n = 0, n_rows = has_row_kernel(g->ir) ? 5 : 1;
     for (int r = 0; r < n_rows && n < max; r++, n++) {
-        knobs[n][KNOB_VECTOR_WIDTH] = 8;
-        knobs[n][KNOB_LOADS_PER_THREAD] = rows[r][0], knobs[n][KNOB_ROW_PREFETCH] = rows[r][1];
+        knobs[n][KNOB_VECTOR_WIDTH] = 8, knobs[n][KNOB_LOADS_PER_THREAD] = rows[r][0];
+        knobs[n][KNOB_ROW_PREFETCH] = rows[r][1], knobs[n][KNOB_SHIFTED_STATS] = rows[r][2];
     }
     if (n < max) {
-        knobs[n][KNOB_VECTOR_WIDTH] = 1;
-        knobs[n][KNOB_LOADS_PER_THREAD] = 4, knobs[n++][KNOB_ROW_PREFETCH] = 0;
+        knobs[n][KNOB_VECTOR_WIDTH] = 1, knobs[n][KNOB_LOADS_PER_THREAD] = 4;
+        knobs[n][KNOB_ROW_PREFETCH] = 0, knobs[n++][KNOB_SHIFTED_STATS] = 0;
     }
     return n;
 }
@@ -179,7 +183,8 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
         return st;
     cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
                    .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
-                   .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH]};
+                   .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH],
+                   .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS]};
     snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
     ir_partition part;
     if ((st = ir_fuse(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)

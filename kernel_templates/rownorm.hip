@@ -14,6 +14,8 @@
  *           HD_THREADS, HD_VEC      threads per block, elements per vector access (1, 2, 4, 8)
  *           HD_RMS                  1: rmsnorm (no mean), 0: layernorm
  *           HD_EPS                  epsilon (an expression: a literal or a kernel parameter)
+ *           HD_SHIFTED_STATS        layernorm: 1 = sums around a per-warp pivot within warps
+ *                                   (Chan merge across warps only), 0 = Chan merge throughout
  *           HD_PREFETCH             1: each block loads its next row before reducing this one
  *                                   (a grid smaller than HD_ROWS; twice the registers for x)
  *           HD_PARAMS, HD_ARGS      kernel parameters and the same names as arguments
@@ -33,6 +35,7 @@
 #define HD_RMS 0
 #define HD_EPS 1e-5f
 #define HD_PREFETCH 0
+#define HD_SHIFTED_STATS 0
 #define HD_PARAMS void *x, void *y
 #define HD_ARGS x, y
 HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS) { hd_ldv<HD_DT_BFLOAT16, HD_VEC>(x, r * HD_COLS + c, v); }
@@ -85,10 +88,9 @@ HD_DEVICE hd_stats hd_warp_merge(hd_stats s)
     return s;
 }
 
-/* The row's statistics from every thread's partial ones; every thread gets them. */
-HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
+/* The row's statistics from every warp's (each lane holds its warp's); every thread gets them. */
+HD_DEVICE hd_stats hd_block_stats_of_warps(hd_stats s, float *red)
 {
-    s = hd_warp_merge(s);
     if (HD_WARPS == 1)
         return s;
     int warp = threadIdx.x / HD_WARP, lane = threadIdx.x % HD_WARP;
@@ -100,6 +102,12 @@ HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
     s = hd_stats{mine ? red[lane] : 0.0f, mine ? red[HD_WARPS + lane] : 0.0f,
                  mine ? red[2 * HD_WARPS + lane] : 0.0f};
     return hd_warp_merge(s);
+}
+
+/* The row's statistics from every thread's partial ones; every thread gets them. */
+HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
+{
+    return hd_block_stats_of_warps(hd_warp_merge(s), red);
 }
 
 /* Loads this thread's slices of row `row` into x (running the prologue). */
@@ -124,7 +132,27 @@ HD_DEVICE void hd_norm_row(hd_i64 row, const float (&x)[HD_PER_THREAD][HD_VEC], 
             for (int j = 0; j < HD_VEC; j++)
                 sum += x[p][j];
     float mean = 0.0f, var, cnt = 0.0f, sq = 0.0f;
-    if (!HD_RMS) { /* this thread's exact mean and M2, then one merged reduction */
+    if (!HD_RMS && HD_SHIFTED_STATS) {
+        /* Sums around the warp's pivot (lane 0's first element, a sample of the row, so the
+         * sums do not cancel), plain-added across the warp; Chan merges only across warps. */
+        float pivot = hd_shfl(x[0][0], 0), s1 = 0.0f;
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++)
+            if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS) {
+                cnt += HD_VEC;
+#pragma unroll
+                for (int j = 0; j < HD_VEC; j++)
+                    s1 += x[p][j] - pivot, sq += (x[p][j] - pivot) * (x[p][j] - pivot);
+            }
+#pragma unroll
+        for (int m = HD_WARP / 2; m > 0; m /= 2)
+            cnt += hd_shfl_xor(cnt, m), s1 += hd_shfl_xor(s1, m), sq += hd_shfl_xor(sq, m);
+        float d = cnt > 0.0f ? hd_div(s1, cnt) : 0.0f; /* a warp past the row's end: n = 0 */
+        hd_stats st = hd_block_stats_of_warps(
+            hd_stats{cnt, cnt > 0.0f ? pivot + d : 0.0f, cnt > 0.0f ? sq - s1 * d : 0.0f}, red);
+        mean = st.mean;
+        var = hd_div(st.m2, st.n);
+    } else if (!HD_RMS) { /* this thread's exact mean and M2, then one merged reduction */
         float local_mean = 0.0f;
 #pragma unroll
         for (int p = 0; p < HD_PER_THREAD; p++)

@@ -210,7 +210,8 @@ Test(codegen, knobs_change_the_row_kernel)
 }
 
 /* Training statistics ([rows, 1], written once per row) do not force 1-wide accesses on the
- * rows: layernorm.json (training, 4096 columns) gets 8-wide vectors; a 4095-column row gets 1. */
+ * rows: layernorm.json (training, 4096 columns) gets 8-wide vectors. The shifted-statistics
+ * variant of the kernel compiles. */
 Test(codegen, training_statistics_keep_vector_accesses)
 {
     hipdnnBackendDescriptor_t g = load_graph("layernorm.json");
@@ -224,6 +225,16 @@ Test(codegen, training_statistics_keep_vector_accesses)
     cr_expect(strstr(k.source, "#define HD_VEC 8\n") != NULL, "training layernorm keeps 8-wide accesses");
     cr_expect(strstr(k.source, "hd_store_stats") != NULL);
     cr_expect_eq(k.align, 16);
+    cg_kernel_free(&k);
+    t.shifted_stats = 1; /* the other layernorm statistics variant compiles too */
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect(strstr(k.source, "#define HD_SHIFTED_STATS 1\n") != NULL);
+    if (have_compiler()) {
+        void *code = NULL;
+        size_t len = 0;
+        cr_expect_eq(rt_compile(k.source, "shifted", "sm_90", NULL, 0, &code, &len, NULL), HIPDNN_STATUS_SUCCESS);
+        free(code);
+    }
     cg_kernel_free(&k);
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);

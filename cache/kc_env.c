@@ -1,0 +1,452 @@
+/* kc_env.c — opening and closing caches: the LMDB environment, degraded modes, the
+ * per-process registry, and the transaction helpers.
+ *
+ * Owns the decision of how a directory is opened:
+ *   writable directory                 -> LMDB read-write (created on first use, mode 0600)
+ *   not writable, data.mdb present     -> LMDB MDB_RDONLY; if even the lock file cannot be
+ *                                         opened and none exists (so no process ever locked
+ *                                         it), MDB_RDONLY | MDB_NOLOCK
+ *   anything else (no data, a damaged  -> memory mode, one warning (kc_options.strict: an
+ *   file, an unusable directory)          error instead)
+ * and the registry: one MDB_env per directory (by device and inode) per process, shared by
+ * every handle on it (LMDB forbids opening an environment twice in a process). After fork()
+ * the child forgets the parent's environments (kept reachable, never used).
+ * Every environment uses MDB_NOTLS (read transactions are not tied to threads) and
+ * MDB_NOMETASYNC (one fsync per commit; a crash of the machine may lose the last commit,
+ * never the database).
+ */
+#include <errno.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache/kc_int.h"
+
+#define MAX_READERS 254
+#define MIN_MAX_BYTES (1ull << 20)
+#define DEFAULT_FIRST_MAP (64ull << 20)
+#define DEFAULT_FRONT (64ull << 20)
+#define MAP_ROUND (64ull << 10)
+
+static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
+static kc_env *registry;   /* LMDB environments open in this process */
+static kc_env *inherited;  /* the parent's, in a forked child: reachable, never used */
+static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
+
+int64_t (*kc_test_clock)(void);
+
+int64_t kc__now(void) { return kc_test_clock != NULL ? kc_test_clock() : (int64_t)time(NULL); }
+
+static void fork_prepare(void) { pthread_mutex_lock(&registry_mu); }
+static void fork_parent(void) { pthread_mutex_unlock(&registry_mu); }
+
+static void fork_child(void)
+{
+    while (registry != NULL) {
+        kc_env *e = registry;
+        registry = e->next;
+        e->next = inherited;
+        inherited = e;
+    }
+    pthread_mutex_unlock(&registry_mu);
+}
+
+static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
+
+/* ---- errors ---------------------------------------------------------------------------------- */
+
+static const char *mdb_hint(int rc)
+{
+    switch (rc) {
+    case MDB_READERS_FULL: return " (too many processes or threads reading the cache at once)";
+    case MDB_MAP_FULL: return " (the cache is at its size limit)";
+    case MDB_MAP_RESIZED: return " (another process keeps growing the map)";
+    case MDB_INVALID: return " (data.mdb is not an LMDB file)";
+    case MDB_VERSION_MISMATCH: return " (written by another LMDB version)";
+    default: return "";
+    }
+}
+
+static const char *dir_name(const kc_env *e) { return e->dir[0] != '\0' ? e->dir : "(memory)"; }
+
+hipdnnStatus_t kc__mdb_fail(const kc_env *e, const char *call, int rc)
+{
+    hipdnnStatus_t st = rc == ENOMEM ? HIPDNN_STATUS_ALLOC_FAILED : HIPDNN_STATUS_INTERNAL_ERROR;
+    return base_fail(st, "kernel cache %s: %s failed: %s%s", dir_name(e), call, mdb_strerror(rc), mdb_hint(rc));
+}
+
+void kc__mdb_warn(const kc_env *e, const char *call, int rc)
+{
+    base_log(HIPDNN_SEV_WARN, "kernel cache %s: %s failed: %s%s; treated as a miss", dir_name(e), call,
+             mdb_strerror(rc), mdb_hint(rc));
+}
+
+/* ---- transactions ----------------------------------------------------------------------------- */
+
+int kc__txn_begin(kc_env *e, bool write, MDB_txn **txn)
+{
+    for (int attempt = 0;; attempt++) {
+        pthread_rwlock_rdlock(&e->txn_lock);
+        int rc = mdb_txn_begin(e->mdb, NULL, write ? 0 : MDB_RDONLY, txn);
+        if (rc == MDB_SUCCESS)
+            return rc;
+        pthread_rwlock_unlock(&e->txn_lock);
+        if (attempt >= 4)
+            return rc;
+        if (rc == MDB_MAP_RESIZED) {
+            pthread_rwlock_wrlock(&e->txn_lock);
+            rc = mdb_env_set_mapsize(e->mdb, 0); /* adopt the size another process set */
+            pthread_rwlock_unlock(&e->txn_lock);
+            if (rc != MDB_SUCCESS)
+                return rc;
+            continue;
+        }
+        int dead = 0;
+        if (rc == MDB_READERS_FULL && mdb_reader_check(e->mdb, &dead) == MDB_SUCCESS && dead > 0)
+            continue;
+        return rc;
+    }
+}
+
+int kc__txn_commit(kc_env *e, MDB_txn *txn)
+{
+    int rc = mdb_txn_commit(txn);
+    pthread_rwlock_unlock(&e->txn_lock);
+    return rc;
+}
+
+void kc__txn_abort(kc_env *e, MDB_txn *txn)
+{
+    mdb_txn_abort(txn);
+    pthread_rwlock_unlock(&e->txn_lock);
+}
+
+uint64_t kc__map_size(kc_env *e)
+{
+    MDB_envinfo info;
+    if (e->mdb == NULL || mdb_env_info(e->mdb, &info) != MDB_SUCCESS)
+        return 0;
+    return info.me_mapsize;
+}
+
+int kc__grow(kc_env *e, uint64_t want)
+{
+    want = (want + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
+    pthread_rwlock_wrlock(&e->txn_lock);
+    int rc = MDB_SUCCESS;
+    if (kc__map_size(e) < want && (rc = mdb_env_set_mapsize(e->mdb, (size_t)want)) == MDB_SUCCESS) {
+        pthread_mutex_lock(&e->mu);
+        e->n.grown++;
+        pthread_mutex_unlock(&e->mu);
+    }
+    pthread_rwlock_unlock(&e->txn_lock);
+    return rc;
+}
+
+bool kc__writable(const kc_cache *c) { return c->env->mode == KC_MODE_READ_WRITE && !c->read_only; }
+
+/* ---- environments ----------------------------------------------------------------------------- */
+
+static kc_env *env_new(const char *dir, uint64_t max_bytes, uint64_t front_bytes)
+{
+    kc_env *e = base_calloc(1, sizeof *e);
+    if (e == NULL)
+        return NULL;
+    e->dir = base_strndup(dir, strlen(dir));
+    if (e->dir == NULL) {
+        base_free(e);
+        return NULL;
+    }
+    e->max_bytes = max_bytes;
+    e->mode = KC_MODE_MEMORY;
+    pthread_rwlock_init(&e->txn_lock, NULL);
+    pthread_mutex_init(&e->mu, NULL);
+    kc__front_init(&e->front, front_bytes);
+    return e;
+}
+
+static void env_free(kc_env *e)
+{
+    if (e->mdb != NULL)
+        mdb_env_close(e->mdb);
+    kc__front_free(&e->front);
+    pthread_rwlock_destroy(&e->txn_lock);
+    pthread_mutex_destroy(&e->mu);
+    base_free(e->touches);
+    base_free(e->dir);
+    base_free(e);
+}
+
+/* Opens (creating unless read-only) the three tables. */
+static int open_tables(kc_env *e, bool rdonly)
+{
+    static const char *const names[KC_N_DBI] = {"kernels", "plans", "last_used"};
+    MDB_txn *txn;
+    int rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
+    for (int i = 0; rc == MDB_SUCCESS && i < KC_N_DBI; i++)
+        rc = mdb_dbi_open(txn, names[i], rdonly ? 0 : MDB_CREATE, &e->dbi[i]);
+    if (rc == MDB_NOTFOUND && rdonly) { /* an environment without our tables: always empty */
+        mdb_txn_abort(txn);
+        return MDB_SUCCESS;
+    }
+    if (rc != MDB_SUCCESS) {
+        if (txn != NULL)
+            mdb_txn_abort(txn);
+        return rc;
+    }
+    rc = mdb_txn_commit(txn);
+    e->have_tables = rc == MDB_SUCCESS;
+    return rc;
+}
+
+static int try_mdb(kc_env *e, const kc_options *o, unsigned flags, bool fresh, const char **call)
+{
+    *call = "mdb_env_create";
+    int rc = mdb_env_create(&e->mdb);
+    if (rc != MDB_SUCCESS)
+        return rc;
+    uint64_t first = o->initial_map_bytes != 0 ? o->initial_map_bytes : DEFAULT_FIRST_MAP;
+    first = first < e->max_bytes ? first : e->max_bytes;
+    first = (first + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
+    *call = "mdb_env_set_mapsize";
+    if ((rc = mdb_env_set_maxdbs(e->mdb, KC_N_DBI + 1)) == MDB_SUCCESS &&
+        (rc = mdb_env_set_maxreaders(e->mdb, MAX_READERS)) == MDB_SUCCESS &&
+        (!fresh || (rc = mdb_env_set_mapsize(e->mdb, (size_t)first)) == MDB_SUCCESS)) {
+        *call = "mdb_env_open";
+        flags |= MDB_NOTLS | MDB_NOMETASYNC | (o->no_sync ? MDB_NOSYNC : 0);
+        rc = mdb_env_open(e->mdb, e->dir, flags, 0600);
+    }
+    if (rc == MDB_SUCCESS) {
+        *call = "opening the tables";
+        rc = open_tables(e, (flags & MDB_RDONLY) != 0);
+    }
+    if (rc == MDB_SUCCESS && !(flags & MDB_NOLOCK)) {
+        int dead;
+        mdb_reader_check(e->mdb, &dead); /* free the slots of readers that were killed */
+    }
+    if (rc != MDB_SUCCESS) {
+        mdb_env_close(e->mdb);
+        e->mdb = NULL;
+        e->have_tables = false;
+    }
+    return rc;
+}
+
+static bool file_exists(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    struct stat st;
+    return snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && stat(path, &st) == 0;
+}
+
+static bool file_writable(const char *dir, const char *name)
+{
+    char path[PATH_MAX];
+    return snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && access(path, W_OK) == 0;
+}
+
+static bool is_permission(int rc) { return rc == EACCES || rc == EROFS || rc == EPERM; }
+
+/* Read-only attempts; on failure `why` says why. */
+static int open_rdonly(kc_env *e, const kc_options *o, char *why, size_t why_size)
+{
+    const char *call;
+    int rc = try_mdb(e, o, MDB_RDONLY, false, &call);
+    if (rc != MDB_SUCCESS && is_permission(rc) && !file_exists(e->dir, "lock.mdb"))
+        rc = try_mdb(e, o, MDB_RDONLY | MDB_NOLOCK, false, &call);
+    if (rc == MDB_SUCCESS)
+        e->mode = KC_MODE_READ_ONLY;
+    else
+        snprintf(why, why_size, "%s: %s", call, mdb_strerror(rc));
+    return rc;
+}
+
+/* Opens the environment of an existing directory, choosing the mode; false (with `why`)
+ * when no LMDB mode works. */
+static bool open_lmdb(kc_env *e, const kc_options *o, char *why, size_t why_size)
+{
+    bool exists = file_exists(e->dir, "data.mdb");
+    bool writable = access(e->dir, W_OK) == 0 && (!exists || file_writable(e->dir, "data.mdb"));
+    if (!exists && (o->read_only || !writable)) {
+        snprintf(why, why_size, "%s", o->read_only ? "no cache there yet" : "not writable and holds no cache");
+        return false;
+    }
+    if (writable) {
+        const char *call;
+        int rc = try_mdb(e, o, 0, !exists, &call);
+        if (rc == MDB_SUCCESS) {
+            e->mode = KC_MODE_READ_WRITE;
+            return true;
+        }
+        if (!is_permission(rc)) {
+            snprintf(why, why_size, "%s: %s%s", call, mdb_strerror(rc), mdb_hint(rc));
+            return false;
+        }
+    }
+    if (open_rdonly(e, o, why, why_size) != MDB_SUCCESS)
+        return false;
+    if (!o->read_only)
+        base_log(HIPDNN_SEV_WARN, "kernel cache %s: the directory is not writable; the cache is read-only "
+                 "(new kernels are kept in memory only)", e->dir);
+    return true;
+}
+
+static kc_env *find_registered(dev_t dev, ino_t ino)
+{
+    for (kc_env *e = registry; e != NULL; e = e->next)
+        if (e->dev == dev && e->ino == ino)
+            return e;
+    return NULL;
+}
+
+/* mkdir -p with mode 0700 for every directory it creates. 0 or an errno. */
+int kc__mkdirs(const char *dir)
+{
+    char path[PATH_MAX];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path)
+        return ENAMETOOLONG;
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char saved = path[i];
+        path[i] = '\0';
+        if (mkdir(path, 0700) != 0 && errno != EEXIST)
+            return errno;
+        path[i] = saved;
+    }
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return errno;
+    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+}
+
+/* The environment for o->dir: registered, or newly opened, or (degraded) a memory one.
+ * Registry lock held. */
+static hipdnnStatus_t env_for_dir(const kc_options *o, uint64_t max_bytes, uint64_t front, kc_env **out)
+{
+    char why[PATH_MAX + 160] = "";
+    struct stat st;
+    int err = o->read_only ? 0 : kc__mkdirs(o->dir);
+    if (err == 0 && stat(o->dir, &st) != 0)
+        err = errno;
+    if (err == 0) {
+        kc_env *e = find_registered(st.st_dev, st.st_ino);
+        if (e != NULL) {
+            e->refs++;
+            *out = e;
+            return HIPDNN_STATUS_SUCCESS;
+        }
+    } else {
+        snprintf(why, sizeof why, "%s", strerror(err));
+    }
+    kc_env *e = env_new(o->dir, max_bytes, front);
+    if (e == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kernel cache %s: no memory to open it", o->dir);
+    if (err == 0 && open_lmdb(e, o, why, sizeof why)) {
+        e->dev = st.st_dev;
+        e->ino = st.st_ino;
+        e->refs = 1;
+        e->next = registry;
+        registry = e;
+        *out = e;
+        return HIPDNN_STATUS_SUCCESS;
+    }
+    if (o->strict) {
+        env_free(e);
+        return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: cannot be opened: %s", o->dir, why);
+    }
+    base_log(o->read_only ? HIPDNN_SEV_INFO : HIPDNN_SEV_WARN,
+             "kernel cache %s: cannot be used (%s); caching in memory only", o->dir, why);
+    e->front.max_bytes = max_bytes; /* the front is the whole store now */
+    e->refs = 1;
+    *out = e;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+hipdnnStatus_t kc_open(const kc_options *opt, kc_cache **out)
+{
+    if (out == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_open: out is NULL");
+    *out = NULL;
+    kc_options o = opt != NULL ? *opt : (kc_options){0};
+    if (o.dir != NULL && strlen(o.dir) >= PATH_MAX - 16)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "kc_open: the directory name is longer than %d bytes",
+                         PATH_MAX - 16);
+    uint64_t max = o.max_bytes != 0 ? o.max_bytes : kc_default_max_bytes();
+    max = max < MIN_MAX_BYTES ? MIN_MAX_BYTES : max;
+    uint64_t front = o.front_bytes != 0 ? o.front_bytes : DEFAULT_FRONT;
+    front = front < max ? front : max;
+    kc_cache *c = base_calloc(1, sizeof *c);
+    if (c == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_open: no memory for a handle");
+    pthread_once(&atfork_once, install_atfork);
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    if (o.dir == NULL || o.dir[0] == '\0') {
+        c->env = env_new("", max, max);
+        if (c->env == NULL)
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_open: no memory for a memory cache");
+        else
+            c->env->refs = 1;
+    } else {
+        pthread_mutex_lock(&registry_mu);
+        st = env_for_dir(&o, max, front, &c->env);
+        pthread_mutex_unlock(&registry_mu);
+    }
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        base_free(c);
+        return st;
+    }
+    c->read_only = o.read_only;
+    *out = c;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+static void unregister(kc_env *e)
+{
+    for (kc_env **p = &registry; *p != NULL; p = &(*p)->next)
+        if (*p == e) {
+            *p = e->next;
+            return;
+        }
+}
+
+void kc_close(kc_cache *c)
+{
+    if (c == NULL)
+        return;
+    kc_env *e = c->env;
+    if (kc__writable(c))
+        kc_flush(c);
+    pthread_mutex_lock(&registry_mu);
+    bool last = --e->refs == 0;
+    if (last)
+        unregister(e);
+    pthread_mutex_unlock(&registry_mu);
+    if (last)
+        env_free(e);
+    base_free(c);
+}
+
+kc_mode kc_get_mode(const kc_cache *c)
+{
+    if (c->env->mode == KC_MODE_READ_WRITE && c->read_only)
+        return KC_MODE_READ_ONLY;
+    return c->env->mode;
+}
+
+const char *kc_dir(const kc_cache *c) { return c->env->mode == KC_MODE_MEMORY ? "" : c->env->dir; }
+
+const char *kc_mode_name(kc_mode mode)
+{
+    switch (mode) {
+    case KC_MODE_READ_WRITE: return "read-write";
+    case KC_MODE_READ_ONLY: return "read-only";
+    case KC_MODE_MEMORY: return "memory";
+    }
+    return "unknown";
+}

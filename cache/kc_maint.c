@@ -1,0 +1,419 @@
+/* kc_maint.c — maintenance for the hipdnn-cache CLI: list, stats, verify, prune, flush.
+ *
+ * Each works on both stores: the LMDB tables, or in memory mode the front. Listing and stats
+ * read in one read-only transaction. Verify checks in a read-only transaction and, with
+ * `fix`, deletes in a write transaction that checks every record again first (a record
+ * another process rewrote meanwhile is kept). Prune deletes in one write transaction.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "cache/kc_int.h"
+
+static const kc_table tables[] = {KC_TABLE_KERNEL, KC_TABLE_PLAN};
+
+static MDB_dbi dbi_of(const kc_env *e, kc_table t)
+{
+    return e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN];
+}
+
+static bool has_lmdb(const kc_env *e) { return e->mdb != NULL; }
+
+static const char *name_of(const kc_env *e) { return e->dir[0] != '\0' ? e->dir : "(memory)"; }
+
+/* ---- a growable array ----------------------------------------------------------------------- */
+
+static void *push(void **v, size_t *n, size_t *cap, size_t size)
+{
+    if (*n == *cap) {
+        size_t nc = *cap == 0 ? 64 : 2 * *cap;
+        void *nv = base_realloc(*v, nc * size);
+        if (nv == NULL)
+            return NULL;
+        *v = nv;
+        *cap = nc;
+    }
+    void *slot = (char *)*v + (*n)++ * size;
+    memset(slot, 0, size);
+    return slot;
+}
+
+/* ---- list ---------------------------------------------------------------------------------- */
+
+static void describe(kc_entry *en, kc_table t, const kc_key *key, const uint8_t *d, size_t len)
+{
+    en->table = t;
+    en->key = *key;
+    en->size = len;
+    if (t == KC_TABLE_KERNEL) {
+        kc_kernel k;
+        en->valid = kc__kernel_check(d, len, key, false, &k) == NULL;
+        if (en->valid) {
+            snprintf(en->arch, sizeof en->arch, "%s", k.arch);
+            snprintf(en->compiler, sizeof en->compiler, "%.31s %.31s", k.compiler, k.compiler_version);
+            snprintf(en->entry, sizeof en->entry, "%s", k.entry);
+            en->code_size = k.code_size;
+            en->created = k.created;
+        }
+    } else {
+        kc_plan p;
+        en->valid = kc__plan_check(d, len, key, NULL, &p) == NULL;
+        en->created = en->valid ? p.created : 0;
+    }
+}
+
+static hipdnnStatus_t list_front(kc_env *e, kc_entry **v, size_t *n)
+{
+    size_t cap = 0;
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    pthread_mutex_lock(&e->mu);
+    for (kc_fent *f = e->front.oldest; f != NULL; f = f->newer) {
+        kc_entry *en = push((void **)v, n, &cap, sizeof **v);
+        if (en == NULL) {
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_list: no memory for %zu entries", *n);
+            break;
+        }
+        describe(en, f->table, &f->key, f->data, f->len);
+        en->last_used = f->last_used;
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+static hipdnnStatus_t list_table(kc_env *e, MDB_txn *txn, kc_table t, kc_entry **v, size_t *n, size_t *cap)
+{
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(txn, dbi_of(e, t), &cur);
+    if (rc != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_cursor_open", rc);
+    MDB_val k, d;
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
+        kc_entry *en = push((void **)v, n, cap, sizeof **v);
+        if (en == NULL) {
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_list: no memory for %zu entries", *n);
+            break;
+        }
+        kc_key key = {{0}};
+        memcpy(key.b, k.mv_data, k.mv_size < KC_KEY_SIZE ? k.mv_size : KC_KEY_SIZE);
+        describe(en, t, &key, d.mv_data, d.mv_size);
+        en->valid = en->valid && k.mv_size == KC_KEY_SIZE;
+        en->last_used = kc__last_used(e, txn, t, &key);
+    }
+    mdb_cursor_close(cur);
+    if (st == HIPDNN_STATUS_SUCCESS && rc != MDB_NOTFOUND)
+        st = kc__mdb_fail(e, "mdb_cursor_get", rc);
+    return st;
+}
+
+static hipdnnStatus_t list_lmdb(kc_env *e, kc_entry **v, size_t *n)
+{
+    if (!e->have_tables)
+        return HIPDNN_STATUS_SUCCESS;
+    MDB_txn *txn;
+    int rc = kc__txn_begin(e, false, &txn);
+    if (rc != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    size_t cap = 0;
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    for (int i = 0; i < 2 && st == HIPDNN_STATUS_SUCCESS; i++)
+        st = list_table(e, txn, tables[i], v, n, &cap);
+    kc__txn_abort(e, txn);
+    return st;
+}
+
+hipdnnStatus_t kc_list(kc_cache *c, kc_entry **entries, size_t *n)
+{
+    if (c == NULL || entries == NULL || n == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_list: a NULL argument");
+    *entries = NULL;
+    *n = 0;
+    hipdnnStatus_t st = has_lmdb(c->env) ? list_lmdb(c->env, entries, n) : list_front(c->env, entries, n);
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        base_free(*entries);
+        *entries = NULL;
+        *n = 0;
+    }
+    return st;
+}
+
+/* ---- stats ---------------------------------------------------------------------------------- */
+
+static hipdnnStatus_t stats_lmdb(kc_env *e, kc_stats *s)
+{
+    MDB_envinfo info;
+    MDB_stat ms;
+    mdb_env_info(e->mdb, &info);
+    mdb_env_stat(e->mdb, &ms);
+    s->map_size = info.me_mapsize;
+    s->map_used = (uint64_t)(info.me_last_pgno + 1) * ms.ms_psize;
+    if (!e->have_tables)
+        return HIPDNN_STATUS_SUCCESS;
+    MDB_txn *txn;
+    int rc = kc__txn_begin(e, false, &txn);
+    if (rc != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    for (int i = 0; i < 2 && rc == MDB_SUCCESS; i++) {
+        MDB_cursor *cur;
+        if ((rc = mdb_cursor_open(txn, dbi_of(e, tables[i]), &cur)) != MDB_SUCCESS)
+            break;
+        MDB_val k, d;
+        for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
+            *(tables[i] == KC_TABLE_KERNEL ? &s->kernels : &s->plans) += 1;
+            s->bytes += d.mv_size;
+        }
+        mdb_cursor_close(cur);
+        rc = rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+    }
+    kc__txn_abort(e, txn);
+    return rc == MDB_SUCCESS ? HIPDNN_STATUS_SUCCESS : kc__mdb_fail(e, "reading the tables", rc);
+}
+
+hipdnnStatus_t kc_get_stats(kc_cache *c, kc_stats *s)
+{
+    if (c == NULL || s == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_get_stats: a NULL argument");
+    kc_env *e = c->env;
+    memset(s, 0, sizeof *s);
+    s->mode = kc_get_mode(c);
+    s->max_bytes = e->max_bytes;
+    pthread_mutex_lock(&e->mu);
+    kc_counters n = e->n;
+    s->front_entries = e->front.count;
+    s->front_bytes = e->front.bytes;
+    if (!has_lmdb(e)) {
+        for (kc_fent *f = e->front.oldest; f != NULL; f = f->newer)
+            *(f->table == KC_TABLE_KERNEL ? &s->kernels : &s->plans) += 1;
+        s->bytes = e->front.bytes;
+    }
+    pthread_mutex_unlock(&e->mu);
+    s->hits = n.hits, s->front_hits = n.front_hits, s->misses = n.misses, s->corrupt = n.corrupt;
+    s->lmdb_reads = n.lmdb_reads, s->puts = n.puts, s->evicted = n.evicted, s->grown = n.grown;
+    return has_lmdb(e) ? stats_lmdb(e, s) : HIPDNN_STATUS_SUCCESS;
+}
+
+/* ---- verify --------------------------------------------------------------------------------- */
+
+typedef struct bad_list {
+    kc_bad *v;
+    size_t n, cap;
+    size_t orphans; /* last-used entries without a record */
+} bad_list;
+
+static const char *check_raw(kc_table t, const MDB_val *k, const MDB_val *d)
+{
+    if (k->mv_size != KC_KEY_SIZE)
+        return "key is not 16 bytes";
+    kc_key key;
+    memcpy(key.b, k->mv_data, KC_KEY_SIZE);
+    return kc__rec_check(t, d->mv_data, d->mv_size, &key);
+}
+
+static hipdnnStatus_t add_bad(bad_list *b, kc_table t, const void *key, size_t key_len, const char *why)
+{
+    kc_bad *x = push((void **)&b->v, &b->n, &b->cap, sizeof *x);
+    if (x == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_verify: no memory for %zu reports", b->n);
+    x->table = t;
+    memcpy(x->key.b, key, key_len < KC_KEY_SIZE ? key_len : KC_KEY_SIZE);
+    snprintf(x->reason, sizeof x->reason, "%s", why);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* Is a last-used key's record present? */
+static bool atime_has_record(kc_env *e, MDB_txn *txn, const MDB_val *k)
+{
+    const uint8_t *p = k->mv_data;
+    if (k->mv_size != 1 + KC_KEY_SIZE || (p[0] != KC_TABLE_KERNEL && p[0] != KC_TABLE_PLAN))
+        return false;
+    MDB_val rk = {KC_KEY_SIZE, (void *)(p + 1)}, rd;
+    return mdb_get(txn, dbi_of(e, (kc_table)p[0]), &rk, &rd) == MDB_SUCCESS;
+}
+
+/* Walks both tables and the last-used table; with `del`, deletes what is bad. */
+static int walk(kc_env *e, MDB_txn *txn, bool del, bad_list *b, hipdnnStatus_t *st)
+{
+    MDB_cursor *cur;
+    MDB_val k, d;
+    int rc = MDB_SUCCESS;
+    for (int i = 0; i < 2 && rc == MDB_SUCCESS && *st == HIPDNN_STATUS_SUCCESS; i++) {
+        if ((rc = mdb_cursor_open(txn, dbi_of(e, tables[i]), &cur)) != MDB_SUCCESS)
+            return rc;
+        for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
+            const char *why = check_raw(tables[i], &k, &d);
+            if (why == NULL)
+                continue;
+            if (!del && (*st = add_bad(b, tables[i], k.mv_data, k.mv_size, why)) != HIPDNN_STATUS_SUCCESS)
+                break;
+            if (del && (rc = mdb_cursor_del(cur, 0)) != MDB_SUCCESS)
+                break;
+        }
+        mdb_cursor_close(cur);
+        rc = rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+    }
+    if (rc != MDB_SUCCESS || *st != HIPDNN_STATUS_SUCCESS)
+        return rc;
+    if ((rc = mdb_cursor_open(txn, e->dbi[KC_DBI_ATIME], &cur)) != MDB_SUCCESS)
+        return rc;
+    for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
+        if (atime_has_record(e, txn, &k) && d.mv_size == 8)
+            continue;
+        b->orphans++;
+        if (del && (rc = mdb_cursor_del(cur, 0)) != MDB_SUCCESS)
+            break;
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+}
+
+static hipdnnStatus_t verify_lmdb(kc_env *e, bool fix, bad_list *b)
+{
+    if (!e->have_tables)
+        return HIPDNN_STATUS_SUCCESS;
+    MDB_txn *txn;
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    int rc = kc__txn_begin(e, false, &txn);
+    if (rc != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    rc = walk(e, txn, false, b, &st);
+    kc__txn_abort(e, txn);
+    if (rc != MDB_SUCCESS)
+        return kc__mdb_fail(e, "reading the tables", rc);
+    if (st != HIPDNN_STATUS_SUCCESS || !fix || (b->n == 0 && b->orphans == 0))
+        return st;
+    bad_list again = {0};
+    if ((rc = kc__txn_begin(e, true, &txn)) != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    rc = walk(e, txn, true, &again, &st);
+    if (rc != MDB_SUCCESS) {
+        kc__txn_abort(e, txn);
+        return kc__mdb_fail(e, "mdb_cursor_del", rc);
+    }
+    if ((rc = kc__txn_commit(e, txn)) != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_txn_commit", rc);
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < b->n; i++)
+        kc__front_remove(&e->front, b->v[i].table, &b->v[i].key);
+    pthread_mutex_unlock(&e->mu);
+    base_log(HIPDNN_SEV_INFO, "kernel cache %s: verify deleted %zu bad records and %zu stray last-used times",
+             e->dir, b->n, again.orphans);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+static hipdnnStatus_t verify_front(kc_env *e, bool fix, bad_list *b)
+{
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    pthread_mutex_lock(&e->mu);
+    for (kc_fent *f = e->front.oldest, *next; f != NULL && st == HIPDNN_STATUS_SUCCESS; f = next) {
+        next = f->newer;
+        const char *why = kc__rec_check(f->table, f->data, f->len, &f->key);
+        if (why == NULL)
+            continue;
+        st = add_bad(b, f->table, f->key.b, KC_KEY_SIZE, why);
+        if (fix)
+            kc__front_remove(&e->front, f->table, &f->key);
+    }
+    pthread_mutex_unlock(&e->mu);
+    return st;
+}
+
+hipdnnStatus_t kc_verify(kc_cache *c, bool fix, kc_bad **bad, size_t *n_bad)
+{
+    if (c == NULL || bad == NULL || n_bad == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_verify: a NULL argument");
+    *bad = NULL;
+    *n_bad = 0;
+    if (fix && has_lmdb(c->env) && !kc__writable(c))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "kernel cache %s: verify --fix needs a writable cache (it is %s)",
+                         name_of(c->env), kc_mode_name(kc_get_mode(c)));
+    bad_list b = {0};
+    hipdnnStatus_t st = has_lmdb(c->env) ? verify_lmdb(c->env, fix, &b) : verify_front(c->env, fix, &b);
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        base_free(b.v);
+        return st;
+    }
+    *bad = b.v;
+    *n_bad = b.n;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* ---- prune ---------------------------------------------------------------------------------- */
+
+static size_t prune_front(kc_env *e, uint64_t max_bytes, int64_t cutoff)
+{
+    size_t removed = 0;
+    pthread_mutex_lock(&e->mu);
+    for (kc_fent *f = e->front.oldest, *next; f != NULL; f = next) {
+        next = f->newer;
+        if (f->last_used < cutoff || (max_bytes > 0 && e->front.bytes > max_bytes)) {
+            kc__front_remove(&e->front, f->table, &f->key);
+            removed++;
+        }
+    }
+    pthread_mutex_unlock(&e->mu);
+    return removed;
+}
+
+static hipdnnStatus_t prune_lmdb(kc_env *e, uint64_t max_bytes, int64_t cutoff, size_t *removed)
+{
+    MDB_txn *txn;
+    int rc = kc__txn_begin(e, true, &txn);
+    if (rc != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    kc_cand *v;
+    size_t n;
+    if ((rc = kc__touch_apply(e, txn)) != MDB_SUCCESS || (rc = kc__scan(e, txn, &v, &n)) != MDB_SUCCESS) {
+        kc__txn_abort(e, txn);
+        return kc__mdb_fail(e, "reading the tables", rc);
+    }
+    uint64_t total = 0;
+    for (size_t i = 0; i < n; i++)
+        total += v[i].size;
+    for (size_t i = 0; i < n && rc == MDB_SUCCESS; i++) {
+        if (v[i].last_used >= cutoff && (max_bytes == 0 || total <= max_bytes))
+            break; /* oldest first: the rest are newer and fit */
+        rc = kc__delete(e, txn, v[i].table, &v[i].key);
+        total -= v[i].size;
+        (*removed)++;
+    }
+    base_free(v);
+    if (rc != MDB_SUCCESS) {
+        kc__txn_abort(e, txn);
+        return kc__mdb_fail(e, "mdb_del", rc);
+    }
+    if ((rc = kc__txn_commit(e, txn)) != MDB_SUCCESS)
+        return kc__mdb_fail(e, "mdb_txn_commit", rc);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+hipdnnStatus_t kc_prune(kc_cache *c, uint64_t max_bytes, int64_t older_than_s, size_t *removed)
+{
+    size_t dummy = 0;
+    removed = removed != NULL ? removed : &dummy;
+    *removed = 0;
+    if (c == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_prune: the cache is NULL");
+    kc_env *e = c->env;
+    int64_t cutoff = older_than_s > 0 ? kc__now() - older_than_s : INT64_MIN;
+    if (!has_lmdb(e)) {
+        *removed = prune_front(e, max_bytes, cutoff);
+        return HIPDNN_STATUS_SUCCESS;
+    }
+    if (!kc__writable(c))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "kernel cache %s: prune needs a writable cache (it is %s)",
+                         e->dir, kc_mode_name(kc_get_mode(c)));
+    return prune_lmdb(e, max_bytes, cutoff, removed);
+}
+
+hipdnnStatus_t kc_flush(kc_cache *c)
+{
+    if (c == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_flush: the cache is NULL");
+    kc_env *e = c->env;
+    pthread_mutex_lock(&e->mu);
+    bool pending = e->n_touches > 0;
+    pthread_mutex_unlock(&e->mu);
+    if (!pending || !kc__writable(c))
+        return HIPDNN_STATUS_SUCCESS;
+    return kc__write(e, NULL, 0);
+}

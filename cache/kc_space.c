@@ -1,0 +1,330 @@
+/* kc_space.c — the LMDB write path: storing records, last-used times, map growth and
+ * least-recently-used eviction.
+ *
+ * Owns the third table, "last_used": key = table byte + record key, value = unix seconds
+ * (8 bytes, little-endian). A record's time is written when it is stored and, on use, only
+ * when the stored one is older than KC_TOUCH_INTERVAL_S; those uses are queued and written
+ * with the next write transaction (or by kc_flush), so reads stay read-only transactions.
+ *
+ * A write that finds the map full (MDB_MAP_FULL) is retried after making room: the map grows
+ * (double, or what the write needs) while it is below max_bytes (mdb_env_set_mapsize, with
+ * no transaction of this process open: kc__grow); at the limit, the least recently used
+ * records are deleted in a transaction of their own — the write's need plus 1/16 of the
+ * limit, doubling each round — and the write is retried. Large writes (imports) are split
+ * into transactions of at most CHUNK_BYTES.
+ */
+#include <errno.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "cache/kc_int.h"
+
+#define CHUNK_BYTES (64ull << 20)
+#define MAX_ROUNDS 10
+
+static MDB_dbi dbi_of(const kc_env *e, kc_table t)
+{
+    return e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN];
+}
+
+void kc__atime_key(kc_table t, const kc_key *key, uint8_t out[1 + KC_KEY_SIZE])
+{
+    out[0] = (uint8_t)t;
+    memcpy(out + 1, key->b, KC_KEY_SIZE);
+}
+
+static int put_atime(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key, int64_t when)
+{
+    uint8_t k[1 + KC_KEY_SIZE], v[8];
+    kc__atime_key(t, key, k);
+    kc__put64(v, (uint64_t)when);
+    MDB_val mk = {sizeof k, k}, mv = {sizeof v, v};
+    return mdb_put(txn, e->dbi[KC_DBI_ATIME], &mk, &mv, 0);
+}
+
+/* ---- pending last-used times ----------------------------------------------------------------- */
+
+void kc__touch_queue(kc_env *e, kc_table t, const kc_key *key, int64_t when)
+{
+    for (size_t i = 0; i < e->n_touches; i++) {
+        kc_touch *p = &e->touches[i];
+        if (p->table == t && memcmp(p->key.b, key->b, KC_KEY_SIZE) == 0) {
+            p->when = p->when > when ? p->when : when;
+            return;
+        }
+    }
+    if (e->n_touches == e->cap_touches) {
+        size_t cap = e->cap_touches == 0 ? KC_TOUCH_BATCH : 2 * e->cap_touches;
+        kc_touch *v = base_realloc(e->touches, cap * sizeof *v);
+        if (v == NULL)
+            return; /* a lost last-used time only makes eviction less exact */
+        e->touches = v;
+        e->cap_touches = cap;
+    }
+    if (e->n_touches == 0)
+        e->touch_since = when;
+    e->touches[e->n_touches++] = (kc_touch){.table = t, .key = *key, .when = when};
+}
+
+static void touches_take(kc_env *e, kc_touch **v, size_t *n)
+{
+    pthread_mutex_lock(&e->mu);
+    *v = e->touches;
+    *n = e->n_touches;
+    e->touches = NULL;
+    e->n_touches = e->cap_touches = 0;
+    pthread_mutex_unlock(&e->mu);
+}
+
+static void touches_give_back(kc_env *e, kc_touch *v, size_t n)
+{
+    pthread_mutex_lock(&e->mu);
+    for (size_t i = 0; i < n; i++)
+        kc__touch_queue(e, v[i].table, &v[i].key, v[i].when);
+    pthread_mutex_unlock(&e->mu);
+    base_free(v);
+}
+
+static int apply_touches(kc_env *e, MDB_txn *txn, const kc_touch *v, size_t n)
+{
+    for (size_t i = 0; i < n; i++) {
+        MDB_val k = {KC_KEY_SIZE, (void *)v[i].key.b}, d;
+        int rc = mdb_get(txn, dbi_of(e, v[i].table), &k, &d); /* a record evicted since: skip */
+        if (rc == MDB_SUCCESS)
+            rc = put_atime(e, txn, v[i].table, &v[i].key, v[i].when);
+        if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND)
+            return rc;
+    }
+    return MDB_SUCCESS;
+}
+
+int kc__touch_apply(kc_env *e, MDB_txn *txn)
+{
+    kc_touch *v;
+    size_t n;
+    touches_take(e, &v, &n);
+    int rc = apply_touches(e, txn, v, n);
+    if (rc != MDB_SUCCESS)
+        touches_give_back(e, v, n);
+    else
+        base_free(v);
+    return rc;
+}
+
+/* ---- scanning and deleting ------------------------------------------------------------------- */
+
+static int cand_cmp(const void *a, const void *b)
+{
+    const kc_cand *x = a, *y = b;
+    if (x->last_used != y->last_used)
+        return x->last_used < y->last_used ? -1 : 1;
+    if (x->table != y->table)
+        return x->table < y->table ? -1 : 1;
+    return memcmp(x->key.b, y->key.b, KC_KEY_SIZE);
+}
+
+int64_t kc__last_used(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
+{
+    uint8_t k[1 + KC_KEY_SIZE];
+    kc__atime_key(t, key, k);
+    MDB_val mk = {sizeof k, k}, mv;
+    if (mdb_get(txn, e->dbi[KC_DBI_ATIME], &mk, &mv) != MDB_SUCCESS || mv.mv_size != 8)
+        return 0;
+    return (int64_t)kc__get64(mv.mv_data);
+}
+
+static int scan_table(kc_env *e, MDB_txn *txn, kc_table t, kc_cand **v, size_t *n, size_t *cap)
+{
+    MDB_cursor *cur;
+    int rc = mdb_cursor_open(txn, dbi_of(e, t), &cur);
+    if (rc != MDB_SUCCESS)
+        return rc;
+    MDB_val k, d;
+    for (int op = MDB_FIRST; rc == MDB_SUCCESS; op = MDB_NEXT) {
+        if ((rc = mdb_cursor_get(cur, &k, &d, op)) != MDB_SUCCESS)
+            break;
+        if (k.mv_size != KC_KEY_SIZE)
+            continue; /* a foreign key: kc_verify reports it */
+        if (*n == *cap) {
+            size_t nc = *cap == 0 ? 256 : 2 * *cap;
+            kc_cand *nv = base_realloc(*v, nc * sizeof *nv);
+            if (nv == NULL) {
+                rc = ENOMEM;
+                break;
+            }
+            *v = nv;
+            *cap = nc;
+        }
+        kc_cand *c = &(*v)[(*n)++];
+        c->table = t;
+        memcpy(c->key.b, k.mv_data, KC_KEY_SIZE);
+        c->size = d.mv_size;
+        c->last_used = kc__last_used(e, txn, t, &c->key);
+    }
+    mdb_cursor_close(cur);
+    return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+}
+
+int kc__scan(kc_env *e, MDB_txn *txn, kc_cand **out, size_t *n)
+{
+    size_t cap = 0;
+    *out = NULL;
+    *n = 0;
+    int rc = scan_table(e, txn, KC_TABLE_KERNEL, out, n, &cap);
+    if (rc == MDB_SUCCESS)
+        rc = scan_table(e, txn, KC_TABLE_PLAN, out, n, &cap);
+    if (rc != MDB_SUCCESS) {
+        base_free(*out);
+        *out = NULL;
+        *n = 0;
+        return rc;
+    }
+    if (*n > 1)
+        qsort(*out, *n, sizeof **out, cand_cmp);
+    return MDB_SUCCESS;
+}
+
+int kc__delete(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
+{
+    uint8_t ak[1 + KC_KEY_SIZE];
+    kc__atime_key(t, key, ak);
+    MDB_val k = {KC_KEY_SIZE, (void *)key->b}, a = {sizeof ak, ak};
+    int rc = mdb_del(txn, dbi_of(e, t), &k, NULL);
+    if (rc == MDB_SUCCESS || rc == MDB_NOTFOUND)
+        rc = mdb_del(txn, e->dbi[KC_DBI_ATIME], &a, NULL);
+    pthread_mutex_lock(&e->mu);
+    kc__front_remove(&e->front, t, key);
+    pthread_mutex_unlock(&e->mu);
+    return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+}
+
+/* ---- making room ---------------------------------------------------------------------------- */
+
+/* Deletes least recently used records until about `target` bytes are free. MDB_MAP_FULL when
+ * there is nothing left to delete. */
+static int evict(kc_env *e, uint64_t target, const char **call)
+{
+    MDB_txn *txn;
+    *call = "mdb_txn_begin (eviction)";
+    int rc = kc__txn_begin(e, true, &txn);
+    if (rc != MDB_SUCCESS)
+        return rc;
+    kc_cand *v = NULL;
+    size_t n = 0, i = 0;
+    uint64_t freed = 0;
+    *call = "scanning for eviction";
+    rc = kc__scan(e, txn, &v, &n);
+    *call = "mdb_del (eviction)";
+    for (; rc == MDB_SUCCESS && i < n && freed < target; i++) {
+        rc = kc__delete(e, txn, v[i].table, &v[i].key);
+        freed += v[i].size + 64;
+    }
+    base_free(v);
+    if (rc == MDB_SUCCESS && i == 0)
+        rc = MDB_MAP_FULL;
+    if (rc != MDB_SUCCESS) {
+        kc__txn_abort(e, txn);
+        return rc;
+    }
+    *call = "mdb_txn_commit (eviction)";
+    rc = kc__txn_commit(e, txn);
+    if (rc == MDB_SUCCESS) {
+        pthread_mutex_lock(&e->mu);
+        e->n.evicted += i;
+        pthread_mutex_unlock(&e->mu);
+        base_log(HIPDNN_SEV_INFO, "kernel cache %s: at its limit of %llu bytes; evicted the %zu least "
+                 "recently used records (%llu bytes)", e->dir, (unsigned long long)e->max_bytes, i,
+                 (unsigned long long)freed);
+    }
+    return rc;
+}
+
+static int make_room(kc_env *e, uint64_t need, int round, const char **call)
+{
+    uint64_t cur = kc__map_size(e);
+    if (cur < e->max_bytes) {
+        uint64_t want = cur * 2 > cur + need ? cur * 2 : cur + need;
+        *call = "mdb_env_set_mapsize";
+        return kc__grow(e, want < e->max_bytes ? want : e->max_bytes);
+    }
+    uint64_t target = need + e->max_bytes / 16;
+    return evict(e, round < 20 ? target << round : UINT64_MAX, call);
+}
+
+static int put_rec(kc_env *e, MDB_txn *txn, const kc_rec *r, int64_t now)
+{
+    MDB_val k = {KC_KEY_SIZE, (void *)r->key.b}, d = {r->len, (void *)r->data};
+    int rc = mdb_put(txn, dbi_of(e, r->table), &k, &d, 0);
+    return rc != MDB_SUCCESS ? rc : put_atime(e, txn, r->table, &r->key, now);
+}
+
+static int try_write(kc_env *e, const kc_rec *recs, size_t n, const kc_touch *tv, size_t tn,
+                     const char **call)
+{
+    MDB_txn *txn;
+    *call = "mdb_txn_begin";
+    int rc = kc__txn_begin(e, true, &txn);
+    if (rc != MDB_SUCCESS)
+        return rc;
+    int64_t now = kc__now();
+    *call = "mdb_put";
+    for (size_t i = 0; i < n && rc == MDB_SUCCESS; i++)
+        rc = put_rec(e, txn, &recs[i], now);
+    if (rc == MDB_SUCCESS) {
+        *call = "writing last-used times";
+        rc = apply_touches(e, txn, tv, tn);
+    }
+    if (rc != MDB_SUCCESS) {
+        kc__txn_abort(e, txn);
+        return rc;
+    }
+    *call = "mdb_txn_commit";
+    return kc__txn_commit(e, txn);
+}
+
+static hipdnnStatus_t write_chunk(kc_env *e, const kc_rec *recs, size_t n, uint64_t bytes)
+{
+    uint64_t need = bytes + bytes / 4 + (64u << 10);
+    kc_touch *tv;
+    size_t tn;
+    touches_take(e, &tv, &tn);
+    const char *call = "";
+    int rc = MDB_SUCCESS;
+    for (int round = 0; round < MAX_ROUNDS; round++) {
+        rc = try_write(e, recs, n, tv, tn, &call);
+        if (rc != MDB_MAP_FULL)
+            break;
+        const char *room_call;
+        int room = make_room(e, need, round, &room_call);
+        if (room != MDB_SUCCESS) {
+            if (room != MDB_MAP_FULL)
+                call = room_call, rc = room;
+            break;
+        }
+    }
+    if (rc != MDB_SUCCESS) {
+        touches_give_back(e, tv, tn);
+        return kc__mdb_fail(e, call, rc);
+    }
+    base_free(tv);
+    pthread_mutex_lock(&e->mu);
+    e->n.puts += n;
+    pthread_mutex_unlock(&e->mu);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+hipdnnStatus_t kc__write(kc_env *e, const kc_rec *recs, size_t n)
+{
+    size_t i = 0;
+    do {
+        size_t j = i;
+        uint64_t bytes = 0;
+        while (j < n && (j == i || bytes + recs[j].len <= CHUNK_BYTES))
+            bytes += recs[j++].len;
+        hipdnnStatus_t st = write_chunk(e, recs + i, j - i, bytes);
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return st;
+        i = j;
+    } while (i < n);
+    return HIPDNN_STATUS_SUCCESS;
+}

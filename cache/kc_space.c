@@ -202,7 +202,7 @@ int kc__delete(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
 
 /* Deletes least recently used records until about `target` bytes are free. MDB_MAP_FULL when
  * there is nothing left to delete. */
-static int evict(kc_env *e, uint64_t target, const char **call)
+static int evict(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, const char **call)
 {
     MDB_txn *txn;
     *call = "mdb_txn_begin (eviction)";
@@ -213,7 +213,9 @@ static int evict(kc_env *e, uint64_t target, const char **call)
     size_t n = 0, i = 0;
     uint64_t freed = 0;
     *call = "scanning for eviction";
-    rc = kc__scan(e, txn, &v, &n);
+    rc = apply_touches(e, txn, tv, tn); /* the latest uses count */
+    if (rc == MDB_SUCCESS)
+        rc = kc__scan(e, txn, &v, &n);
     *call = "mdb_del (eviction)";
     for (; rc == MDB_SUCCESS && i < n && freed < target; i++) {
         rc = kc__delete(e, txn, v[i].table, &v[i].key);
@@ -239,7 +241,7 @@ static int evict(kc_env *e, uint64_t target, const char **call)
     return rc;
 }
 
-static int make_room(kc_env *e, uint64_t need, int round, const char **call)
+static int make_room(kc_env *e, uint64_t need, int round, const kc_touch *tv, size_t tn, const char **call)
 {
     uint64_t cur = kc__map_size(e);
     if (cur < e->max_bytes) {
@@ -248,7 +250,7 @@ static int make_room(kc_env *e, uint64_t need, int round, const char **call)
         return kc__grow(e, want < e->max_bytes ? want : e->max_bytes);
     }
     uint64_t target = need + e->max_bytes / 16;
-    return evict(e, round < 20 ? target << round : UINT64_MAX, call);
+    return evict(e, round < 20 ? target << round : UINT64_MAX, tv, tn, call);
 }
 
 static int put_rec(kc_env *e, MDB_txn *txn, const kc_rec *r, int64_t now)
@@ -295,7 +297,7 @@ static hipdnnStatus_t write_chunk(kc_env *e, const kc_rec *recs, size_t n, uint6
         if (rc != MDB_MAP_FULL)
             break;
         const char *room_call;
-        int room = make_room(e, need, round, &room_call);
+        int room = make_room(e, need, round, tv, tn, &room_call);
         if (room != MDB_SUCCESS) {
             if (room != MDB_MAP_FULL)
                 call = room_call, rc = room;

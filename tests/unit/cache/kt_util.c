@@ -1,0 +1,222 @@
+/* kt_util.c — helpers shared by the kernel cache tests; see kt_util.h. */
+#define _XOPEN_SOURCE 700 /* nftw */
+#include "kt_util.h"
+
+#include <errno.h>
+#include <ftw.h>
+#include <lmdb.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+
+#include "base/base.h"
+#include "cache/kc_int.h"
+
+static uint64_t mix(uint64_t x)
+{
+    x += 0x9e3779b97f4a7c15ull;
+    x = (x ^ (x >> 30)) * 0xbf58476d1ce4e5b9ull;
+    x = (x ^ (x >> 27)) * 0x94d049bb133111ebull;
+    return x ^ (x >> 31);
+}
+
+void kt_key(uint64_t id, kc_key *key)
+{
+    uint64_t a = mix(id), b = mix(id ^ 0x5555);
+    memcpy(key->b, &a, 8);
+    memcpy(key->b + 8, &b, 8);
+}
+
+static void fill(uint8_t *p, size_t n, uint64_t seed)
+{
+    uint64_t s = seed;
+    for (size_t i = 0; i < n; i++) {
+        if (i % 8 == 0)
+            s = mix(s);
+        p[i] = (uint8_t)(s >> (8 * (i % 8)));
+    }
+}
+
+void kt_make(kt_kernel *t, uint64_t id, size_t code_size)
+{
+    memset(t, 0, sizeof *t);
+    kt_key(id, &t->k.key);
+    snprintf(t->entry, sizeof t->entry, "kt_kernel_%llu", (unsigned long long)id);
+    fill(t->meta, sizeof t->meta, id * 3 + 1);
+    t->code = malloc(code_size);
+    cr_assert_not_null(t->code);
+    fill(t->code, code_size, id * 7 + 2);
+    t->k.arch = id % 2 ? "sm_90" : "gfx942";
+    t->k.compiler = id % 2 ? "nvrtc" : "hiprtc";
+    t->k.compiler_version = "12.4";
+    t->k.entry = t->entry;
+    t->k.meta = t->meta;
+    t->k.meta_size = sizeof t->meta;
+    t->k.code = t->code;
+    t->k.code_size = code_size;
+}
+
+void kt_free(kt_kernel *t)
+{
+    free(t->code);
+    t->code = NULL;
+}
+
+bool kt_matches(const kc_kernel *got, uint64_t id, size_t code_size)
+{
+    kt_kernel want;
+    kt_make(&want, id, code_size);
+    const char *diff = NULL;
+    if (memcmp(got->key.b, want.k.key.b, KC_KEY_SIZE) != 0)
+        diff = "key";
+    else if (strcmp(got->arch, want.k.arch) != 0 || strcmp(got->compiler, want.k.compiler) != 0 ||
+             strcmp(got->compiler_version, want.k.compiler_version) != 0)
+        diff = "arch/compiler";
+    else if (strcmp(got->entry, want.entry) != 0)
+        diff = "entry";
+    else if (got->meta_size != sizeof want.meta || memcmp(got->meta, want.meta, sizeof want.meta) != 0)
+        diff = "metadata";
+    else if (got->code_size != code_size || memcmp(got->code, want.code, code_size) != 0)
+        diff = "code";
+    kt_free(&want);
+    if (diff != NULL)
+        cr_log_error("kernel %llu: %s differs", (unsigned long long)id, diff);
+    return diff == NULL;
+}
+
+void kt_put(kc_cache *c, uint64_t id, size_t code_size)
+{
+    kt_kernel t;
+    kt_make(&t, id, code_size);
+    TU_OK(kc_put_kernel(c, &t.k));
+    kt_free(&t);
+}
+
+int kt_get(kc_cache *c, uint64_t id, size_t code_size)
+{
+    kc_key key;
+    kc_kernel got;
+    kt_key(id, &key);
+    if (!kc_get_kernel(c, &key, &got))
+        return 0;
+    int r = kt_matches(&got, id, code_size) ? 1 : -1;
+    kc_kernel_release(&got);
+    return r;
+}
+
+char *kt_tmpdir(void)
+{
+    const char *base = getenv("TMPDIR");
+    char tmpl[512];
+    snprintf(tmpl, sizeof tmpl, "%s/kc_test_XXXXXX", base != NULL && base[0] == '/' ? base : "/tmp");
+    char *d = mkdtemp(tmpl);
+    cr_assert_not_null(d, "mkdtemp(%s): %s", tmpl, strerror(errno));
+    return strdup(d);
+}
+
+static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)st, (void)flag, (void)ftw;
+    chmod(path, 0700);
+    return remove(path);
+}
+
+void kt_rmrf(char *dir)
+{
+    if (dir == NULL)
+        return;
+    chmod(dir, 0700);
+    nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
+    free(dir);
+}
+
+kc_cache *kt_open(const char *dir, uint64_t max_bytes, uint64_t initial)
+{
+    kc_options o = {.dir = dir, .max_bytes = max_bytes, .initial_map_bytes = initial, .strict = true,
+                    .no_sync = true};
+    kc_cache *c = NULL;
+    TU_OK(kc_open(&o, &c));
+    cr_assert_not_null(c);
+    return c;
+}
+
+unsigned kt_mode(const char *path)
+{
+    struct stat st;
+    cr_assert_eq(stat(path, &st), 0, "stat(%s): %s", path, strerror(errno));
+    return st.st_mode & 07777;
+}
+
+#define MDB_CHECK(call)                                                                           \
+    do {                                                                                         \
+        int rc_ = (call);                                                                        \
+        cr_assert_eq(rc_, 0, "%s: %s", #call, mdb_strerror(rc_));                               \
+    } while (0)
+
+static void raw_open(const char *dir, const char *table, MDB_env **env, MDB_txn **txn, MDB_dbi *dbi, bool write)
+{
+    MDB_CHECK(mdb_env_create(env));
+    MDB_CHECK(mdb_env_set_maxdbs(*env, 8));
+    MDB_CHECK(mdb_env_set_maxreaders(*env, 254));
+    MDB_CHECK(mdb_env_open(*env, dir, MDB_NOTLS | (write ? 0 : MDB_RDONLY), 0600));
+    MDB_CHECK(mdb_txn_begin(*env, NULL, write ? 0 : MDB_RDONLY, txn));
+    MDB_CHECK(mdb_dbi_open(*txn, table, 0, dbi));
+}
+
+void kt_raw_put(const char *dir, const char *table, const void *key, size_t klen, const void *val, size_t vlen)
+{
+    MDB_env *env;
+    MDB_txn *txn;
+    MDB_dbi dbi;
+    raw_open(dir, table, &env, &txn, &dbi, true);
+    MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
+    MDB_CHECK(mdb_put(txn, dbi, &k, &v, 0));
+    MDB_CHECK(mdb_txn_commit(txn));
+    mdb_env_close(env);
+}
+
+uint8_t *kt_raw_get(const char *dir, const char *table, const void *key, size_t klen, size_t *vlen)
+{
+    MDB_env *env;
+    MDB_txn *txn;
+    MDB_dbi dbi;
+    raw_open(dir, table, &env, &txn, &dbi, false);
+    MDB_val k = {klen, (void *)key}, v;
+    uint8_t *out = NULL;
+    if (mdb_get(txn, dbi, &k, &v) == 0) {
+        out = malloc(v.mv_size > 0 ? v.mv_size : 1);
+        cr_assert_not_null(out);
+        memcpy(out, v.mv_data, v.mv_size);
+        *vlen = v.mv_size;
+    }
+    mdb_txn_abort(txn);
+    mdb_env_close(env);
+    return out;
+}
+
+static int64_t clock_now;
+static int64_t fake_clock(void) { return clock_now; }
+
+void kt_clock_set(int64_t t)
+{
+    clock_now = t;
+    kc_test_clock = fake_clock;
+}
+
+void kt_clock_off(void) { kc_test_clock = NULL; }
+
+void kt_expect_clean(kc_cache *c, const char *when)
+{
+    kc_bad *bad = NULL;
+    size_t n = 0;
+    TU_OK(kc_verify(c, false, &bad, &n));
+    for (size_t i = 0; i < n && i < 10; i++) {
+        char hex[33];
+        kc_key_hex(&bad[i].key, hex);
+        cr_log_error("%s: bad %s record %s: %s", when, bad[i].table == KC_TABLE_KERNEL ? "kernel" : "plan", hex,
+                     bad[i].reason);
+    }
+    cr_expect_eq(n, 0, "%s: verify found %zu bad records", when, n);
+    base_free(bad);
+}

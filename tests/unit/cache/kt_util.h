@@ -1,0 +1,56 @@
+/* kt_util.h — helpers shared by the kernel cache tests (tests/unit/cache/).
+ *
+ * Test kernels are deterministic functions of an id (key, strings, metadata, code bytes), so
+ * processes writing the same id write the same record and any reader can check what it got.
+ * Caches live in fresh mkdtemp directories; kt_raw_* reach LMDB directly (with no kc handle
+ * open on that directory in this process) to corrupt or inspect records.
+ */
+#ifndef HIPDNN_TESTS_KT_UTIL_H
+#define HIPDNN_TESTS_KT_UTIL_H
+
+#include <criterion/criterion.h>
+#include <stdbool.h>
+#include <stdint.h>
+
+#include "../../common/tu.h"
+#include "cache/kc.h"
+
+typedef struct kt_kernel {
+    kc_kernel k;
+    char entry[48];
+    uint8_t meta[24];
+    uint8_t *code;
+} kt_kernel;
+
+void kt_key(uint64_t id, kc_key *key);
+/* Kernel `id` with a code object of code_size bytes. */
+void kt_make(kt_kernel *t, uint64_t id, size_t code_size);
+void kt_free(kt_kernel *t);
+/* Does a looked-up kernel equal kt_make(id, code_size)? Prints the first difference. */
+bool kt_matches(const kc_kernel *got, uint64_t id, size_t code_size);
+/* Puts kernel id (asserting success). */
+void kt_put(kc_cache *c, uint64_t id, size_t code_size);
+/* Gets kernel id: 1 hit and matching, 0 miss, -1 hit with wrong content. */
+int kt_get(kc_cache *c, uint64_t id, size_t code_size);
+
+/* A fresh directory (free with kt_rmrf, which removes it and its contents). */
+char *kt_tmpdir(void);
+void kt_rmrf(char *dir);
+/* Opens an LMDB cache (strict), asserting success. initial 0: default. */
+kc_cache *kt_open(const char *dir, uint64_t max_bytes, uint64_t initial);
+/* A file's mode bits. */
+unsigned kt_mode(const char *path);
+
+/* Raw LMDB access; table is "kernels", "plans" or "last_used". */
+void kt_raw_put(const char *dir, const char *table, const void *key, size_t klen, const void *val, size_t vlen);
+/* The stored value (malloc'd) or NULL. */
+uint8_t *kt_raw_get(const char *dir, const char *table, const void *key, size_t klen, size_t *vlen);
+
+/* A controllable clock for kc (kc_test_clock): kt_clock_set(t) makes kc see t. */
+void kt_clock_set(int64_t t);
+void kt_clock_off(void);
+
+/* Expects no bad records (printing them otherwise). */
+void kt_expect_clean(kc_cache *c, const char *when);
+
+#endif

@@ -1,0 +1,2 @@
+/* placeholder */
+#include "kt_util.h"

@@ -259,6 +259,9 @@ static int open_rdonly(kc_env *e, const kc_options *o, char *why, size_t why_siz
         rc = try_mdb(e, o, MDB_RDONLY | MDB_NOLOCK, false, &call);
     if (rc == MDB_SUCCESS)
         e->mode = KC_MODE_READ_ONLY;
+    else if (is_permission(rc) && !file_writable(e->dir, "lock.mdb"))
+        snprintf(why, why_size, "%s: %s; its lock.mdb exists but this user cannot write it, and reading "
+                 "without locks is unsafe while its owner may write", call, mdb_strerror(rc));
     else
         snprintf(why, why_size, "%s: %s", call, mdb_strerror(rc));
     return rc;

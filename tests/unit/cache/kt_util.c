@@ -115,10 +115,18 @@ char *kt_tmpdir(void)
     return strdup(d);
 }
 
+static int open_up(const char *path, const struct stat *st, int flag, struct FTW *ftw)
+{
+    (void)ftw;
+    if (flag == FTW_D || flag == FTW_DNR)
+        chmod(path, 0700);
+    (void)st;
+    return 0;
+}
+
 static int rm_one(const char *path, const struct stat *st, int flag, struct FTW *ftw)
 {
     (void)st, (void)flag, (void)ftw;
-    chmod(path, 0700);
     return remove(path);
 }
 
@@ -127,6 +135,7 @@ void kt_rmrf(char *dir)
     if (dir == NULL)
         return;
     chmod(dir, 0700);
+    nftw(dir, open_up, 16, FTW_PHYS); /* directories made read-only by a test */
     nftw(dir, rm_one, 16, FTW_DEPTH | FTW_PHYS);
     free(dir);
 }

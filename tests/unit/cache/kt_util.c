@@ -9,6 +9,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <xxhash.h>
 
 #include "base/base.h"
 #include "cache/kc_int.h"
@@ -228,4 +229,48 @@ void kt_expect_clean(kc_cache *c, const char *when)
     }
     cr_expect_eq(n, 0, "%s: verify found %zu bad records", when, n);
     base_free(bad);
+}
+
+size_t kt_bundle_entries(const uint8_t *b, size_t len, size_t *offs, size_t max)
+{
+    size_t n = 0, off = 32;
+    while (n < max && len >= 16 && off + 40 <= len - 16) {
+        uint64_t l = kc__get64(b + off + 24);
+        if (l > len - 16 - off - 40)
+            break;
+        offs[n++] = off;
+        off += 40 + (size_t)l + (size_t)((8 - l % 8) % 8);
+    }
+    return n;
+}
+
+void kt_bundle_reseal(uint8_t *b, size_t len, bool records)
+{
+    if (len < 48)
+        return;
+    size_t offs[4096];
+    size_t n = records ? kt_bundle_entries(b, len, offs, 4096) : 0;
+    for (size_t i = 0; i < n; i++) {
+        uint8_t *e = b + offs[i];
+        uint64_t l = kc__get64(e + 24);
+        kc__put64(e + 32, XXH64(e + 40, (size_t)l, XXH64(e, 32, 0)));
+    }
+    kc__put64(b + len - 8, XXH64(b + 32, len - 48, 0));
+    kc__put64(b + 24, XXH64(b, 24, 0));
+}
+
+kt_snapshot kt_snap(kc_cache *c)
+{
+    kt_snapshot s = {0};
+    kc_stats st;
+    TU_OK(kc_get_stats(c, &st));
+    s.kernels = st.kernels;
+    s.plans = st.plans;
+    s.bytes = st.bytes;
+    kc_entry *en;
+    size_t n;
+    TU_OK(kc_list(c, &en, &n));
+    s.digest = XXH64(en, n * sizeof *en, 0);
+    base_free(en);
+    return s;
 }

@@ -50,6 +50,18 @@ uint8_t *kt_raw_get(const char *dir, const char *table, const void *key, size_t 
 void kt_clock_set(int64_t t);
 void kt_clock_off(void);
 
+/* Bundles (format in cache/kc_bundle.c): recomputes the header checksum, the trailer's
+ * checksum over the records and, with `records`, every record entry's checksum, walking
+ * the entries as far as their lengths allow; so a mutation reaches the deeper checks. */
+void kt_bundle_reseal(uint8_t *b, size_t len, bool records);
+/* Offsets of the record entries of a well-formed bundle (at most max); returns the count. */
+size_t kt_bundle_entries(const uint8_t *b, size_t len, size_t *offs, size_t max);
+/* What a cache holds, to compare before and after a rejected import. */
+typedef struct kt_snapshot {
+    uint64_t kernels, plans, bytes, digest;
+} kt_snapshot;
+kt_snapshot kt_snap(kc_cache *c);
+
 /* Expects no bad records (printing them otherwise). */
 void kt_expect_clean(kc_cache *c, const char *when);
 

@@ -1,2 +1,237 @@
-/* placeholder */
+/* test_kc_procs.c — many writers and readers at once, and writers killed mid-write.
+ *
+ * Owns: NPROC processes released together on one directory (a 256 KiB first map, so they
+ * grow it under each other: MDB_MAP_FULL in one, MDB_MAP_RESIZED in the others), each
+ * writing an overlapping range of kernels in random order and reading random kernels as it
+ * goes (a hit must be exact), then reading its own back; afterwards the parent checks every
+ * record. SIGKILL: a child writes kernels without end, reporting each committed one through a
+ * pipe, and is killed after a random number — several rounds, alternately while the map grows
+ * and while eviction runs at a 2 MiB limit; the cache must open, verify clean, return every
+ * reported kernel exactly (or, under eviction, miss it) and accept writes (LMDB's writer lock
+ * recovered). Threads: eight threads share one handle, writing, reading, listing and
+ * verifying at once while the map grows.
+ */
+#include <errno.h>
+#include <pthread.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/wait.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "base/base.h"
 #include "kt_util.h"
+
+#define NPROC 6
+#define SPAN 40 /* process p writes ids [p*SPAN, p*SPAN + 2*SPAN) */
+
+static char *dir;
+
+static void setup(void) { dir = kt_tmpdir(); }
+static void teardown(void) { kt_rmrf(dir); }
+
+TestSuite(kc_procs, .init = setup, .fini = teardown, .timeout = 240);
+
+static size_t code_size_of(uint64_t id) { return 2000 + (size_t)(id * 7919 % 30000); }
+
+static uint64_t lcg(uint64_t *s)
+{
+    *s = *s * 6364136223846793005ull + 1442695040888963407ull;
+    return *s >> 33;
+}
+
+/* A child: writes its range in random order, reading at random; returns its failures. */
+static int writer(int p, int start_fd)
+{
+    char go;
+    if (read(start_fd, &go, 1) < 0)
+        return 100;
+    kc_options o = {.dir = dir, .max_bytes = 256 << 20, .initial_map_bytes = 256 << 10, .strict = true};
+    kc_cache *c = NULL;
+    if (kc_open(&o, &c) != HIPDNN_STATUS_SUCCESS)
+        return 101;
+    uint64_t ids[2 * SPAN], seed = (uint64_t)getpid() * 977 + (uint64_t)p;
+    for (int i = 0; i < 2 * SPAN; i++)
+        ids[i] = (uint64_t)(p * SPAN + i);
+    for (int i = 2 * SPAN - 1; i > 0; i--) {
+        int j = (int)(lcg(&seed) % (uint64_t)(i + 1));
+        uint64_t t = ids[i];
+        ids[i] = ids[j], ids[j] = t;
+    }
+    int failures = 0;
+    for (int i = 0; i < 2 * SPAN; i++) {
+        kt_kernel t;
+        kt_make(&t, ids[i], code_size_of(ids[i]));
+        failures += kc_put_kernel(c, &t.k) != HIPDNN_STATUS_SUCCESS;
+        kt_free(&t);
+        uint64_t any = lcg(&seed) % ((NPROC + 1) * SPAN);
+        failures += kt_get(c, any, code_size_of(any)) < 0; /* a miss is fine, a wrong hit is not */
+    }
+    for (int i = 0; i < 2 * SPAN; i++)
+        failures += kt_get(c, ids[i], code_size_of(ids[i])) != 1;
+    kc_close(c);
+    return failures;
+}
+
+Test(kc_procs, concurrent_writers_and_readers)
+{
+    int gate[2];
+    cr_assert_eq(pipe(gate), 0);
+    pid_t pids[NPROC];
+    for (int p = 0; p < NPROC; p++) {
+        pids[p] = fork();
+        cr_assert_geq(pids[p], 0);
+        if (pids[p] == 0) {
+            close(gate[1]);
+            _exit(writer(p, gate[0]));
+        }
+    }
+    close(gate[0]);
+    close(gate[1]); /* releases every child at once */
+    for (int p = 0; p < NPROC; p++) {
+        int status;
+        cr_assert_eq(waitpid(pids[p], &status, 0), pids[p]);
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer %d: exit %d (failures or setup error)",
+                  p, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+    }
+    kc_cache *c = kt_open(dir, 256 << 20, 0);
+    kt_expect_clean(c, "after the concurrent writers");
+    const uint64_t total = (NPROC + 1) * SPAN;
+    for (uint64_t id = 0; id < total; id++)
+        cr_expect_eq(kt_get(c, id, code_size_of(id)), 1, "kernel %llu", (unsigned long long)id);
+    kc_stats s;
+    TU_OK(kc_get_stats(c, &s));
+    cr_expect_eq(s.kernels, total);
+    cr_expect_gt(s.map_size, 256 << 10, "the map grew");
+    kc_close(c);
+}
+
+/* A child writing kernels from `first` on until it is killed; reports each after its commit. */
+static void endless_writer(int report_fd, uint64_t first, uint64_t max_bytes)
+{
+    kc_options o = {.dir = dir, .max_bytes = max_bytes, .initial_map_bytes = 256 << 10, .strict = true};
+    kc_cache *c = NULL;
+    if (kc_open(&o, &c) != HIPDNN_STATUS_SUCCESS)
+        _exit(1);
+    for (uint64_t id = first;; id++) {
+        kt_kernel t;
+        kt_make(&t, id, code_size_of(id));
+        if (kc_put_kernel(c, &t.k) != HIPDNN_STATUS_SUCCESS)
+            _exit(2);
+        kt_free(&t);
+        uint32_t v = (uint32_t)id;
+        if (write(report_fd, &v, sizeof v) != sizeof v)
+            _exit(3);
+    }
+}
+
+Test(kc_procs, writer_killed_mid_write)
+{
+    tu_seed("kc_procs/writer_killed_mid_write");
+    uint64_t first = 0;
+    for (int round = 0; round < 6; round++) {
+        bool evicting = round % 2 == 1;
+        uint64_t max = evicting ? 2 << 20 : 256 << 20;
+        int rep[2];
+        cr_assert_eq(pipe(rep), 0);
+        pid_t pid = fork();
+        cr_assert_geq(pid, 0);
+        if (pid == 0) {
+            close(rep[0]);
+            endless_writer(rep[1], first, max);
+        }
+        close(rep[1]);
+        uint32_t *got = malloc(100000 * sizeof *got);
+        size_t n = 0, want = (size_t)tu_range(20, 150);
+        while (n < want && read(rep[0], &got[n], sizeof *got) == sizeof *got)
+            n++;
+        if (tu_range(0, 1)) {
+            struct timespec nap = {0, (long)tu_range(0, 3000000)};
+            nanosleep(&nap, NULL);
+        }
+        kill(pid, SIGKILL);
+        int status;
+        cr_assert_eq(waitpid(pid, &status, 0), pid);
+        cr_assert(WIFSIGNALED(status), "round %d: the writer died by itself (exit %d)", round,
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        while (n < 100000 && read(rep[0], &got[n], sizeof *got) == sizeof *got)
+            n++; /* reported before the kill: committed */
+        close(rep[0]);
+
+        kc_cache *c = kt_open(dir, max, 0);
+        kt_expect_clean(c, "after SIGKILL");
+        int hits = 0;
+        for (size_t i = 0; i < n; i++) {
+            int r = kt_get(c, got[i], code_size_of(got[i]));
+            cr_expect_neq(r, -1, "round %d: kernel %u is wrong", round, got[i]);
+            cr_expect(r == 1 || evicting, "round %d: committed kernel %u is missing", round, got[i]);
+            hits += r == 1;
+        }
+        cr_expect_gt(hits, 0);
+        kt_put(c, 1000000 + (uint64_t)round, 5000); /* the dead writer's lock was recovered */
+        cr_expect_eq(kt_get(c, 1000000 + (uint64_t)round, 5000), 1);
+        kc_close(c);
+        cr_log_info("round %d (%s): %zu kernels committed before SIGKILL, %d found", round,
+                    evicting ? "evicting" : "growing", n, hits);
+        first += n + 1000;
+        free(got);
+    }
+}
+
+/* ---- threads ------------------------------------------------------------------------------ */
+
+typedef struct worker {
+    kc_cache *c;
+    int index, failures;
+} worker;
+
+static void *thread_main(void *arg)
+{
+    worker *w = arg;
+    uint64_t seed = (uint64_t)w->index * 31 + 7;
+    for (int i = 0; i < 60; i++) {
+        uint64_t id = (uint64_t)(w->index * 30 + i);
+        kt_kernel t;
+        kt_make(&t, id, code_size_of(id));
+        w->failures += kc_put_kernel(w->c, &t.k) != HIPDNN_STATUS_SUCCESS;
+        kt_free(&t);
+        uint64_t any = lcg(&seed) % 300;
+        w->failures += kt_get(w->c, any, code_size_of(any)) < 0;
+        if (i % 20 == 10) {
+            kc_entry *en;
+            size_t n;
+            w->failures += kc_list(w->c, &en, &n) != HIPDNN_STATUS_SUCCESS;
+            base_free(en);
+            kc_bad *bad;
+            w->failures += kc_verify(w->c, false, &bad, &n) != HIPDNN_STATUS_SUCCESS || n != 0;
+            base_free(bad);
+        }
+    }
+    return NULL;
+}
+
+Test(kc_procs, threads_share_a_handle)
+{
+    kc_cache *c = kt_open(dir, 256 << 20, 256 << 10);
+    pthread_t th[8];
+    worker w[8];
+    for (int i = 0; i < 8; i++) {
+        w[i] = (worker){.c = c, .index = i};
+        cr_assert_eq(pthread_create(&th[i], NULL, thread_main, &w[i]), 0);
+    }
+    for (int i = 0; i < 8; i++) {
+        pthread_join(th[i], NULL);
+        cr_expect_eq(w[i].failures, 0, "thread %d: %d failures", i, w[i].failures);
+    }
+    kc_close(c);
+    c = kt_open(dir, 256 << 20, 0);
+    for (uint64_t id = 0; id < 7 * 30 + 60; id++)
+        cr_expect_eq(kt_get(c, id, code_size_of(id)), 1, "kernel %llu", (unsigned long long)id);
+    kc_stats s;
+    TU_OK(kc_get_stats(c, &s));
+    cr_expect_gt(s.map_size, 256 << 10);
+    kt_expect_clean(c, "after the threads");
+    kc_close(c);
+}

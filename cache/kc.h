@@ -70,7 +70,9 @@ typedef enum kc_table {
 
 typedef struct kc_options {
     const char *dir;            /* the cache directory; NULL or "": in memory only */
-    uint64_t max_bytes;         /* map size limit; 0: kc_default_max_bytes() */
+    uint64_t max_bytes;         /* the map never grows past it; records are evicted (least
+                                 * recently used first) once they fill 3/4 of it; 0:
+                                 * kc_default_max_bytes() */
     bool read_only;             /* never write the directory (and never create it) */
     bool no_sync;               /* MDB_NOSYNC: faster commits; an OS crash may lose the last
                                  * ones (a killed process loses nothing) */
@@ -230,8 +232,8 @@ hipdnnStatus_t kc_flush(kc_cache *c);
 hipdnnStatus_t kc_export(kc_cache *c, const char *path, size_t *n_records);
 /* The same bundle in memory: *buf is freed with base_free. */
 hipdnnStatus_t kc_export_mem(kc_cache *c, uint8_t **buf, size_t *len, size_t *n_records);
-/* Returns SUCCESS; BAD_PARAM (a bad bundle, a READ_ONLY cache, more bytes than the cache
- * may hold); BAD_PARAM_NULL_POINTER; ALLOC_FAILED; INTERNAL_ERROR (reading `path`, LMDB). */
+/* Returns SUCCESS; BAD_PARAM (a bad bundle, a READ_ONLY cache, more record bytes than 3/4 of
+ * max_bytes); BAD_PARAM_NULL_POINTER; ALLOC_FAILED; INTERNAL_ERROR (reading `path`, LMDB). */
 hipdnnStatus_t kc_import(kc_cache *c, const char *path, size_t *n_records);
 hipdnnStatus_t kc_import_mem(kc_cache *c, const void *buf, size_t len, size_t *n_records);
 

@@ -256,8 +256,8 @@ static int walk(kc_env *e, MDB_txn *txn, bool del, bad_list *b, hipdnnStatus_t *
     if ((rc = mdb_cursor_open(txn, e->dbi[KC_DBI_ATIME], &cur)) != MDB_SUCCESS)
         return rc;
     for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
-        if (atime_has_record(e, txn, &k) && d.mv_size == 8)
-            continue;
+        if ((atime_has_record(e, txn, &k) && d.mv_size == 8) || k.mv_size == 1)
+            continue; /* k.mv_size 1: kc_space.c's settle marker */
         b->orphans++;
         if (del && (rc = mdb_cursor_del(cur, 0)) != MDB_SUCCESS)
             break;

@@ -6,12 +6,11 @@
  * when the stored one is older than KC_TOUCH_INTERVAL_S; those uses are queued and written
  * with the next write transaction (or by kc_flush), so reads stay read-only transactions.
  *
- * A write that finds the map full (MDB_MAP_FULL) is retried after making room: the map grows
- * (double, or what the write needs) while it is below max_bytes (mdb_env_set_mapsize, with
- * no transaction of this process open: kc__grow); at the limit, the least recently used
- * records are deleted in a transaction of their own — the write's need plus 1/16 of the
- * limit, doubling each round — and the write is retried. Large writes (imports) are split
- * into transactions of at most CHUNK_BYTES.
+ * Space: the map grows (double, or what a write needs) while it is below max_bytes
+ * (mdb_env_set_mapsize, with no transaction of this process open: kc__grow). The live pages of
+ * the tables are kept under 3/4 of max_bytes: a write that would pass that first deletes the
+ * least recently used records down to 5/8, in a transaction of its own (details at "making
+ * room" below). Large writes (imports) are split into transactions of at most CHUNK_BYTES.
  */
 #include <errno.h>
 #include <stdlib.h>
@@ -198,7 +197,54 @@ int kc__delete(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
     return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
 }
 
-/* ---- making room ---------------------------------------------------------------------------- */
+/* ---- making room ----------------------------------------------------------------------------
+ * LMDB reuses a freed page only once no reader can see it, and never in the transaction right
+ * after the one that freed it; a transaction that finds no reusable page and no room fails,
+ * deletes included. So the cache keeps its live pages (all three tables) under the fill limit
+ * and evicts before a write would pass it, down to the eviction target; the free pages this
+ * leaves let eviction itself always run. MDB_MAP_FULL below the limit (fragmentation: no run of
+ * free pages long enough for a large record) also evicts. Each eviction is followed by a
+ * small "settle" commit so that the retried write can reuse the pages it freed. */
+
+#define OVER_BUDGET (-30700) /* not an LMDB code: the write would pass the fill limit */
+
+static uint64_t fill_limit(const kc_env *e) { return e->max_bytes / 4 * 3; }
+static uint64_t evict_target(const kc_env *e) { return e->max_bytes / 8 * 5; }
+
+/* Pages of the three tables, in bytes. */
+static uint64_t live_bytes(const kc_env *e, MDB_txn *txn)
+{
+    uint64_t pages = 0, psize = 4096;
+    for (int i = 0; i < KC_N_DBI; i++) {
+        MDB_stat st;
+        if (mdb_stat(txn, e->dbi[i], &st) == MDB_SUCCESS) {
+            pages += st.ms_branch_pages + st.ms_leaf_pages + st.ms_overflow_pages;
+            psize = st.ms_psize;
+        }
+    }
+    return pages * psize;
+}
+
+/* Bytes a record occupies: whole pages once it overflows a leaf. */
+static uint64_t footprint(uint64_t size)
+{
+    return size > 2048 ? (size + 16 + 4095) / 4096 * 4096 + 64 : size + 64;
+}
+
+/* Commits a one-key write so the next transaction may reuse what the last one freed. */
+static void settle(kc_env *e)
+{
+    MDB_txn *txn;
+    if (kc__txn_begin(e, true, &txn) != MDB_SUCCESS)
+        return;
+    uint8_t k = 0, v[8];
+    kc__put64(v, (uint64_t)kc__now());
+    MDB_val mk = {1, &k}, mv = {sizeof v, v};
+    if (mdb_put(txn, e->dbi[KC_DBI_ATIME], &mk, &mv, 0) == MDB_SUCCESS)
+        kc__txn_commit(e, txn);
+    else
+        kc__txn_abort(e, txn);
+}
 
 /* Deletes least recently used records until about `target` bytes are free. MDB_MAP_FULL when
  * there is nothing left to delete. */
@@ -219,7 +265,7 @@ static int evict(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, cons
     *call = "mdb_del (eviction)";
     for (; rc == MDB_SUCCESS && i < n && freed < target; i++) {
         rc = kc__delete(e, txn, v[i].table, &v[i].key);
-        freed += v[i].size + 64;
+        freed += footprint(v[i].size);
     }
     base_free(v);
     if (rc == MDB_SUCCESS && i == 0)
@@ -229,27 +275,29 @@ static int evict(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, cons
         return rc;
     }
     *call = "mdb_txn_commit (eviction)";
-    rc = kc__txn_commit(e, txn);
-    if (rc == MDB_SUCCESS) {
-        pthread_mutex_lock(&e->mu);
-        e->n.evicted += i;
-        pthread_mutex_unlock(&e->mu);
-        base_log(HIPDNN_SEV_INFO, "kernel cache %s: at its limit of %llu bytes; evicted the %zu least "
-                 "recently used records (%llu bytes)", e->dir, (unsigned long long)e->max_bytes, i,
-                 (unsigned long long)freed);
-    }
-    return rc;
+    if ((rc = kc__txn_commit(e, txn)) != MDB_SUCCESS)
+        return rc;
+    settle(e);
+    pthread_mutex_lock(&e->mu);
+    e->n.evicted += i;
+    pthread_mutex_unlock(&e->mu);
+    base_log(HIPDNN_SEV_INFO, "kernel cache %s: at its limit of %llu bytes; evicted the %zu least recently "
+             "used records (about %llu bytes)", e->dir, (unsigned long long)e->max_bytes, i,
+             (unsigned long long)freed);
+    return MDB_SUCCESS;
 }
 
-static int make_room(kc_env *e, uint64_t need, int round, const kc_touch *tv, size_t tn, const char **call)
+/* After a write failed with `cause`: grow the map, or evict (more each round). */
+static int make_room(kc_env *e, int cause, uint64_t need, uint64_t excess, int round, const kc_touch *tv,
+                     size_t tn, const char **call)
 {
     uint64_t cur = kc__map_size(e);
-    if (cur < e->max_bytes) {
+    if (cause == MDB_MAP_FULL && cur < e->max_bytes) {
         uint64_t want = cur * 2 > cur + need ? cur * 2 : cur + need;
         *call = "mdb_env_set_mapsize";
         return kc__grow(e, want < e->max_bytes ? want : e->max_bytes);
     }
-    uint64_t target = need + e->max_bytes / 16;
+    uint64_t target = cause == OVER_BUDGET ? excess : need + e->max_bytes / 16;
     return evict(e, round < 20 ? target << round : UINT64_MAX, tv, tn, call);
 }
 
@@ -260,14 +308,22 @@ static int put_rec(kc_env *e, MDB_txn *txn, const kc_rec *r, int64_t now)
     return rc != MDB_SUCCESS ? rc : put_atime(e, txn, r->table, &r->key, now);
 }
 
-static int try_write(kc_env *e, const kc_rec *recs, size_t n, const kc_touch *tv, size_t tn,
-                     const char **call)
+/* One attempt. OVER_BUDGET (with *excess, the bytes to free) when the records would pass the
+ * fill limit. */
+static int try_write(kc_env *e, const kc_rec *recs, size_t n, uint64_t need, const kc_touch *tv, size_t tn,
+                     uint64_t *excess, const char **call)
 {
     MDB_txn *txn;
     *call = "mdb_txn_begin";
     int rc = kc__txn_begin(e, true, &txn);
     if (rc != MDB_SUCCESS)
         return rc;
+    uint64_t live = n > 0 ? live_bytes(e, txn) : 0;
+    if (n > 0 && live + need > fill_limit(e)) {
+        kc__txn_abort(e, txn);
+        *excess = live + need - evict_target(e); /* > 0: the fill limit is above the target */
+        return OVER_BUDGET;
+    }
     int64_t now = kc__now();
     *call = "mdb_put";
     for (size_t i = 0; i < n && rc == MDB_SUCCESS; i++)
@@ -284,20 +340,22 @@ static int try_write(kc_env *e, const kc_rec *recs, size_t n, const kc_touch *tv
     return kc__txn_commit(e, txn);
 }
 
-static hipdnnStatus_t write_chunk(kc_env *e, const kc_rec *recs, size_t n, uint64_t bytes)
+static hipdnnStatus_t write_chunk(kc_env *e, const kc_rec *recs, size_t n)
 {
-    uint64_t need = bytes + bytes / 4 + (64u << 10);
+    uint64_t need = 0, excess = 0;
+    for (size_t i = 0; i < n; i++)
+        need += footprint(recs[i].len) + 64;
     kc_touch *tv;
     size_t tn;
     touches_take(e, &tv, &tn);
     const char *call = "";
     int rc = MDB_SUCCESS;
     for (int round = 0; round < MAX_ROUNDS; round++) {
-        rc = try_write(e, recs, n, tv, tn, &call);
-        if (rc != MDB_MAP_FULL)
+        rc = try_write(e, recs, n, need, tv, tn, &excess, &call);
+        if (rc != MDB_MAP_FULL && rc != OVER_BUDGET)
             break;
         const char *room_call;
-        int room = make_room(e, need, round, tv, tn, &room_call);
+        int room = make_room(e, rc, need, excess, round, tv, tn, &room_call);
         if (room != MDB_SUCCESS) {
             if (room != MDB_MAP_FULL)
                 call = room_call, rc = room;
@@ -306,6 +364,10 @@ static hipdnnStatus_t write_chunk(kc_env *e, const kc_rec *recs, size_t n, uint6
     }
     if (rc != MDB_SUCCESS) {
         touches_give_back(e, tv, tn);
+        if (rc == OVER_BUDGET)
+            return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: %llu bytes do not fit under the "
+                             "cache's fill limit (3/4 of %llu bytes) even after eviction", e->dir,
+                             (unsigned long long)need, (unsigned long long)e->max_bytes);
         return kc__mdb_fail(e, call, rc);
     }
     base_free(tv);
@@ -323,7 +385,7 @@ hipdnnStatus_t kc__write(kc_env *e, const kc_rec *recs, size_t n)
         uint64_t bytes = 0;
         while (j < n && (j == i || bytes + recs[j].len <= CHUNK_BYTES))
             bytes += recs[j++].len;
-        hipdnnStatus_t st = write_chunk(e, recs + i, j - i, bytes);
+        hipdnnStatus_t st = write_chunk(e, recs + i, j - i);
         if (st != HIPDNN_STATUS_SUCCESS)
             return st;
         i = j;

@@ -3,7 +3,8 @@
  * Owns: growth from a 256 KiB map (many mdb_env_set_mapsize calls, every record readable
  * after reopening); eviction at a 2 MiB limit under a fake clock, where one record is used
  * all along: it must survive, the survivors among the rest must be exactly the newest ones,
- * and the map must stay within the limit; last-used batching (a use rewrites the time only
+ * and the map must stay within the limit; 1500 puts of mixed sizes (up to 900 KB) at that
+ * limit all succeed (eviction never dead-ends on a full map); last-used batching (a use rewrites the time only
  * when it is older than a minute, written at kc_flush, after a minute, or once 32 are
  * pending; a read-only handle never writes it); prune by age and by size.
  */
@@ -88,6 +89,32 @@ Test(kc_space, beyond_the_limit_lru_records_go)
     TU_OK(kc_get_stats(c, &s));
     cr_expect_leq(s.bytes, 2 << 20);
     kt_expect_clean(c, "after eviction");
+    kc_close(c);
+}
+
+Test(kc_space, sustained_eviction_with_mixed_sizes)
+{
+    tu_seed("kc_space/sustained_eviction_with_mixed_sizes");
+    kc_cache *c = kt_open(dir, 2 << 20, 128 << 10);
+    size_t last = 0;
+    int failed = 0;
+    for (uint64_t i = 0; i < 1500; i++) {
+        last = (size_t)(tu_range(0, 9) == 0 ? tu_range(100000, 900000) : tu_range(1, 40000));
+        kt_kernel t;
+        kt_make(&t, i, last);
+        hipdnnStatus_t st = kc_put_kernel(c, &t.k);
+        kt_free(&t);
+        if (st != HIPDNN_STATUS_SUCCESS && failed++ < 5)
+            cr_log_error("put %llu (%zu bytes): %s", (unsigned long long)i, last, tu_msg());
+    }
+    cr_expect_eq(failed, 0, "%d puts failed", failed);
+    kc_stats s;
+    TU_OK(kc_get_stats(c, &s));
+    cr_expect_leq(s.map_size, 2 << 20);
+    cr_expect_leq(s.bytes, 2 << 20);
+    cr_expect_gt(s.evicted, 1000);
+    cr_expect_eq(kt_get(c, 1499, last), 1, "the newest record is there");
+    kt_expect_clean(c, "after sustained eviction");
     kc_close(c);
 }
 

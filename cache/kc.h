@@ -130,8 +130,9 @@ typedef struct kc_kernel {
     void *owned;                  /* kc_get_kernel's copy; NULL in a caller-filled record */
 } kc_kernel;
 
-/* Stores (or overwrites) a kernel under k->key, and in the front. A record larger than half
- * of max_bytes is refused. In READ_ONLY or MEMORY mode the record only reaches the in-memory
+/* Stores (or overwrites) a kernel under k->key, and in the front. A record larger than 1/8
+ * of max_bytes is refused (LMDB stores it in one run of free pages, which a fuller map may
+ * not have). In READ_ONLY or MEMORY mode the record only reaches the in-memory
  * front (SUCCESS). Returns SUCCESS; BAD_PARAM_NULL_POINTER; BAD_PARAM (a string missing or
  * too long, a blob over its limit, or too large for the cache); ALLOC_FAILED; INTERNAL_ERROR
  * (LMDB). */

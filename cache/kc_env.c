@@ -124,7 +124,8 @@ void kc__txn_abort(kc_env *e, MDB_txn *txn)
     pthread_rwlock_unlock(&e->txn_lock);
 }
 
-uint64_t kc__map_size(kc_env *e)
+/* mdb_env_info reads the meta pages inside the map: callers hold txn_lock. */
+static uint64_t map_size_locked(kc_env *e)
 {
     MDB_envinfo info;
     if (e->mdb == NULL || mdb_env_info(e->mdb, &info) != MDB_SUCCESS)
@@ -132,12 +133,32 @@ uint64_t kc__map_size(kc_env *e)
     return info.me_mapsize;
 }
 
+uint64_t kc__map_size(kc_env *e)
+{
+    pthread_rwlock_rdlock(&e->txn_lock);
+    uint64_t size = map_size_locked(e);
+    pthread_rwlock_unlock(&e->txn_lock);
+    return size;
+}
+
+void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used)
+{
+    MDB_envinfo info;
+    MDB_stat st;
+    pthread_rwlock_rdlock(&e->txn_lock);
+    if (mdb_env_info(e->mdb, &info) == MDB_SUCCESS && mdb_env_stat(e->mdb, &st) == MDB_SUCCESS) {
+        *size = info.me_mapsize;
+        *used = (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
+    }
+    pthread_rwlock_unlock(&e->txn_lock);
+}
+
 int kc__grow(kc_env *e, uint64_t want)
 {
     want = (want + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
     pthread_rwlock_wrlock(&e->txn_lock);
     int rc = MDB_SUCCESS;
-    if (kc__map_size(e) < want && (rc = mdb_env_set_mapsize(e->mdb, (size_t)want)) == MDB_SUCCESS) {
+    if (map_size_locked(e) < want && (rc = mdb_env_set_mapsize(e->mdb, (size_t)want)) == MDB_SUCCESS) {
         pthread_mutex_lock(&e->mu);
         e->n.grown++;
         pthread_mutex_unlock(&e->mu);
@@ -186,6 +207,12 @@ static int open_tables(kc_env *e, bool rdonly)
     static const char *const names[KC_N_DBI] = {"kernels", "plans", "last_used"};
     MDB_txn *txn;
     int rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
+    for (int attempt = 0; rc == MDB_MAP_RESIZED && attempt < 4; attempt++) { /* grown meanwhile */
+        if ((rc = mdb_env_set_mapsize(e->mdb, 0)) == MDB_SUCCESS)
+            rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
+    }
+    if (rc != MDB_SUCCESS)
+        return rc;
     for (int i = 0; rc == MDB_SUCCESS && i < KC_N_DBI; i++)
         rc = mdb_dbi_open(txn, names[i], rdonly ? 0 : MDB_CREATE, &e->dbi[i]);
     if (rc == MDB_NOTFOUND && rdonly) { /* an environment without our tables: always empty */
@@ -193,8 +220,7 @@ static int open_tables(kc_env *e, bool rdonly)
         return MDB_SUCCESS;
     }
     if (rc != MDB_SUCCESS) {
-        if (txn != NULL)
-            mdb_txn_abort(txn);
+        mdb_txn_abort(txn);
         return rc;
     }
     rc = mdb_txn_commit(txn);

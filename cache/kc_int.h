@@ -142,6 +142,8 @@ bool kc__writable(const kc_cache *c);
 /* mkdir -p giving every directory it creates mode 0700; 0 or an errno. */
 int kc__mkdirs(const char *dir);
 uint64_t kc__map_size(kc_env *e);
+/* The map's size and its used part (up to the last page), in bytes. */
+void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used);
 
 /* ---- the write path (kc_space.c) ------------------------------------------------------------ */
 

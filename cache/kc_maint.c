@@ -141,12 +141,7 @@ hipdnnStatus_t kc_list(kc_cache *c, kc_entry **entries, size_t *n)
 
 static hipdnnStatus_t stats_lmdb(kc_env *e, kc_stats *s)
 {
-    MDB_envinfo info;
-    MDB_stat ms;
-    mdb_env_info(e->mdb, &info);
-    mdb_env_stat(e->mdb, &ms);
-    s->map_size = info.me_mapsize;
-    s->map_used = (uint64_t)(info.me_last_pgno + 1) * ms.ms_psize;
+    kc__map_info(e, &s->map_size, &s->map_used);
     if (!e->have_tables)
         return HIPDNN_STATUS_SUCCESS;
     MDB_txn *txn;

@@ -247,8 +247,8 @@ static void settle(kc_env *e)
 }
 
 /* Deletes least recently used records until about `target` bytes are free. MDB_MAP_FULL when
- * there is nothing left to delete. */
-static int evict(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, const char **call)
+ * there is nothing left to delete, or no page to delete with. */
+static int evict_once(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, const char **call)
 {
     MDB_txn *txn;
     *call = "mdb_txn_begin (eviction)";
@@ -285,6 +285,21 @@ static int evict(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, cons
              "used records (about %llu bytes)", e->dir, (unsigned long long)e->max_bytes, i,
              (unsigned long long)freed);
     return MDB_SUCCESS;
+}
+
+/* A map with no page left even for deleting: grow it if it may, else commit a settle (its
+ * transaction may use pages the previous one freed), and try once more. */
+static int evict(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, const char **call)
+{
+    int rc = evict_once(e, target, tv, tn, call);
+    if (rc != MDB_MAP_FULL)
+        return rc;
+    uint64_t cur = kc__map_size(e);
+    if (cur < e->max_bytes)
+        kc__grow(e, e->max_bytes);
+    else
+        settle(e);
+    return evict_once(e, target, tv, tn, call);
 }
 
 /* After a write failed with `cause`: grow the map, or evict (more each round). */

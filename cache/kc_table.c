@@ -204,9 +204,9 @@ void kc_plan_release(kc_plan *p)
 static hipdnnStatus_t store(kc_cache *c, kc_table t, const kc_key *key, const uint8_t *d, size_t len)
 {
     kc_env *e = c->env;
-    if (len > e->max_bytes / 2)
+    if (len > e->max_bytes / 8)
         return base_fail(HIPDNN_STATUS_BAD_PARAM,
-                         "kernel cache %s: a %zu-byte %s record is more than half the cache's limit (%llu bytes)",
+                         "kernel cache %s: a %zu-byte %s record is more than 1/8 of the cache's limit (%llu bytes)",
                          e->dir[0] != '\0' ? e->dir : "(memory)", len, kc__table_name(t),
                          (unsigned long long)e->max_bytes);
     if (kc__writable(c)) {

@@ -97,8 +97,9 @@ static void run_writers(uint64_t max_bytes)
     for (int p = 0; p < NPROC; p++) {
         int status;
         cr_assert_eq(waitpid(pids[p], &status, 0), pids[p]);
-        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "writer %d: exit %d (failures or setup error)",
-                  p, WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0,
+                  "writer %d: exit %d, signal %d (exit: failures or setup error)", p,
+                  WIFEXITED(status) ? WEXITSTATUS(status) : -1, WIFSIGNALED(status) ? WTERMSIG(status) : 0);
     }
 }
 
@@ -175,8 +176,9 @@ Test(kc_procs, writer_killed_mid_write)
         kill(pid, SIGKILL);
         int status;
         cr_assert_eq(waitpid(pid, &status, 0), pid);
-        cr_assert(WIFSIGNALED(status), "round %d: the writer died by itself (exit %d)", round,
-                  WIFEXITED(status) ? WEXITSTATUS(status) : -1);
+        cr_assert(WIFSIGNALED(status) && WTERMSIG(status) == SIGKILL, "round %d: the writer died by itself "
+                  "(exit %d, signal %d)", round, WIFEXITED(status) ? WEXITSTATUS(status) : -1,
+                  WIFSIGNALED(status) ? WTERMSIG(status) : 0);
         while (n < 100000 && read(rep[0], &got[n], sizeof *got) == sizeof *got)
             n++; /* reported before the kill: committed */
         close(rep[0]);

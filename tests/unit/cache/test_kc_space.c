@@ -3,7 +3,7 @@
  * Owns: growth from a 256 KiB map (many mdb_env_set_mapsize calls, every record readable
  * after reopening); eviction at a 2 MiB limit under a fake clock, where one record is used
  * all along: it must survive, the survivors among the rest must be exactly the newest ones,
- * and the map must stay within the limit; 1500 puts of mixed sizes (up to 900 KB) at that
+ * and the map must stay within the limit; 1500 puts of mixed sizes (up to 1/8 of the limit) at that
  * limit all succeed (eviction never dead-ends on a full map); last-used batching (a use rewrites the time only
  * when it is older than a minute, written at kc_flush, after a minute, or once 32 are
  * pending; a read-only handle never writes it); prune by age and by size.
@@ -99,7 +99,7 @@ Test(kc_space, sustained_eviction_with_mixed_sizes)
     size_t last = 0;
     int failed = 0;
     for (uint64_t i = 0; i < 1500; i++) {
-        last = (size_t)(tu_range(0, 9) == 0 ? tu_range(100000, 900000) : tu_range(1, 40000));
+        last = (size_t)(tu_range(0, 9) == 0 ? tu_range(100000, 255000) : tu_range(1, 40000));
         kt_kernel t;
         kt_make(&t, i, last);
         hipdnnStatus_t st = kc_put_kernel(c, &t.k);

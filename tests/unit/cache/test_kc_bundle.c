@@ -56,7 +56,7 @@ static void fill(kc_cache *c)
         kc_key ks[2];
         kt_key((uint64_t)i, &ks[0]);
         kt_key((uint64_t)i + 1, &ks[1]);
-        kc_plan p = {.kernels = ks, .n_kernels = 2, .recipe = "recipe", .recipe_size = 6 + (size_t)i};
+        kc_plan p = {.kernels = ks, .n_kernels = 2, .recipe = "recipe bytes", .recipe_size = 6 + (size_t)i};
         TU_OK(kc_put_plan(c, &pk, &p));
     }
 }

@@ -97,12 +97,12 @@ static int export_lmdb(kc_env *e, sink *s)
 {
     if (!e->have_tables)
         return MDB_SUCCESS;
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
     if (rc != MDB_SUCCESS)
         return rc;
     for (int t = KC_TABLE_KERNEL; rc == MDB_SUCCESS && t <= KC_TABLE_PLAN; t++) {
-        MDB_cursor *cur;
+        MDB_cursor *cur = NULL;
         MDB_val k, d;
         if ((rc = mdb_cursor_open(txn, dbi_of(e, (kc_table)t), &cur)) != MDB_SUCCESS)
             break;
@@ -327,8 +327,8 @@ static hipdnnStatus_t import_from(kc_cache *c, const uint8_t *b, size_t len, con
     if (c->env->mdb != NULL && !kc__writable(c))
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "kernel cache %s: import needs a writable cache (it is %s)",
                          c->env->dir, kc_mode_name(kc_get_mode(c)));
-    kc_rec *v;
-    size_t n;
+    kc_rec *v = NULL;
+    size_t n = 0;
     hipdnnStatus_t st = parse(b, len, src, &v, &n);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
@@ -381,8 +381,8 @@ hipdnnStatus_t kc_import(kc_cache *c, const char *path, size_t *n_records)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_import: a NULL argument");
     if (n_records != NULL)
         *n_records = 0;
-    uint8_t *b;
-    size_t len;
+    uint8_t *b = NULL;
+    size_t len = 0;
     uint64_t limit = 2 * c->env->max_bytes + (1u << 20);
     hipdnnStatus_t st = read_file(path, limit, &b, &len);
     if (st != HIPDNN_STATUS_SUCCESS)

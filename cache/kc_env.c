@@ -205,7 +205,7 @@ static void env_free(kc_env *e)
 static int open_tables(kc_env *e, bool rdonly)
 {
     static const char *const names[KC_N_DBI] = {"kernels", "plans", "last_used"};
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     int rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
     for (int attempt = 0; rc == MDB_MAP_RESIZED && attempt < 4; attempt++) { /* grown meanwhile */
         if ((rc = mdb_env_set_mapsize(e->mdb, 0)) == MDB_SUCCESS)

@@ -82,7 +82,7 @@ static hipdnnStatus_t list_front(kc_env *e, kc_entry **v, size_t *n)
 
 static hipdnnStatus_t list_table(kc_env *e, MDB_txn *txn, kc_table t, kc_entry **v, size_t *n, size_t *cap)
 {
-    MDB_cursor *cur;
+    MDB_cursor *cur = NULL;
     int rc = mdb_cursor_open(txn, dbi_of(e, t), &cur);
     if (rc != MDB_SUCCESS)
         return kc__mdb_fail(e, "mdb_cursor_open", rc);
@@ -110,7 +110,7 @@ static hipdnnStatus_t list_lmdb(kc_env *e, kc_entry **v, size_t *n)
 {
     if (!e->have_tables)
         return HIPDNN_STATUS_SUCCESS;
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
     if (rc != MDB_SUCCESS)
         return kc__mdb_fail(e, "mdb_txn_begin", rc);
@@ -144,12 +144,12 @@ static hipdnnStatus_t stats_lmdb(kc_env *e, kc_stats *s)
     kc__map_info(e, &s->map_size, &s->map_used);
     if (!e->have_tables)
         return HIPDNN_STATUS_SUCCESS;
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
     if (rc != MDB_SUCCESS)
         return kc__mdb_fail(e, "mdb_txn_begin", rc);
     for (int i = 0; i < 2 && rc == MDB_SUCCESS; i++) {
-        MDB_cursor *cur;
+        MDB_cursor *cur = NULL;
         if ((rc = mdb_cursor_open(txn, dbi_of(e, tables[i]), &cur)) != MDB_SUCCESS)
             break;
         MDB_val k, d;
@@ -228,7 +228,7 @@ static bool atime_has_record(kc_env *e, MDB_txn *txn, const MDB_val *k)
 /* Walks both tables and the last-used table; with `del`, deletes what is bad. */
 static int walk(kc_env *e, MDB_txn *txn, bool del, bad_list *b, hipdnnStatus_t *st)
 {
-    MDB_cursor *cur;
+    MDB_cursor *cur = NULL;
     MDB_val k, d;
     int rc = MDB_SUCCESS;
     for (int i = 0; i < 2 && rc == MDB_SUCCESS && *st == HIPDNN_STATUS_SUCCESS; i++) {
@@ -265,7 +265,7 @@ static hipdnnStatus_t verify_lmdb(kc_env *e, bool fix, bad_list *b)
 {
     if (!e->have_tables)
         return HIPDNN_STATUS_SUCCESS;
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     int rc = kc__txn_begin(e, false, &txn);
     if (rc != MDB_SUCCESS)
@@ -351,12 +351,12 @@ static size_t prune_front(kc_env *e, uint64_t max_bytes, int64_t cutoff)
 
 static hipdnnStatus_t prune_lmdb(kc_env *e, uint64_t max_bytes, int64_t cutoff, size_t *removed)
 {
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     int rc = kc__txn_begin(e, true, &txn);
     if (rc != MDB_SUCCESS)
         return kc__mdb_fail(e, "mdb_txn_begin", rc);
-    kc_cand *v;
-    size_t n;
+    kc_cand *v = NULL;
+    size_t n = 0;
     if ((rc = kc__touch_apply(e, txn)) != MDB_SUCCESS || (rc = kc__scan(e, txn, &v, &n)) != MDB_SUCCESS) {
         kc__txn_abort(e, txn);
         return kc__mdb_fail(e, "reading the tables", rc);

@@ -100,7 +100,7 @@ static int apply_touches(kc_env *e, MDB_txn *txn, const kc_touch *v, size_t n)
 int kc__touch_apply(kc_env *e, MDB_txn *txn)
 {
     kc_touch *v;
-    size_t n;
+    size_t n = 0;
     touches_take(e, &v, &n);
     int rc = apply_touches(e, txn, v, n);
     if (rc != MDB_SUCCESS)
@@ -134,7 +134,7 @@ int64_t kc__last_used(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
 
 static int scan_table(kc_env *e, MDB_txn *txn, kc_table t, kc_cand **v, size_t *n, size_t *cap)
 {
-    MDB_cursor *cur;
+    MDB_cursor *cur = NULL;
     int rc = mdb_cursor_open(txn, dbi_of(e, t), &cur);
     if (rc != MDB_SUCCESS)
         return rc;
@@ -234,7 +234,7 @@ static uint64_t footprint(uint64_t size)
 /* Commits a one-key write so the next transaction may reuse what the last one freed. */
 static void settle(kc_env *e)
 {
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     if (kc__txn_begin(e, true, &txn) != MDB_SUCCESS)
         return;
     uint8_t k = 0, v[8];
@@ -250,7 +250,7 @@ static void settle(kc_env *e)
  * there is nothing left to delete, or no page to delete with. */
 static int evict_once(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, const char **call)
 {
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     *call = "mdb_txn_begin (eviction)";
     int rc = kc__txn_begin(e, true, &txn);
     if (rc != MDB_SUCCESS)
@@ -328,7 +328,7 @@ static int put_rec(kc_env *e, MDB_txn *txn, const kc_rec *r, int64_t now)
 static int try_write(kc_env *e, const kc_rec *recs, size_t n, uint64_t need, const kc_touch *tv, size_t tn,
                      uint64_t *excess, const char **call)
 {
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     *call = "mdb_txn_begin";
     int rc = kc__txn_begin(e, true, &txn);
     if (rc != MDB_SUCCESS)
@@ -360,8 +360,8 @@ static hipdnnStatus_t write_chunk(kc_env *e, const kc_rec *recs, size_t n)
     uint64_t need = 0, excess = 0;
     for (size_t i = 0; i < n; i++)
         need += footprint(recs[i].len) + 64;
-    kc_touch *tv;
-    size_t tn;
+    kc_touch *tv = NULL;
+    size_t tn = 0;
     touches_take(e, &tv, &tn);
     const char *call = "";
     int rc = MDB_SUCCESS;

@@ -59,7 +59,7 @@ static uint8_t *lmdb_get(kc_env *e, kc_table t, const kc_key *key, size_t *len, 
 {
     if (e->mdb == NULL || !e->have_tables)
         return NULL;
-    MDB_txn *txn;
+    MDB_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
     if (rc != MDB_SUCCESS) {
         kc__mdb_warn(e, "mdb_txn_begin (lookup)", rc);
@@ -231,8 +231,8 @@ hipdnnStatus_t kc_put_kernel(kc_cache *c, const kc_kernel *k)
     if (c == NULL || k == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_put_kernel: %s is NULL",
                          c == NULL ? "the cache" : "the kernel");
-    uint8_t *d;
-    size_t len;
+    uint8_t *d = NULL;
+    size_t len = 0;
     hipdnnStatus_t st = kc__kernel_encode(k, kc__now(), &d, &len);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
@@ -246,8 +246,8 @@ hipdnnStatus_t kc_put_plan(kc_cache *c, const kc_plan_key *pk, const kc_plan *p)
     if (c == NULL || pk == NULL || p == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_put_plan: %s is NULL",
                          c == NULL ? "the cache" : pk == NULL ? "the plan key" : "the plan");
-    uint8_t *d;
-    size_t len;
+    uint8_t *d = NULL;
+    size_t len = 0;
     hipdnnStatus_t st = kc__plan_encode(pk, p, kc__now(), &d, &len);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;

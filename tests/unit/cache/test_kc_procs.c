@@ -8,10 +8,13 @@
  * pipe, and is killed after a random number — several rounds, alternately while the map grows
  * and while eviction runs at a 2 MiB limit; the cache must open, verify clean, return every
  * reported kernel exactly (or, under eviction, miss it) and accept writes (LMDB's writer lock
- * recovered). Threads: eight threads share one handle, writing, reading, listing and
+ * recovered). A full reader table (another process holding every slot): lookups miss with a
+ * warning, writes still work, and once that process is killed its slots are reclaimed and
+ * lookups hit again. Threads: eight threads share one handle, writing, reading, listing and
  * verifying at once while the map grows.
  */
 #include <errno.h>
+#include <lmdb.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdio.h>
@@ -201,6 +204,51 @@ Test(kc_procs, writer_killed_mid_write)
         first += n + 1000;
         free(got);
     }
+}
+
+/* A child holding every reader slot of the environment until it is killed. */
+static void slot_hog(int ready_fd)
+{
+    MDB_env *env;
+    if (mdb_env_create(&env) != 0 || mdb_env_set_maxreaders(env, 254) != 0 ||
+        mdb_env_open(env, dir, MDB_NOTLS | MDB_RDONLY, 0600) != 0)
+        _exit(1);
+    int held = 0;
+    for (MDB_txn *txn; mdb_txn_begin(env, NULL, MDB_RDONLY, &txn) == 0;)
+        held++;
+    if (write(ready_fd, &held, sizeof held) != sizeof held)
+        _exit(2);
+    for (;;)
+        pause();
+}
+
+Test(kc_procs, full_reader_table_is_a_miss_until_reclaimed)
+{
+    kc_cache *c = kt_open(dir, 0, 0);
+    kt_put(c, 1, 4000);
+    kc_close(c);
+    int ready[2];
+    cr_assert_eq(pipe(ready), 0);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0)
+        slot_hog(ready[1]);
+    int held = 0;
+    cr_assert_eq(read(ready[0], &held, sizeof held), (ssize_t)sizeof held);
+    cr_expect_gt(held, 200, "the child holds %d reader slots", held);
+    c = kt_open(dir, 0, 0);
+    cr_expect_eq(kt_get(c, 1, 4000), 0, "no reader slot: a miss, not a failure");
+    kt_put(c, 2, 4000); /* writers need no reader slot */
+    kill(pid, SIGKILL);
+    int status;
+    cr_assert_eq(waitpid(pid, &status, 0), pid);
+    cr_expect_eq(kt_get(c, 1, 4000), 1, "the dead process's slots are reclaimed");
+    kc_close(c);
+    c = kt_open(dir, 0, 0);
+    cr_expect_eq(kt_get(c, 2, 4000), 1);
+    kc_close(c);
+    close(ready[0]);
+    close(ready[1]);
 }
 
 /* ---- threads ------------------------------------------------------------------------------ */

@@ -8,9 +8,11 @@
  * target give the same bytes. Codegen never sees the cache or the runtime: the frontend fills
  * cg_target from the runtime's device info and hands the source to the compiler.
  *
- * Templates today: pointwise.hip (pointwise regions, batchnorm inference), rownorm.hip
- * (layernorm and rmsnorm with pointwise prologue and epilogue) and matmul.hip (tensor-core
- * matmul with a pointwise epilogue). Kernels without a template are NOT_SUPPORTED
+ * Templates today: pointwise.hip (pointwise regions with block-scale dequantize, batchnorm
+ * inference), rownorm.hip (layernorm and rmsnorm with pointwise prologue and epilogue, ending
+ * in a block-scale quantize when the fusion put one there), matmul.hip (tensor-core matmul with
+ * a pointwise epilogue), blockquant.hip (block-scale quantize with an elementwise prologue) and
+ * paged_load.hip (paged KV-cache gather). Kernels without a template are NOT_SUPPORTED
  * (cg_supports says why).
  */
 #ifndef HIPDNN_CG_H

@@ -182,8 +182,13 @@ static bool check_ops(const mm *s, char *why, size_t len)
         const ir_op *op = &s->g->ops[s->k->ops[i]];
         if (op == s->op)
             continue;
-        if (op->kind != IR_OP_POINTWISE || s->k->part[i] != IR_PART_EPILOGUE)
-            return fail(why, len, "a matmul prologue (an op feeding A or B) has no template yet");
+        if (s->k->part[i] != IR_PART_EPILOGUE)
+            return fail(why, len, "a matmul prologue (an op feeding A or B, e.g. a block-scale "
+                        "dequantize) has no template yet");
+        if (op->kind != IR_OP_POINTWISE) {
+            snprintf(why, len, "%s in a matmul epilogue has no template yet", ir_op_info_of(op->kind)->name);
+            return false;
+        }
         for (int j = 0; j < op->n_in + op->n_out; j++) {
             int ti = j < op->n_in ? op->in[j] : op->out[j - op->n_in];
             if (ti < 0)

@@ -13,6 +13,13 @@ typedef long long hd_i64;
 struct __align__(16) hd_vec16 { hd_u32 x, y, z, w; };
 
 HD_DEVICE float hd_shfl_xor(float v, int lane_mask) { return __shfl_xor_sync(0xffffffffu, v, lane_mask); }
+/* The same within an aligned group of `group` lanes (a power of two <= 32) that all take part,
+ * while other lanes of the warp may be elsewhere. */
+HD_DEVICE float hd_shfl_xor_group(float v, int lane_mask, int group)
+{
+    hd_u32 lanes = group >= 32 ? 0xffffffffu : ((1u << group) - 1u) << (threadIdx.x % 32u & ~(hd_u32)(group - 1));
+    return __shfl_xor_sync(lanes, v, lane_mask);
+}
 HD_DEVICE float hd_bits_f32(hd_u32 u) { return __uint_as_float(u); }
 HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
 HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }

@@ -8,6 +8,12 @@
  * cancellation; rmsnorm reduces the sum of squares. Then y is computed and stored. Math in
  * float.
  *
+ * Block-scale quantize tail (HD_QUANT 1): the epilogue ends in a quantize along the last dim
+ * (op-semantics §5.2; the reference is ir_ref_bs_quantize). A block of HD_QBLOCK columns is
+ * held by HD_QBLOCK / HD_VEC neighbouring lanes of one warp (their amax meets through
+ * shuffles within the group) or, when HD_QBLOCK < HD_VEC, lies inside one thread's vector;
+ * the scale and the quantized values are then computed as blockquant.hip does.
+ *
  * Contract
  *   holes   HD_ROWS, HD_COLS        rows and normalized elements per row (COLS % HD_VEC == 0)
  *           HD_THREADS, HD_VEC      threads per block, elements per vector access (1, 2, 4, 8)
@@ -19,6 +25,16 @@
  *           hd_load_w(col, float s[HD_VEC], float b[HD_VEC], HD_PARAMS)   scale and bias (0s)
  *           hd_store_y(row, col, const float v[HD_VEC], HD_PARAMS)        y and the epilogue
  *           hd_store_stats(row, float mean, float inv, HD_PARAMS)        saved statistics
+ *           HD_QUANT                1: the quantize tail below; hd_store_y then has a float
+ *                                   qx[HD_VEC] parameter before HD_PARAMS and hands back the
+ *                                   quantizer's input (the epilogue's last value)
+ *           HD_QBLOCK               block size, a power of two; HD_QBLOCK / HD_VEC <= 32 when
+ *                                   HD_QBLOCK >= HD_VEC, else HD_VEC % HD_QBLOCK == 0;
+ *                                   COLS % HD_QBLOCK == 0
+ *           HD_QSCALE_DT, HD_QMAX   scale type (E8M0 or E4M3) and the elements' largest value
+ *           hd_store_scale(row, col, hd_u8 code, HD_PARAMS)   the scale of the block at col
+ *           hd_store_q(row, col, const float q[HD_VEC], HD_PARAMS)  quantized values (scaled,
+ *                                   not yet rounded: the hook stores them in the element type)
  *   layout  the normalized dims packed (unit stride); 16-byte aligned rows when VEC is 8
  *   reference  ir_ref_layernorm / ir_ref_rmsnorm (ir/ir_ref_norm.c)
  */
@@ -35,6 +51,7 @@ HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS) { hd_ldv<HD_DT_BF
 HD_DEVICE void hd_load_w(int c, float *s, float *b, HD_PARAMS) { for (int j = 0; j < HD_VEC; j++) s[j] = 1.f, b[j] = 0.f; }
 HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS) { hd_stv<HD_DT_BFLOAT16, HD_VEC>(y, r * HD_COLS + c, v); }
 HD_DEVICE void hd_store_stats(hd_i64 r, float mean, float inv, HD_PARAMS) {}
+#define HD_QUANT 0
 #endif
 
 #define HD_PER_THREAD ((HD_COLS + HD_THREADS * HD_VEC - 1) / (HD_THREADS * HD_VEC))
@@ -98,6 +115,48 @@ HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
     return hd_warp_merge(s);
 }
 
+#if HD_QUANT
+/* Quantizes this thread's HD_VEC values x (columns col .. col + HD_VEC of the row). The lanes
+ * of one block are all active or all idle (COLS % HD_QBLOCK == 0), so the group shuffles are
+ * safe inside the caller's `col < HD_COLS` branch. */
+HD_DEVICE void hd_row_quant(hd_i64 row, int col, const float *x, HD_PARAMS)
+{
+    float q[HD_VEC];
+#if HD_QBLOCK >= HD_VEC
+    const int group = HD_QBLOCK / HD_VEC; /* lanes sharing a block */
+    float amax = 0.0f;
+#pragma unroll
+    for (int j = 0; j < HD_VEC; j++)
+        amax = hd_amax(amax, x[j]);
+#pragma unroll
+    for (int m = group / 2; m > 0; m /= 2)
+        amax = hd_amax(amax, hd_shfl_xor_group(amax, m, group));
+    hd_u8 code;
+    float scale = hd_block_scale<HD_QSCALE_DT>(amax, HD_QMAX, &code), inv = 1.0f / scale;
+    if (col % HD_QBLOCK == 0)
+        hd_store_scale(row, col, code, HD_ARGS);
+#pragma unroll
+    for (int j = 0; j < HD_VEC; j++)
+        q[j] = hd_bs_quant<HD_QSCALE_DT>(x[j], scale, inv);
+#else
+#pragma unroll
+    for (int b = 0; b < HD_VEC; b += HD_QBLOCK) {
+        float amax = 0.0f;
+#pragma unroll
+        for (int j = b; j < b + HD_QBLOCK; j++)
+            amax = hd_amax(amax, x[j]);
+        hd_u8 code;
+        float scale = hd_block_scale<HD_QSCALE_DT>(amax, HD_QMAX, &code), inv = 1.0f / scale;
+        hd_store_scale(row, col + b, code, HD_ARGS);
+#pragma unroll
+        for (int j = b; j < b + HD_QBLOCK; j++)
+            q[j] = hd_bs_quant<HD_QSCALE_DT>(x[j], scale, inv);
+    }
+#endif
+    hd_store_q(row, col, q, HD_ARGS);
+}
+#endif
+
 HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_rownorm_kernel(HD_PARAMS)
 {
     __shared__ float red[3 * (HD_WARPS > 0 ? HD_WARPS : 1)];
@@ -152,7 +211,13 @@ HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_rownorm_kernel(HD_PARAMS)
 #pragma unroll
                 for (int j = 0; j < HD_VEC; j++)
                     y[j] = (x[p][j] - mean) * inv * s[j] + b[j];
+#if HD_QUANT
+                float qx[HD_VEC];
+                hd_store_y(row, col, y, qx, HD_ARGS);
+                hd_row_quant(row, col, qx, HD_ARGS);
+#else
                 hd_store_y(row, col, y, HD_ARGS);
+#endif
             }
         }
     }

@@ -14,6 +14,11 @@
  *   x     a dim along the axis that the block divides (the frontend requires it too; the
  *         reference also defines a short last block); any loadable type, any strides
  *   prologue  pointwise / dequantize / batchnorm-inference ops whose results have x's dims
+ * Fast path (HD_QVEC 8): when blocks hold a multiple of 8 elements (at most HOLD_MAX), the
+ * prologue is pointwise only, every tensor in memory that varies along the axis has unit stride
+ * there and 8-element multiples elsewhere, and the jit.vector_width knob allows it, a thread
+ * reads 8 elements per access (16 bytes for bf16) and writes 8 codes per store; pointers must
+ * then be 16-byte aligned.
  */
 #include <stdio.h>
 #include <string.h>
@@ -22,6 +27,7 @@
 
 #define THREADS 256
 #define HOLD_MAX 64 /* blocks up to this many elements stay in registers */
+#define QVEC 8      /* elements per access on the fast path */
 
 typedef struct quant {
     const ir_graph *g;
@@ -30,6 +36,7 @@ typedef struct quant {
     int x, y, s;      /* tensor indices */
     int rank, axis;
     int64_t block, blocks;
+    bool vec;         /* the 8-wide fast path */
 } quant;
 
 static bool fail(char *why, size_t n, const char *msg)
@@ -194,6 +201,127 @@ static void emit_stores(const quant *q, base_sb *sb)
     base_sb_puts(sb, "}\n");
 }
 
+/* ---- the 8-wide fast path ---------------------------------------------------------------------------- */
+
+/* Whether t varies along the quantized axis (its dim there, right-aligned, is not 1). */
+static bool along_axis(const quant *q, const ir_tensor *t)
+{
+    int d = q->axis - (q->rank - t->rank);
+    return d >= 0 && t->dims[d] != 1;
+}
+
+/* Unit stride along the axis, 8-element multiples elsewhere (or it does not vary there). */
+static bool vec_layout(const quant *q, const ir_tensor *t)
+{
+    if (t->by_value || t->runtime_scalar || !along_axis(q, t))
+        return true;
+    for (int d = 0; d < t->rank; d++) {
+        bool axis = d == q->axis - (q->rank - t->rank);
+        if (t->dims[d] != 1 && (axis ? t->strides[d] != 1 : t->strides[d] % QVEC != 0))
+            return false;
+    }
+    return true;
+}
+
+static bool vec_ok(const quant *q, const cg_target *t)
+{
+    if ((t->max_vec > 0 && t->max_vec < QVEC) || q->block % QVEC != 0 || q->block > HOLD_MAX)
+        return false;
+    for (int i = 0; i < q->k->n_ops; i++) {
+        const ir_op *op = &q->g->ops[q->k->ops[i]];
+        if (op != q->op && op->kind != IR_OP_POINTWISE)
+            return false;
+    }
+    for (int i = 0; i < q->k->n_reads; i++)
+        if (!vec_layout(q, &q->g->t[q->k->reads[i]]))
+            return false;
+    for (int i = 0; i < q->k->n_writes; i++)
+        if (q->k->writes[i] != q->s && !vec_layout(q, &q->g->t[q->k->writes[i]]))
+            return false;
+    return true;
+}
+
+/* Declares float t<ti>[HD_QVEC]: tensor ti at elements j .. j + 8 of the block. */
+static void vec_load(const quant *q, int ti, bool *have, base_sb *sb)
+{
+    if (ti < 0 || have[ti])
+        return;
+    have[ti] = true;
+    const ir_tensor *t = &q->g->t[ti];
+    char buf[64];
+    const char *scalar = cg_scalar_expr(q->g, ti, buf, sizeof buf);
+    base_sb_printf(sb, "    float t%d[HD_QVEC];\n", ti);
+    if (scalar != NULL || !along_axis(q, t)) { /* one value for the 8 */
+        base_sb_puts(sb, "    {\n        float b_ = ");
+        if (scalar != NULL) {
+            base_sb_puts(sb, scalar);
+        } else {
+            base_sb_printf(sb, "hd_ld<%s>(p%d, ", cg_dtype_load(t->dtype), ti);
+            cg_offset_expr(t, q->rank, NULL, sb);
+            base_sb_puts(sb, ")");
+        }
+        base_sb_printf(sb, ";\n        for (int k = 0; k < HD_QVEC; k++) t%d[k] = b_;\n    }\n", ti);
+        return;
+    }
+    base_sb_printf(sb, "    hd_ldv<%s, HD_QVEC>(p%d, ", cg_dtype_load(t->dtype), ti);
+    cg_offset_expr(t, q->rank, NULL, sb);
+    base_sb_printf(sb, ", t%d);\n", ti);
+}
+
+static void emit_qx_vec(const quant *q, bool *have, base_sb *sb)
+{
+    base_sb_puts(sb, "HD_DEVICE void hd_qx_vec(hd_i64 blk, int j, float *v, HD_PARAMS)\n{\n");
+    block_coords(q, sb);
+    for (int i = 0; i < q->k->n_ops; i++) {
+        const ir_op *op = &q->g->ops[q->k->ops[i]];
+        if (op == q->op)
+            continue;
+        for (int s = 0; s < op->n_in; s++)
+            vec_load(q, op->in[s], have, sb);
+        char a[24], b[24], c[24], out[24], idx[32];
+        snprintf(a, sizeof a, "t%d[k]", op->in[0]);
+        snprintf(b, sizeof b, "t%d[k]", op->in[1]);
+        snprintf(c, sizeof c, "t%d[k]", op->in[2]);
+        snprintf(out, sizeof out, "t%d[k]", op->out[0]);
+        int64_t axis = op->a.pw.axis < 0 ? op->a.pw.axis + q->rank : op->a.pw.axis;
+        axis = axis >= 0 && axis < q->rank ? axis : 0;
+        snprintf(idx, sizeof idx, axis == q->axis ? "(c%d + k)" : "c%d", (int)axis);
+        base_sb_printf(sb, "    float t%d[HD_QVEC];\n    for (int k = 0; k < HD_QVEC; k++) ", op->out[0]);
+        cg_pointwise_stmt(sb, op, out, a, op->in[1] >= 0 ? b : NULL, op->in[2] >= 0 ? c : NULL, idx);
+        base_sb_printf(sb, "    for (int k = 0; k < HD_QVEC; k++) t%d[k] = hd_round<%s>(t%d[k]);\n", op->out[0],
+                       cg_dtype_load(q->g->t[op->out[0]].dtype), op->out[0]);
+        have[op->out[0]] = true;
+        if (written(q->k, op->out[0])) {
+            base_sb_printf(sb, "    hd_stv<%s, HD_QVEC>(p%d, ", cg_dtype(q->g->t[op->out[0]].dtype), op->out[0]);
+            cg_offset_expr(&q->g->t[op->out[0]], q->rank, NULL, sb);
+            base_sb_printf(sb, ", t%d);\n", op->out[0]);
+        }
+    }
+    vec_load(q, q->x, have, sb);
+    base_sb_printf(sb, "    for (int k = 0; k < HD_QVEC; k++) v[k] = t%d[k];\n}\n", q->x);
+}
+
+/* 8 codes in one store: 8 bytes, or 4 for FP4 (offsets are multiples of 8 elements). */
+static void emit_store_qvec(const quant *q, base_sb *sb)
+{
+    const ir_tensor *y = &q->g->t[q->y];
+    base_sb_puts(sb, "HD_DEVICE void hd_store_qvec(hd_i64 blk, int j, const float *q, HD_PARAMS)\n{\n");
+    if (written(q->k, q->y)) {
+        block_coords(q, sb);
+        base_sb_puts(sb, "    hd_i64 o = ");
+        cg_offset_expr(y, q->rank, NULL, sb);
+        if (y->dtype == HIPDNN_DATA_FP4_E2M1)
+            base_sb_printf(sb, ";\n    hd_u32 w = 0;\n    for (int k = 0; k < HD_QVEC; k++)\n"
+                           "        w |= (hd_u32)hd_f32_to_fp4(q[k]) << (4 * k);\n"
+                           "    *(hd_u32 *)((hd_u8 *)p%d + (o >> 1)) = w;\n", q->y);
+        else
+            base_sb_printf(sb, ";\n    hd_vec8 w;\n    for (int k = 0; k < HD_QVEC; k++)\n"
+                           "        hd_st<%s>(&w, k, q[k]);\n    *(hd_vec8 *)((hd_u8 *)p%d + o) = w;\n",
+                           cg_dtype(y->dtype), q->y);
+    }
+    base_sb_puts(sb, "}\n");
+}
+
 hipdnnStatus_t cg_emit_quantize(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                                 cg_kernel *out, char *why, size_t why_len)
 {
@@ -208,20 +336,28 @@ hipdnnStatus_t cg_emit_quantize(const ir_graph *g, const ir_kernel *k, const cg_
         st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
     if (st == HIPDNN_STATUS_SUCCESS) {
         bool fp4 = y->dtype == HIPDNN_DATA_FP4_E2M1;
+        q.vec = vec_ok(&q, t);
         base_sb_printf(&defs, "#define HD_THREADS %d\n#define HD_BLOCKS %lldLL\n#define HD_BLOCK %lld\n"
-                       "#define HD_HOLD %d\n#define HD_Y_DT %s\n#define HD_Y_FP4 %d\n#define HD_SCALE_DT %s\n"
-                       "#define HD_QMAX %.1f\n", THREADS, (long long)q.blocks, (long long)q.block,
-                       q.block <= HOLD_MAX, fp4 ? "HD_DT_FP4_E2M1" : cg_dtype(y->dtype), fp4,
-                       cg_dtype(g->t[q.s].dtype), cg_quant_max(y->dtype));
+                       "#define HD_HOLD %d\n#define HD_QVEC %d\n#define HD_Y_DT %s\n#define HD_Y_FP4 %d\n"
+                       "#define HD_SCALE_DT %s\n#define HD_QMAX %.1f\n", THREADS, (long long)q.blocks,
+                       (long long)q.block, q.block <= HOLD_MAX, q.vec ? QVEC : 1,
+                       fp4 ? "HD_DT_FP4_E2M1" : cg_dtype(y->dtype), fp4, cg_dtype(g->t[q.s].dtype),
+                       cg_quant_max(y->dtype));
         emit_qx(&q, have, &hooks);
         emit_stores(&q, &hooks);
+        memset(have, 0, (size_t)g->n_t * sizeof *have);
+        if (q.vec)
+            emit_qx_vec(&q, have, &hooks), emit_store_qvec(&q, &hooks);
+        else
+            base_sb_puts(&hooks, "HD_DEVICE void hd_qx_vec(hd_i64 blk, int j, float *v, HD_PARAMS) {}\n"
+                         "HD_DEVICE void hd_store_qvec(hd_i64 blk, int j, const float *q, HD_PARAMS) {}\n");
         st = cg_assemble(t, "blockquant.hip", &defs, &hooks, out);
     }
     int64_t blocks = (q.blocks + THREADS - 1) / THREADS, cap = (int64_t)(t->sm_count > 0 ? t->sm_count : 132) * 16;
     out->entry = "hd_blockquant_kernel";
     out->grid[0] = (unsigned)(blocks < cap ? (blocks > 0 ? blocks : 1) : cap), out->grid[1] = out->grid[2] = 1;
     out->block[0] = THREADS, out->block[1] = out->block[2] = 1;
-    out->align = 1;
+    out->align = q.vec ? 16 : 1;
     base_free(have);
     base_sb_free(&defs);
     base_sb_free(&hooks);

@@ -12,6 +12,10 @@
  *           HD_BLOCK       elements per block (even when HD_Y_FP4)
  *           HD_HOLD        1: keep a block's values in registers (small blocks); 0: run the
  *                          prologue twice (amax pass, then quantize pass)
+ *           HD_QVEC        1, or 8: the block is read and written 8 elements at a time
+ *                          (hd_qx_vec, hd_store_qvec; needs HD_HOLD and HD_BLOCK % 8 == 0;
+ *                          codegen checks the layouts: unit stride along the axis, 16-byte
+ *                          aligned rows)
  *           HD_Y_DT        element type: HD_DT_FP8_E4M3, HD_DT_FP8_E5M2, HD_DT_INT8 (hd_st), or
  *                          HD_DT_FP4_E2M1 with HD_Y_FP4 1 (two elements per byte)
  *           HD_SCALE_DT    HD_DT_FP8_E8M0 or HD_DT_FP8_E4M3
@@ -22,6 +26,8 @@
  *           hd_store_scale(blk, code, HD_PARAMS)         the block's scale (its encoding)
  *           hd_store_q(blk, j, q, HD_PARAMS)            element j (not FP4)
  *           hd_store_q2(blk, j, q0, q1, HD_PARAMS)      FP4: elements j, j + 1 (j even), one byte
+ *           hd_qx_vec(blk, j, float v[HD_QVEC], HD_PARAMS)     HD_QVEC > 1: elements j .. j + 8
+ *           hd_store_qvec(blk, j, const float q[HD_QVEC], HD_PARAMS)  their codes, one store
  *   layout  any strides (codegen decomposes blk over the scale's dims); FP4 output needs the
  *           block's element pairs to share bytes (axis stride 1, even offsets)
  *   reference  ir_ref_bs_quantize (ir/ir_ref_quant.c), bit-exact for the same input values
@@ -31,6 +37,7 @@
 #define HD_BLOCKS 1024
 #define HD_BLOCK 32
 #define HD_HOLD 1
+#define HD_QVEC 1
 #define HD_Y_DT HD_DT_FP8_E4M3
 #define HD_Y_FP4 0
 #define HD_SCALE_DT HD_DT_FP8_E8M0
@@ -41,6 +48,8 @@ HD_DEVICE float hd_qx(hd_i64 blk, int j, bool first, HD_PARAMS) { return hd_ld<H
 HD_DEVICE void hd_store_scale(hd_i64 blk, hd_u8 code, HD_PARAMS) { ((hd_u8 *)s)[blk] = code; }
 HD_DEVICE void hd_store_q(hd_i64 blk, int j, float q, HD_PARAMS) { hd_st<HD_Y_DT>(y, blk * HD_BLOCK + j, q); }
 HD_DEVICE void hd_store_q2(hd_i64 blk, int j, float q0, float q1, HD_PARAMS) {}
+HD_DEVICE void hd_qx_vec(hd_i64 blk, int j, float *v, HD_PARAMS) {}
+HD_DEVICE void hd_store_qvec(hd_i64 blk, int j, const float *q, HD_PARAMS) {}
 #endif
 
 #if HD_HOLD
@@ -54,7 +63,16 @@ HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_blockquant_kernel(HD_PARAMS)
     hd_i64 stride = (hd_i64)gridDim.x * HD_THREADS;
     for (hd_i64 blk = (hd_i64)blockIdx.x * HD_THREADS + threadIdx.x; blk < HD_BLOCKS; blk += stride) {
         float amax = 0.0f;
-#if HD_HOLD
+#if HD_QVEC > 1
+        float v[HD_BLOCK];
+#pragma unroll
+        for (int j = 0; j < HD_BLOCK; j += HD_QVEC)
+            hd_qx_vec(blk, j, v + j, HD_ARGS);
+#pragma unroll
+        for (int j = 0; j < HD_BLOCK; j++)
+            amax = hd_amax(amax, v[j]);
+#define HD_V(j) v[j]
+#elif HD_HOLD
         float v[HD_BLOCK];
 #pragma unroll
         for (int j = 0; j < HD_BLOCK; j++) {
@@ -72,7 +90,16 @@ HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_blockquant_kernel(HD_PARAMS)
         float scale = hd_block_scale<HD_SCALE_DT>(amax, HD_QMAX, &code);
         float inv = 1.0f / scale; /* exact for a power of two */
         hd_store_scale(blk, code, HD_ARGS);
-#if HD_Y_FP4
+#if HD_QVEC > 1
+#pragma unroll
+        for (int j = 0; j < HD_BLOCK; j += HD_QVEC) {
+            float q[HD_QVEC];
+#pragma unroll
+            for (int k = 0; k < HD_QVEC; k++)
+                q[k] = hd_bs_quant<HD_SCALE_DT>(HD_V(j + k), scale, inv);
+            hd_store_qvec(blk, j, q, HD_ARGS);
+        }
+#elif HD_Y_FP4
         HD_UNROLL
         for (int j = 0; j < HD_BLOCK; j += 2)
             hd_store_q2(blk, j, hd_bs_quant<HD_SCALE_DT>(HD_V(j), scale, inv),

@@ -10,6 +10,7 @@ typedef unsigned char hd_u8;
 typedef unsigned int hd_u32;
 typedef long long hd_i64;
 struct __attribute__((aligned(16))) hd_vec16 { hd_u32 x, y, z, w; };
+struct __attribute__((aligned(8))) hd_vec8 { hd_u32 x, y; };
 
 HD_DEVICE float hd_shfl_xor(float v, int lane_mask) { return __shfl_xor(v, lane_mask); }
 HD_DEVICE float hd_shfl_xor_group(float v, int lane_mask, int group)

@@ -11,6 +11,7 @@ typedef unsigned char hd_u8;
 typedef unsigned int hd_u32;
 typedef long long hd_i64;
 struct __align__(16) hd_vec16 { hd_u32 x, y, z, w; };
+struct __align__(8) hd_vec8 { hd_u32 x, y; };
 
 HD_DEVICE float hd_shfl_xor(float v, int lane_mask) { return __shfl_xor_sync(0xffffffffu, v, lane_mask); }
 /* The same within an aligned group of `group` lanes (a power of two <= 32) that all take part,

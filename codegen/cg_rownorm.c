@@ -271,10 +271,12 @@ static bool check_quant(norm *n, const ir_op *q, char *why, size_t len)
     int64_t block = q->a.quant.n_block > 0 ? q->a.quant.block[0] : 0;
     if (!cg_check_quant_types(n->g, q, why, len))
         return false;
-    bool ok = axis == n->rank - 1 && access_of(n, q->in[0]) == A_ROW_COL && y->rank == n->rank &&
-              s->rank == n->rank && block >= 1 && x->dims[axis] % block == 0;
+    const ir_tensor *nx = &n->g->t[n->op->in[0]]; /* one row: ROW_COL is classified COL */
+    bool ok = axis == n->rank - 1 && access_of(n, q->in[0]) != A_BAD && x->rank == n->rank &&
+              y->rank == n->rank && s->rank == n->rank && block >= 1 && x->dims[axis] % block == 0;
     for (int d = 0; ok && d < n->rank; d++)
-        ok = y->dims[d] == x->dims[d] && s->dims[d] == (d == axis ? x->dims[d] / block : x->dims[d]);
+        ok = x->dims[d] == nx->dims[d] && y->dims[d] == x->dims[d] &&
+             s->dims[d] == (d == axis ? x->dims[d] / block : x->dims[d]);
     if (!ok) {
         snprintf(why, len, "a block quantize ending a norm kernel needs blocks along the last dim "
                  "that divide it, over the norm's rows");
@@ -347,12 +349,13 @@ static int choose_vec(const norm *n)
     return 8;
 }
 
-/* Vector width with a quantize tail: FP4 needs element pairs in one thread (2 is always
- * possible: scalar accesses, COLS even); a block must span at most a warp's lanes. */
+/* Vector width with a quantize tail: FP4 needs element pairs in one thread, and a block must
+ * span at most a warp's lanes. Width 2 is always possible (scalar accesses; COLS is a multiple
+ * of the even block), so 1-wide rows become 2-wide for FP4 and for blocks of 64. */
 static bool quant_vec(norm *n, char *why, size_t len)
 {
     int64_t block = n->quant->a.quant.block[0];
-    if (n->g->t[n->quant->out[0]].dtype == HIPDNN_DATA_FP4_E2M1 && n->vec == 1)
+    if (n->vec == 1 && (n->g->t[n->quant->out[0]].dtype == HIPDNN_DATA_FP4_E2M1 || block == 64))
         n->vec = 2;
     if (block / n->vec <= 32)
         return true;
@@ -405,9 +408,10 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
                        "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_QUANT %d\n",
                        (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps, n.quant != NULL);
         if (n.quant != NULL)
-            base_sb_printf(&defs, "#define HD_QBLOCK %d\n#define HD_QSCALE_DT %s\n#define HD_QMAX %.1f\n",
-                           (int)n.quant->a.quant.block[0], cg_dtype(g->t[n.quant->out[1]].dtype),
-                           cg_quant_max(g->t[n.quant->out[0]].dtype));
+            base_sb_printf(&defs, "#define HD_QBLOCK %d\n#define HD_QSCALE_DT %s\n#define HD_QMAX %.1f\n"
+                           "#define HD_QY_DT %s\n", (int)n.quant->a.quant.block[0],
+                           cg_dtype(g->t[n.quant->out[1]].dtype), cg_quant_max(g->t[n.quant->out[0]].dtype),
+                           cg_dtype_load(g->t[n.quant->out[0]].dtype));
         emit_hooks(&n, have, &hooks);
         st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
     }

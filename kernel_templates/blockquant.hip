@@ -96,18 +96,18 @@ HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_blockquant_kernel(HD_PARAMS)
             float q[HD_QVEC];
 #pragma unroll
             for (int k = 0; k < HD_QVEC; k++)
-                q[k] = hd_bs_quant<HD_SCALE_DT>(HD_V(j + k), scale, inv);
+                q[k] = hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j + k), scale, inv);
             hd_store_qvec(blk, j, q, HD_ARGS);
         }
 #elif HD_Y_FP4
         HD_UNROLL
         for (int j = 0; j < HD_BLOCK; j += 2)
-            hd_store_q2(blk, j, hd_bs_quant<HD_SCALE_DT>(HD_V(j), scale, inv),
-                        hd_bs_quant<HD_SCALE_DT>(HD_V(j + 1), scale, inv), HD_ARGS);
+            hd_store_q2(blk, j, hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j), scale, inv),
+                        hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j + 1), scale, inv), HD_ARGS);
 #else
         HD_UNROLL
         for (int j = 0; j < HD_BLOCK; j++)
-            hd_store_q(blk, j, hd_bs_quant<HD_SCALE_DT>(HD_V(j), scale, inv), HD_ARGS);
+            hd_store_q(blk, j, hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j), scale, inv), HD_ARGS);
 #endif
 #undef HD_V
     }

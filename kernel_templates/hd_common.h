@@ -104,12 +104,23 @@ HD_DEVICE hd_u8 hd_f32_to_e8m0(float v)
     return e == 0 ? 1 : (hd_u8)(e + ((u & 0x7fffffu) != 0));
 }
 
+/* The FP4 E2M1 magnitude code of a / s (s > 0; s = 1 for a plain conversion), rounded to nearest
+ * even and saturating at 6: a counts the midpoints between the eight magnitudes 0, .5, 1, 1.5,
+ * 2, 3, 4, 6 it passes (strictly where the lower neighbour is the even code, inclusively where
+ * the upper one is). Each midpoint times an E4M3 s is exact in float, so this is the rounding
+ * of the exact quotient, which the reference's double quotient rounds the same way. */
+HD_DEVICE hd_u8 hd_fp4_mag(float a, float s)
+{
+    return (hd_u8)((a > 0.25f * s) + (a >= 0.75f * s) + (a > 1.25f * s) + (a >= 1.75f * s) +
+                   (a > 2.5f * s) + (a >= 3.5f * s) + (a > 5.0f * s));
+}
+
 /* FP4 E2M1 nibble: round to nearest even, saturating to +-6; NaN -> +6 (no NaN code). */
 HD_DEVICE hd_u8 hd_f32_to_fp4(float f)
 {
     if (f != f)
         return 0x7;
-    hd_u8 c = hd_f32_to_fp8(fabsf(f), 1, 1, 0x7, 0x7, 0x7);
+    hd_u8 c = hd_fp4_mag(fabsf(f), 1.0f);
     return (hd_f32_bits(f) >> 31) ? (hd_u8)(c | 0x8) : c;
 }
 
@@ -283,10 +294,19 @@ template <int SCALE_DT> HD_DEVICE float hd_block_scale(float amax, double qmax, 
 }
 
 /* v / scale, rounded once (IEEE division; a power-of-two scale multiplies by its exact
- * reciprocal `inv`, which gives the same bits). The caller stores it in the element type. */
-template <int SCALE_DT> HD_DEVICE float hd_bs_quant(float v, float scale, float inv)
+ * reciprocal `inv`, which gives the same bits); the caller stores it in element type Y_DT. FP4
+ * with an E4M3 scale (NVFP4) skips the division: the element is rounded from the exact quotient
+ * by comparisons (hd_fp4_mag) and returned as its FP4 value. */
+template <int SCALE_DT, int Y_DT> HD_DEVICE float hd_bs_quant(float v, float scale, float inv)
 {
-    return SCALE_DT == HD_DT_FP8_E8M0 ? v * inv : v / scale;
+    if (SCALE_DT == HD_DT_FP8_E8M0)
+        return v * inv;
+    if (Y_DT != HD_DT_FP4_E2M1)
+        return v / scale;
+    if (v != v || scale != scale)
+        return 6.0f; /* NaN stores as +6 */
+    float m = hd_fp4_to_f32(hd_fp4_mag(fabsf(v), scale));
+    return (hd_f32_bits(v) >> 31) ? -m : m;
 }
 
 /* ---- pointwise math (modes are hipdnnPointwiseMode_t values) --------------------------------- */

@@ -32,6 +32,7 @@
  *                                   HD_QBLOCK >= HD_VEC, else HD_VEC % HD_QBLOCK == 0;
  *                                   COLS % HD_QBLOCK == 0
  *           HD_QSCALE_DT, HD_QMAX   scale type (E8M0 or E4M3) and the elements' largest value
+ *           HD_QY_DT                the elements' type (FP8, INT8, FP4_E2M1)
  *           hd_store_scale(row, col, hd_u8 code, HD_PARAMS)   the scale of the block at col
  *           hd_store_q(row, col, const float q[HD_VEC], HD_PARAMS)  quantized values (scaled,
  *                                   not yet rounded: the hook stores them in the element type)
@@ -137,7 +138,7 @@ HD_DEVICE void hd_row_quant(hd_i64 row, int col, const float *x, HD_PARAMS)
         hd_store_scale(row, col, code, HD_ARGS);
 #pragma unroll
     for (int j = 0; j < HD_VEC; j++)
-        q[j] = hd_bs_quant<HD_QSCALE_DT>(x[j], scale, inv);
+        q[j] = hd_bs_quant<HD_QSCALE_DT, HD_QY_DT>(x[j], scale, inv);
 #else
 #pragma unroll
     for (int b = 0; b < HD_VEC; b += HD_QBLOCK) {
@@ -150,7 +151,7 @@ HD_DEVICE void hd_row_quant(hd_i64 row, int col, const float *x, HD_PARAMS)
         hd_store_scale(row, col + b, code, HD_ARGS);
 #pragma unroll
         for (int j = b; j < b + HD_QBLOCK; j++)
-            q[j] = hd_bs_quant<HD_QSCALE_DT>(x[j], scale, inv);
+            q[j] = hd_bs_quant<HD_QSCALE_DT, HD_QY_DT>(x[j], scale, inv);
     }
 #endif
     hd_store_q(row, col, q, HD_ARGS);

@@ -56,7 +56,8 @@ static unsigned mix(uint64_t v)
 
 static double uniform(double lo, double hi) { return lo + (hi - lo) * rand() / (double)RAND_MAX; }
 
-/* x: each block (block of `want.block` along `want.axis`) gets 2^e, e random, or zeros. */
+/* x: each block (block of `want.block` along `want.axis`) gets a magnitude 2^e, e random, or
+ * zeros; a quarter of the values have 5 significant bits, so quotients land on rounding ties. */
 static void fill_blocks(const ir_tensor *t, ir_buf *b)
 {
     int64_t idx[IR_MAX_RANK] = {0};
@@ -69,7 +70,8 @@ static void fill_blocks(const ir_tensor *t, ir_buf *b)
         }
         unsigned h = mix(lin * 0x9e3779b97f4a7c15ULL + want.salt);
         double mag = h % 17 == 0 ? 0.0 : ldexp(1.0, emin + (int)(h >> 8) % (emax - emin + 1));
-        ir_store(b, idx, uniform(-2, 2) * mag);
+        double u = rand() % 4 ? uniform(-2, 2) : rnd(-16, 16) / 8.0; /* short values: exact ties */
+        ir_store(b, idx, u * mag);
     } while (ir_next_index(b, idx));
 }
 
@@ -462,6 +464,10 @@ Test(gpu_quant, norm_quantize_block_sizes)
             C *= 8 / blocks[i]; /* keep the 8-wide path for the tiny blocks */
         norm_quant_case(i % 2 == 0, "BFLOAT16", 0, rnd(1, 64), C, 0, f, false, false, false);
     }
+    /* rows not 16-byte aligned: 2-wide accesses, a block of 64 over 32 lanes */
+    norm_quant_case(true, "HALF", 0, rnd(1, 64), 64 * (2 * rnd(0, 8) + 1), 3, MXFP8, false, false, false);
+    norm_quant_case(false, "BFLOAT16", 0, rnd(1, 64), 64 * (2 * rnd(0, 8) + 1), 1,
+                    (fmt){"FP4_E2M1", "FP8_E4M3", 64}, false, false, false);
 }
 
 /* ---- dequantize ------------------------------------------------------------------------------------- */

@@ -218,6 +218,14 @@ Test(codegen_quant, norm_quantize_tail)
         ir_partition_free(&p);
         cr_expect_eq(emit_and_compile(&g, what, "rownorm.hip"), expected(1));
     }
+    /* a single row ([1, C]: its tensors classify as per-column) */
+    ir_graph g;
+    ir_graph_init(&g);
+    int64_t d[2] = {1, 96};
+    int x = tensor(&g, HIPDNN_DATA_HALF, 2, d, false), y = rmsnorm(&g, x, HIPDNN_DATA_FLOAT, true);
+    quantize(&g, y, like(&g, y, HIPDNN_DATA_FP4_E2M1, -1, 1, false), like(&g, y, HIPDNN_DATA_FP8_E4M3, 1, 16, false),
+             16, 1);
+    cr_expect_eq(emit_and_compile(&g, "rmsnorm_quantize_one_row", "rownorm.hip"), expected(1));
 }
 
 /* x [N, C, H, W] NHWC -> batchnorm inference -> quantize along C: the elementwise anchor's
@@ -317,6 +325,16 @@ Test(codegen_quant, refusals_name_the_reason)
     quantize(&g, y, like(&g, y, HIPDNN_DATA_FP8_E4M3, -1, 1, false), like(&g, y, HIPDNN_DATA_FP8_E8M0, 1, 48, false),
              48, 1);
     expect_refused(&g, 0, "power-of-two block");
+
+    /* a norm's quantize tail whose block needs more than 32 lanes of unaligned (2-wide) rows */
+    ir_graph_init(&g);
+    int64_t wd[2] = {8, 384};
+    x = tensor(&g, HIPDNN_DATA_BFLOAT16, 2, wd, false);
+    g.t[x].strides[0] = 387;
+    y = rmsnorm(&g, x, HIPDNN_DATA_FLOAT, true);
+    quantize(&g, y, like(&g, y, HIPDNN_DATA_FP8_E4M3, -1, 1, false), like(&g, y, HIPDNN_DATA_FP8_E8M0, 1, 128, false),
+             128, 1);
+    expect_refused(&g, 0, "spans more than a warp");
 
     /* a norm's quantize tail across rows (axis 0) */
     ir_graph_init(&g);

@@ -191,12 +191,12 @@ static void emit_stores(const quant *q, base_sb *sb)
         base_sb_puts(sb, ", q);\n");
     }
     base_sb_puts(sb, "}\n");
-    base_sb_puts(sb, "HD_DEVICE void hd_store_q2(hd_i64 blk, int j, float q0, float q1, HD_PARAMS)\n{\n");
+    base_sb_puts(sb, "HD_DEVICE void hd_store_fp4x2(hd_i64 blk, int j, hd_u8 b, HD_PARAMS)\n{\n");
     if (written(q->k, q->y) && y->dtype == HIPDNN_DATA_FP4_E2M1) {
         block_coords(q, sb);
         base_sb_printf(sb, "    ((hd_u8 *)p%d)[(", q->y);
         cg_offset_expr(y, q->rank, NULL, sb);
-        base_sb_puts(sb, ") >> 1] = (hd_u8)(hd_f32_to_fp4(q0) | (hd_f32_to_fp4(q1) << 4));\n");
+        base_sb_puts(sb, ") >> 1] = b;\n");
     }
     base_sb_puts(sb, "}\n");
 }
@@ -301,23 +301,27 @@ static void emit_qx_vec(const quant *q, bool *have, base_sb *sb)
     base_sb_printf(sb, "    for (int k = 0; k < HD_QVEC; k++) v[k] = t%d[k];\n}\n", q->x);
 }
 
-/* 8 codes in one store: 8 bytes, or 4 for FP4 (offsets are multiples of 8 elements). */
+/* 8 codes in one store: 8 bytes (hd_store_qvec), or 4 for FP4 (hd_store_fp4x8); offsets are
+ * multiples of 8 elements. The hook the element type does not use stays empty. */
 static void emit_store_qvec(const quant *q, base_sb *sb)
 {
     const ir_tensor *y = &q->g->t[q->y];
+    bool fp4 = y->dtype == HIPDNN_DATA_FP4_E2M1, w = written(q->k, q->y);
     base_sb_puts(sb, "HD_DEVICE void hd_store_qvec(hd_i64 blk, int j, const float *q, HD_PARAMS)\n{\n");
-    if (written(q->k, q->y)) {
+    if (w && !fp4) {
         block_coords(q, sb);
         base_sb_puts(sb, "    hd_i64 o = ");
         cg_offset_expr(y, q->rank, NULL, sb);
-        if (y->dtype == HIPDNN_DATA_FP4_E2M1)
-            base_sb_printf(sb, ";\n    hd_u32 w = 0;\n    for (int k = 0; k < HD_QVEC; k++)\n"
-                           "        w |= (hd_u32)hd_f32_to_fp4(q[k]) << (4 * k);\n"
-                           "    *(hd_u32 *)((hd_u8 *)p%d + (o >> 1)) = w;\n", q->y);
-        else
-            base_sb_printf(sb, ";\n    hd_vec8 w;\n    for (int k = 0; k < HD_QVEC; k++)\n"
-                           "        hd_st<%s>(&w, k, q[k]);\n    *(hd_vec8 *)((hd_u8 *)p%d + o) = w;\n",
-                           cg_dtype(y->dtype), q->y);
+        base_sb_printf(sb, ";\n    hd_vec8 w;\n    for (int k = 0; k < HD_QVEC; k++)\n"
+                       "        hd_st<%s>(&w, k, q[k]);\n    *(hd_vec8 *)((hd_u8 *)p%d + o) = w;\n",
+                       cg_dtype(y->dtype), q->y);
+    }
+    base_sb_puts(sb, "}\nHD_DEVICE void hd_store_fp4x8(hd_i64 blk, int j, hd_u32 w, HD_PARAMS)\n{\n");
+    if (w && fp4) {
+        block_coords(q, sb);
+        base_sb_puts(sb, "    hd_i64 o = ");
+        cg_offset_expr(y, q->rank, NULL, sb);
+        base_sb_printf(sb, ";\n    *(hd_u32 *)((hd_u8 *)p%d + (o >> 1)) = w;\n", q->y);
     }
     base_sb_puts(sb, "}\n");
 }
@@ -350,7 +354,8 @@ hipdnnStatus_t cg_emit_quantize(const ir_graph *g, const ir_kernel *k, const cg_
             emit_qx_vec(&q, have, &hooks), emit_store_qvec(&q, &hooks);
         else
             base_sb_puts(&hooks, "HD_DEVICE void hd_qx_vec(hd_i64 blk, int j, float *v, HD_PARAMS) {}\n"
-                         "HD_DEVICE void hd_store_qvec(hd_i64 blk, int j, const float *q, HD_PARAMS) {}\n");
+                         "HD_DEVICE void hd_store_qvec(hd_i64 blk, int j, const float *q, HD_PARAMS) {}\n"
+                         "HD_DEVICE void hd_store_fp4x8(hd_i64 blk, int j, hd_u32 w, HD_PARAMS) {}\n");
         st = cg_assemble(t, "blockquant.hip", &defs, &hooks, out);
     }
     int64_t blocks = (q.blocks + THREADS - 1) / THREADS, cap = (int64_t)(t->sm_count > 0 ? t->sm_count : 132) * 16;

@@ -182,13 +182,19 @@ static void emit_quant_hooks(const norm *n, base_sb *sb)
         elem_offset(n, s, "c", n->quant->a.quant.block[0], sb);
         base_sb_puts(sb, "] = code;\n");
     }
+    if (yt->dtype == HIPDNN_DATA_FP4_E2M1) { /* packed, even row offsets: whole bytes */
+        base_sb_puts(sb, "}\nHD_DEVICE void hd_store_fp4(hd_i64 r, int c, const hd_u8 *b, HD_PARAMS)\n{\n");
+        if (written(n, y)) {
+            base_sb_puts(sb, "    hd_i64 o = ");
+            row_offset(n, y, sb);
+            base_sb_printf(sb, " + c;\n    for (int j = 0; j < HD_VEC / 2; j++)\n"
+                           "        ((hd_u8 *)p%d)[(o >> 1) + j] = b[j];\n", y);
+        }
+        base_sb_puts(sb, "}\n");
+        return;
+    }
     base_sb_puts(sb, "}\nHD_DEVICE void hd_store_q(hd_i64 r, int c, const float *q, HD_PARAMS)\n{\n");
-    if (written(n, y) && yt->dtype == HIPDNN_DATA_FP4_E2M1) { /* packed, even row offsets */
-        base_sb_puts(sb, "    hd_i64 o = ");
-        row_offset(n, y, sb);
-        base_sb_printf(sb, " + c;\n    for (int j = 0; j < HD_VEC; j += 2)\n        ((hd_u8 *)p%d)[(o + j) >> 1] = "
-                       "(hd_u8)(hd_f32_to_fp4(q[j]) | (hd_f32_to_fp4(q[j + 1]) << 4));\n", y);
-    } else if (written(n, y) && packed_tail(yt, n->lead)) {
+    if (written(n, y) && packed_tail(yt, n->lead)) {
         base_sb_printf(sb, "    hd_stv<%s, HD_VEC>(p%d, ", cg_dtype(yt->dtype), y);
         row_offset(n, y, sb);
         base_sb_puts(sb, " + c, q);\n");

@@ -17,7 +17,8 @@
  *                          codegen checks the layouts: unit stride along the axis, 16-byte
  *                          aligned rows)
  *           HD_Y_DT        element type: HD_DT_FP8_E4M3, HD_DT_FP8_E5M2, HD_DT_INT8 (hd_st), or
- *                          HD_DT_FP4_E2M1 with HD_Y_FP4 1 (two elements per byte)
+ *                          HD_DT_FP4_E2M1 with HD_Y_FP4 1 (two elements per byte; the kernel
+ *                          hands the hooks packed codes)
  *           HD_SCALE_DT    HD_DT_FP8_E8M0 or HD_DT_FP8_E4M3
  *           HD_QMAX        the element type's largest finite value (448, 57344, 127, 6)
  *           HD_PARAMS, HD_ARGS
@@ -25,9 +26,10 @@
  *                          stores the prologue results that go to memory when `first`
  *           hd_store_scale(blk, code, HD_PARAMS)         the block's scale (its encoding)
  *           hd_store_q(blk, j, q, HD_PARAMS)            element j (not FP4)
- *           hd_store_q2(blk, j, q0, q1, HD_PARAMS)      FP4: elements j, j + 1 (j even), one byte
+ *           hd_store_fp4x2(blk, j, hd_u8 b, HD_PARAMS)  FP4: elements j, j + 1 (j even), one byte
  *           hd_qx_vec(blk, j, float v[HD_QVEC], HD_PARAMS)     HD_QVEC > 1: elements j .. j + 8
  *           hd_store_qvec(blk, j, const float q[HD_QVEC], HD_PARAMS)  their codes, one store
+ *           hd_store_fp4x8(blk, j, hd_u32 w, HD_PARAMS)  FP4, HD_QVEC 8: eight codes, one store
  *   layout  any strides (codegen decomposes blk over the scale's dims); FP4 output needs the
  *           block's element pairs to share bytes (axis stride 1, even offsets)
  *   reference  ir_ref_bs_quantize (ir/ir_ref_quant.c), bit-exact for the same input values
@@ -47,9 +49,10 @@
 HD_DEVICE float hd_qx(hd_i64 blk, int j, bool first, HD_PARAMS) { return hd_ld<HD_DT_BFLOAT16>(x, blk * HD_BLOCK + j); }
 HD_DEVICE void hd_store_scale(hd_i64 blk, hd_u8 code, HD_PARAMS) { ((hd_u8 *)s)[blk] = code; }
 HD_DEVICE void hd_store_q(hd_i64 blk, int j, float q, HD_PARAMS) { hd_st<HD_Y_DT>(y, blk * HD_BLOCK + j, q); }
-HD_DEVICE void hd_store_q2(hd_i64 blk, int j, float q0, float q1, HD_PARAMS) {}
+HD_DEVICE void hd_store_fp4x2(hd_i64 blk, int j, hd_u8 b, HD_PARAMS) {}
 HD_DEVICE void hd_qx_vec(hd_i64 blk, int j, float *v, HD_PARAMS) {}
 HD_DEVICE void hd_store_qvec(hd_i64 blk, int j, const float *q, HD_PARAMS) {}
+HD_DEVICE void hd_store_fp4x8(hd_i64 blk, int j, hd_u32 w, HD_PARAMS) {}
 #endif
 
 #if HD_HOLD
@@ -90,24 +93,33 @@ HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_blockquant_kernel(HD_PARAMS)
         float scale = hd_block_scale<HD_SCALE_DT>(amax, HD_QMAX, &code);
         float inv = 1.0f / scale; /* exact for a power of two */
         hd_store_scale(blk, code, HD_ARGS);
-#if HD_QVEC > 1
+#if HD_QVEC > 1 && HD_Y_FP4
+#pragma unroll
+        for (int j = 0; j < HD_BLOCK; j += HD_QVEC) {
+            hd_u32 w = 0;
+#pragma unroll
+            for (int k = 0; k < HD_QVEC; k++)
+                w |= (hd_u32)hd_bs_fp4<HD_SCALE_DT>(HD_V(j + k), scale, inv) << (4 * k);
+            hd_store_fp4x8(blk, j, w, HD_ARGS);
+        }
+#elif HD_QVEC > 1
 #pragma unroll
         for (int j = 0; j < HD_BLOCK; j += HD_QVEC) {
             float q[HD_QVEC];
 #pragma unroll
             for (int k = 0; k < HD_QVEC; k++)
-                q[k] = hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j + k), scale, inv);
+                q[k] = hd_bs_quant<HD_SCALE_DT>(HD_V(j + k), scale, inv);
             hd_store_qvec(blk, j, q, HD_ARGS);
         }
 #elif HD_Y_FP4
         HD_UNROLL
         for (int j = 0; j < HD_BLOCK; j += 2)
-            hd_store_q2(blk, j, hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j), scale, inv),
-                        hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j + 1), scale, inv), HD_ARGS);
+            hd_store_fp4x2(blk, j, (hd_u8)(hd_bs_fp4<HD_SCALE_DT>(HD_V(j), scale, inv) |
+                                           hd_bs_fp4<HD_SCALE_DT>(HD_V(j + 1), scale, inv) << 4), HD_ARGS);
 #else
         HD_UNROLL
         for (int j = 0; j < HD_BLOCK; j++)
-            hd_store_q(blk, j, hd_bs_quant<HD_SCALE_DT, HD_Y_DT>(HD_V(j), scale, inv), HD_ARGS);
+            hd_store_q(blk, j, hd_bs_quant<HD_SCALE_DT>(HD_V(j), scale, inv), HD_ARGS);
 #endif
 #undef HD_V
     }

@@ -12,8 +12,9 @@
  *   pointwise    hd_pointwise<MODE>(a, b, c, params) is the device twin of ir_pointwise_eval
  *                (ir/ir_ref_pointwise.c), in float; MODE is a compile-time constant, so each
  *                call folds to its one formula.
- *   block scale  hd_block_scale<SCALE_DT>(amax, qmax, &code) and hd_bs_quant are the device twin
- *                of ir_ref_bs_quantize's scale and value rules (ir/ir_ref_quant.c), bit for bit.
+ *   block scale  hd_block_scale<SCALE_DT>(amax, qmax, &code), hd_bs_quant and hd_bs_fp4 are the
+ *                device twin of ir_ref_bs_quantize's scale and value rules (ir/ir_ref_quant.c),
+ *                bit for bit.
  */
 #define HD_DT_FLOAT 0
 #define HD_DT_HALF 2
@@ -293,20 +294,22 @@ template <int SCALE_DT> HD_DEVICE float hd_block_scale(float amax, double qmax, 
     return hd_fp8_to_f32(*code, 3, 7);
 }
 
-/* v / scale, rounded once (IEEE division; a power-of-two scale multiplies by its exact
- * reciprocal `inv`, which gives the same bits); the caller stores it in element type Y_DT. FP4
- * with an E4M3 scale (NVFP4) skips the division: the element is rounded from the exact quotient
- * by comparisons (hd_fp4_mag) and returned as its FP4 value. */
-template <int SCALE_DT, int Y_DT> HD_DEVICE float hd_bs_quant(float v, float scale, float inv)
+/* v / scale, rounded once, for an FP8 / INT8 element type (IEEE division; a power-of-two
+ * scale multiplies by its exact reciprocal `inv`, which gives the same bits). The caller
+ * stores it in the element type (round to nearest even, saturating). */
+template <int SCALE_DT> HD_DEVICE float hd_bs_quant(float v, float scale, float inv)
 {
-    if (SCALE_DT == HD_DT_FP8_E8M0)
-        return v * inv;
-    if (Y_DT != HD_DT_FP4_E2M1)
-        return v / scale;
-    if (v != v || scale != scale)
-        return 6.0f; /* NaN stores as +6 */
-    float m = hd_fp4_to_f32(hd_fp4_mag(fabsf(v), scale));
-    return (hd_f32_bits(v) >> 31) ? -m : m;
+    return SCALE_DT == HD_DT_FP8_E8M0 ? v * inv : v / scale;
+}
+
+/* The FP4 E2M1 nibble of v / scale, rounded once, without a division: an E8M0 scale multiplies
+ * exactly, an E4M3 one scales the midpoints exactly (hd_fp4_mag). NaN (a NaN scale) -> +6. */
+template <int SCALE_DT> HD_DEVICE hd_u8 hd_bs_fp4(float v, float scale, float inv)
+{
+    if (scale != scale)
+        return 0x7;
+    hd_u8 c = SCALE_DT == HD_DT_FP8_E8M0 ? hd_fp4_mag(fabsf(v) * inv, 1.0f) : hd_fp4_mag(fabsf(v), scale);
+    return (hd_f32_bits(v) >> 31) ? (hd_u8)(c | 0x8) : c;
 }
 
 /* ---- pointwise math (modes are hipdnnPointwiseMode_t values) --------------------------------- */

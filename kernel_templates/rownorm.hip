@@ -36,6 +36,8 @@
  *           hd_store_scale(row, col, hd_u8 code, HD_PARAMS)   the scale of the block at col
  *           hd_store_q(row, col, const float q[HD_VEC], HD_PARAMS)  quantized values (scaled,
  *                                   not yet rounded: the hook stores them in the element type)
+ *           hd_store_fp4(row, col, const hd_u8 b[HD_VEC / 2], HD_PARAMS)   FP4 instead: the
+ *                                   packed codes (HD_VEC even)
  *   layout  the normalized dims packed (unit stride); 16-byte aligned rows when VEC is 8
  *   reference  ir_ref_layernorm / ir_ref_rmsnorm (ir/ir_ref_norm.c)
  */
@@ -122,7 +124,13 @@ HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
  * safe inside the caller's `col < HD_COLS` branch. */
 HD_DEVICE void hd_row_quant(hd_i64 row, int col, const float *x, HD_PARAMS)
 {
+#if HD_QY_DT == HD_DT_FP4_E2M1
+    hd_u8 b[HD_VEC / 2] = {};
+#define HD_Q(j, scale, inv) b[(j) / 2] |= hd_bs_fp4<HD_QSCALE_DT>(x[j], scale, inv) << ((j) % 2 * 4)
+#else
     float q[HD_VEC];
+#define HD_Q(j, scale, inv) q[j] = hd_bs_quant<HD_QSCALE_DT>(x[j], scale, inv)
+#endif
 #if HD_QBLOCK >= HD_VEC
     const int group = HD_QBLOCK / HD_VEC; /* lanes sharing a block */
     float amax = 0.0f;
@@ -138,23 +146,28 @@ HD_DEVICE void hd_row_quant(hd_i64 row, int col, const float *x, HD_PARAMS)
         hd_store_scale(row, col, code, HD_ARGS);
 #pragma unroll
     for (int j = 0; j < HD_VEC; j++)
-        q[j] = hd_bs_quant<HD_QSCALE_DT, HD_QY_DT>(x[j], scale, inv);
+        HD_Q(j, scale, inv);
 #else
 #pragma unroll
-    for (int b = 0; b < HD_VEC; b += HD_QBLOCK) {
+    for (int k = 0; k < HD_VEC; k += HD_QBLOCK) {
         float amax = 0.0f;
 #pragma unroll
-        for (int j = b; j < b + HD_QBLOCK; j++)
+        for (int j = k; j < k + HD_QBLOCK; j++)
             amax = hd_amax(amax, x[j]);
         hd_u8 code;
         float scale = hd_block_scale<HD_QSCALE_DT>(amax, HD_QMAX, &code), inv = 1.0f / scale;
-        hd_store_scale(row, col + b, code, HD_ARGS);
+        hd_store_scale(row, col + k, code, HD_ARGS);
 #pragma unroll
-        for (int j = b; j < b + HD_QBLOCK; j++)
-            q[j] = hd_bs_quant<HD_QSCALE_DT, HD_QY_DT>(x[j], scale, inv);
+        for (int j = k; j < k + HD_QBLOCK; j++)
+            HD_Q(j, scale, inv);
     }
 #endif
+#undef HD_Q
+#if HD_QY_DT == HD_DT_FP4_E2M1
+    hd_store_fp4(row, col, b, HD_ARGS);
+#else
     hd_store_q(row, col, q, HD_ARGS);
+#endif
 }
 #endif
 

@@ -37,7 +37,29 @@ hipdnnBackendDescriptor_t bench_graph(json_t *tensors, json_t *nodes)
     return g;
 }
 
-hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g)
+/* A finalized engine config of `eng` with the given knob choices. */
+static hipdnnBackendDescriptor_t config_with(hipdnnBackendDescriptor_t eng, int n_knobs, const char *const *ids,
+                                             const int64_t *values)
+{
+    hipdnnBackendDescriptor_t cfg;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &eng));
+    for (int i = 0; i < n_knobs; i++) {
+        hipdnnBackendDescriptor_t kc;
+        CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &kc));
+        CHECK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                        (int64_t)strlen(ids[i]), ids[i]));
+        CHECK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &values[i]));
+        CHECK(hipdnnBackendFinalize(kc));
+        CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &kc));
+        hipdnnBackendDestroyDescriptor(kc);
+    }
+    CHECK(hipdnnBackendFinalize(cfg));
+    return cfg;
+}
+
+hipdnnBackendDescriptor_t bench_jit_plan_with(hipdnnBackendDescriptor_t g, int n_knobs, const char *const *ids,
+                                              const int64_t *values)
 {
     hipdnnBackendDescriptor_t heur, cfg, plan, eng;
     hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
@@ -56,12 +78,19 @@ hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g)
         fprintf(stderr, "the first engine is '%s', not jit_fused\n", name);
         exit(1);
     }
+    if (n_knobs > 0) {
+        hipdnnBackendDescriptor_t chosen = config_with(eng, n_knobs, ids, values);
+        hipdnnBackendDestroyDescriptor(cfg);
+        cfg = chosen;
+    }
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
     CHECK(hipdnnBackendFinalize(plan));
     hipdnnBackendDestroyDescriptor(eng), hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(heur);
     return plan;
 }
+
+hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g) { return bench_jit_plan_with(g, 0, NULL, NULL); }
 
 hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs)
 {

@@ -9,8 +9,9 @@
  * cg_target from the runtime's device info and hands the source to the compiler.
  *
  * Templates today: pointwise.hip (pointwise regions, batchnorm inference), rownorm.hip
- * (layernorm and rmsnorm with pointwise prologue and epilogue) and matmul.hip (tensor-core
- * matmul with a pointwise epilogue). Kernels without a template are NOT_SUPPORTED
+ * (layernorm and rmsnorm with pointwise prologue and epilogue), matmul.hip (mma.sync tensor-core
+ * matmul with a pointwise epilogue, sm_80 and newer) and matmul_sm90.hip (the same on Hopper:
+ * wgmma + TMA, compiled for sm_90a). Kernels without a template are NOT_SUPPORTED
  * (cg_supports says why).
  */
 #ifndef HIPDNN_CG_H
@@ -31,18 +32,32 @@ typedef struct cg_target {
     int sm_count;
     int max_vec;          /* widest vector access in elements (a knob; 0 = no limit) */
     int loads_per_thread; /* row kernels: vector loads in flight per thread (a knob; 0 = 4) */
+    int mm_wgmma;         /* matmul: 1 (or 0 = default) wgmma template where it fits, -1 never */
+    int mm_tile_n;        /* wgmma matmul: tile columns, 128 or 256 (0 = 256) */
+    int mm_stages;        /* wgmma matmul: shared-memory pipeline stages, 2 .. 6 (0 = 4) */
 } cg_target;
 
-/* One kernel parameter, in order: a tensor's base pointer, or a run-time scalar (float). */
-typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR } cg_arg_kind;
+/* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), or a
+ * tensor map over a tensor (rt_tensor_map: 16-bit elements, 128-byte swizzle, zero fill; the
+ * engine encodes it at launch, when the tensor's address is known, and passes it by value). */
+typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_TMAP } cg_arg_kind;
+typedef struct cg_tmap {
+    int rank;
+    uint64_t dims[3];    /* elements, innermost first */
+    uint64_t strides[2]; /* bytes between consecutive indices of dims 1 and 2 */
+    uint32_t box[3];     /* elements one copy moves along each dim */
+} cg_tmap;
 typedef struct cg_arg {
     cg_arg_kind kind;
-    int tensor; /* IR tensor index */
+    int tensor;  /* IR tensor index */
+    cg_tmap map; /* CG_ARG_TMAP only */
 } cg_arg;
 
 typedef struct cg_kernel {
     char *source;          /* the emitted HIP source (owned) */
     const char *entry;     /* the kernel's name in the source */
+    char arch[32];         /* compile target: the target's arch, or its arch-specific variant
+                            * ("sm_90a") when the template uses instructions only that has */
     unsigned grid[3], block[3];
     unsigned smem;         /* dynamic shared memory bytes */
     int align;             /* bytes every tensor pointer must be aligned to (1 or 16) */

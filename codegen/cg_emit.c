@@ -64,7 +64,7 @@ static hipdnnStatus_t add_arg(cg_kernel *k, cg_arg_kind kind, int ti)
     if (k->n_args == CG_MAX_ARGS)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d "
                          "parameters", CG_MAX_ARGS);
-    k->args[k->n_args++] = (cg_arg){kind, ti};
+    k->args[k->n_args++] = (cg_arg){.kind = kind, .tensor = ti};
     return HIPDNN_STATUS_SUCCESS;
 }
 
@@ -166,6 +166,8 @@ hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *d
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
     }
     out->source = sb.p;
+    if (out->arch[0] == '\0')
+        snprintf(out->arch, sizeof out->arch, "%s", t->arch);
     return HIPDNN_STATUS_SUCCESS;
 }
 

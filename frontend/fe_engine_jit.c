@@ -5,7 +5,13 @@
  *
  * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned.
  * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use;
- * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread.
+ * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread;
+ * jit.matmul_wgmma (0 or 1, default 1): matmuls on sm_90 use the wgmma + TMA template where it
+ * fits (0: the mma.sync one); jit.matmul_tile_n (128 or 256, default 256) and
+ * jit.matmul_stages (2 .. 6, default 4; fewer when the shared memory cannot hold them): the
+ * wgmma template's tile columns and pipeline depth.
+ * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
+ * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
  */
 #include <stdio.h>
@@ -18,15 +24,26 @@
 
 #define WS_ALIGN 256
 
-enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD };
+enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_MM_WGMMA, KNOB_MM_TILE_N, KNOB_MM_STAGES };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
+static const int64_t mm_wgmma[] = {0, 1};
+static const int64_t mm_tile_n[] = {128, 256};
+static const int64_t mm_stages[] = {2, 3, 4, 5, 6};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
      .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
     {.id = "jit.loads_per_thread", .description = "row kernels: vector loads each thread keeps in "
      "flight (fewer threads per row, more rows per multiprocessor)",
      .min = 1, .max = 8, .stride = 1, .dflt = 4, .valid = loads_per_thread, .n_valid = 4},
+    {.id = "jit.matmul_wgmma", .description = "matmul on sm_90: 1 uses the wgmma + TMA template "
+     "where it fits, 0 the mma.sync one",
+     .min = 0, .max = 1, .stride = 1, .dflt = 1, .valid = mm_wgmma, .n_valid = 2},
+    {.id = "jit.matmul_tile_n", .description = "wgmma matmul: output tile columns (tile 128 x N)",
+     .min = 128, .max = 256, .stride = 128, .dflt = 256, .valid = mm_tile_n, .n_valid = 2},
+    {.id = "jit.matmul_stages", .description = "wgmma matmul: shared-memory pipeline stages (fewer "
+     "when the tile's stages do not fit)",
+     .min = 2, .max = 6, .stride = 1, .dflt = 4, .valid = mm_stages, .n_valid = 5},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -123,7 +140,7 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     cg_dump(name, out->cg.source);
     void *code = NULL;
     size_t code_len = 0;
-    st = rt_compile(out->cg.source, name, t->arch, NULL, 0, &code, &code_len, NULL);
+    st = rt_compile(out->cg.source, name, out->cg.arch, NULL, 0, &code, &code_len, NULL);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = rt_module_load(code, code_len, &out->module);
     if (st == HIPDNN_STATUS_SUCCESS)
@@ -145,7 +162,9 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
-                   .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD]};
+                   .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
+                   .mm_wgmma = knobs[KNOB_MM_WGMMA] ? 1 : -1, .mm_tile_n = (int)knobs[KNOB_MM_TILE_N],
+                   .mm_stages = (int)knobs[KNOB_MM_STAGES]};
     snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
     ir_partition part;
     if ((st = ir_fuse(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
@@ -198,22 +217,34 @@ static float scalar_value(const fe_plan_impl *p, const fe_varpack_view *pack, in
     return (float)ir_load(&b, &zero);
 }
 
+/* A tensor-map parameter: the map over tensor ti's memory. */
+typedef struct tensor_map {
+    _Alignas(RT_TENSOR_MAP_ALIGN) unsigned char bytes[RT_TENSOR_MAP_BYTES];
+} tensor_map;
+
 static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *stream,
                              const fe_varpack_view *pack)
 {
     void *ptrs[CG_MAX_ARGS], *args[CG_MAX_ARGS];
     float scalars[CG_MAX_ARGS];
+    tensor_map maps[2];
+    int n_maps = 0;
     for (int a = 0; a < k->cg.n_args; a++) {
-        int ti = k->cg.args[a].tensor;
-        if (k->cg.args[a].kind == CG_ARG_SCALAR) {
-            scalars[a] = scalar_value(p, pack, ti);
+        const cg_arg *arg = &k->cg.args[a];
+        if (arg->kind == CG_ARG_SCALAR) {
+            scalars[a] = scalar_value(p, pack, arg->tensor);
             args[a] = &scalars[a];
             continue;
         }
-        hipdnnStatus_t st = tensor_ptr(p, pack, ti, k->cg.align, &ptrs[a]);
+        hipdnnStatus_t st = tensor_ptr(p, pack, arg->tensor, k->cg.align, &ptrs[a]);
+        if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP && n_maps == 2)
+            st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT launch: more than 2 tensor maps");
+        if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP)
+            st = rt_tensor_map(&maps[n_maps], ptrs[a], arg->map.rank, 2, arg->map.dims,
+                               arg->map.strides, arg->map.box);
         if (st != HIPDNN_STATUS_SUCCESS)
             return st;
-        args[a] = &ptrs[a];
+        args[a] = arg->kind == CG_ARG_TMAP ? (void *)&maps[n_maps++] : (void *)&ptrs[a];
     }
     return rt_launch(k->fn, k->cg.grid, k->cg.block, k->cg.smem, stream, args);
 }

@@ -102,21 +102,19 @@ static void element_offset(const mm *s, int ti, base_sb *sb)
         base_sb_printf(sb, " + (hd_i64)c * %lldLL", (long long)t->strides[s->rank - 1]);
 }
 
-static void load(const mm *s, int ti, bool *have, base_sb *sb)
+/* tX for an epilogue operand at its first use: a scalar expression, or in[slot] (the value
+ * hd_epilogue_in loaded). */
+static void load(const mm *s, int ti, const int *slot, bool *have, base_sb *sb)
 {
     if (ti < 0 || have[ti])
         return;
     have[ti] = true;
     char buf[64];
     const char *scalar = cg_scalar_expr(s->g, ti, buf, sizeof buf);
-    base_sb_printf(sb, "    float t%d = ", ti);
-    if (scalar != NULL) {
-        base_sb_printf(sb, "%s;\n", scalar);
-        return;
-    }
-    base_sb_printf(sb, "hd_ld<%s>(p%d, ", cg_dtype(s->g->t[ti].dtype), ti);
-    element_offset(s, ti, sb);
-    base_sb_puts(sb, ");\n");
+    if (scalar != NULL)
+        base_sb_printf(sb, "    float t%d = %s;\n", ti, scalar);
+    else
+        base_sb_printf(sb, "    float t%d = in[%d];\n", ti, slot[ti]);
 }
 
 static void store(const mm *s, int ti, base_sb *sb)
@@ -141,20 +139,68 @@ static void index_expr(const mm *s, int64_t axis, base_sb *sb)
         batch_coord(s, (int)axis, sb);
 }
 
-/* hd_epilogue: C rounded to its type, then the fused pointwise ops, one element. */
-static void emit_epilogue(const mm *s, bool *have, base_sb *sb)
+static bool is_epilogue(const mm *s, int i) { return s->k->part[i] == IR_PART_EPILOGUE; }
+
+/* The epilogue's operands in memory, in first-use order: slot[ti] is the index of tensor ti in
+ * hd_epilogue_in's `in` array (-1: computed in the kernel, a scalar, or unused). Returns how
+ * many; `seen` (n_t entries) is scratch, left all false. */
+static int input_slots(const mm *s, int *slot, bool *seen)
 {
     const ir_graph *g = s->g;
-    base_sb_puts(sb, "HD_DEVICE void hd_epilogue(hd_i64 b, int r, int c, float acc, HD_PARAMS)\n{\n");
+    int n = 0;
+    for (int i = 0; i < g->n_t; i++)
+        slot[i] = -1;
+    seen[s->c] = true;
+    for (int i = 0; i < s->k->n_ops; i++) {
+        if (!is_epilogue(s, i))
+            continue;
+        const ir_op *op = &g->ops[s->k->ops[i]];
+        char buf[64];
+        for (int j = 0; j < op->n_in; j++) {
+            int ti = op->in[j];
+            if (ti >= 0 && !seen[ti] && cg_scalar_expr(g, ti, buf, sizeof buf) == NULL)
+                slot[ti] = n++;
+            if (ti >= 0)
+                seen[ti] = true;
+        }
+        seen[op->out[0]] = true;
+    }
+    for (int i = 0; i < g->n_t; i++)
+        seen[i] = false;
+    return n;
+}
+
+/* hd_epilogue_in: loads every epilogue operand in memory for element (b, r, c) into in[]. */
+static void emit_epilogue_in(const mm *s, const int *slot, int n_in, base_sb *sb)
+{
+    base_sb_printf(sb, "#define HD_EPI_IN %d\n"
+                   "HD_DEVICE void hd_epilogue_in(hd_i64 b, int r, int c, float *in, HD_PARAMS)\n{\n", n_in);
+    for (int k = 0; k < n_in; k++)
+        for (int ti = 0; ti < s->g->n_t; ti++)
+            if (slot[ti] == k) {
+                base_sb_printf(sb, "    in[%d] = hd_ld<%s>(p%d, ", k, cg_dtype(s->g->t[ti].dtype), ti);
+                element_offset(s, ti, sb);
+                base_sb_puts(sb, ");\n");
+            }
+    base_sb_puts(sb, "}\n");
+}
+
+/* hd_epilogue_out: C rounded to its type, then the fused pointwise ops, one element, with the
+ * operands hd_epilogue_in loaded; stores every tensor the kernel writes. */
+static void emit_epilogue_out(const mm *s, const int *slot, bool *have, base_sb *sb)
+{
+    const ir_graph *g = s->g;
+    base_sb_puts(sb, "HD_DEVICE void hd_epilogue_out(hd_i64 b, int r, int c, float acc, const float *in, "
+                 "HD_PARAMS)\n{\n");
     base_sb_printf(sb, "    float t%d = hd_round<%s>(acc);\n", s->c, cg_dtype(g->t[s->c].dtype));
     have[s->c] = true;
     store(s, s->c, sb);
     for (int i = 0; i < s->k->n_ops; i++) {
-        if (s->k->part[i] != IR_PART_EPILOGUE)
+        if (!is_epilogue(s, i))
             continue;
         const ir_op *op = &g->ops[s->k->ops[i]];
         for (int j = 0; j < op->n_in; j++)
-            load(s, op->in[j], have, sb);
+            load(s, op->in[j], slot, have, sb);
         char a[16], b[16], c[16], out[24];
         snprintf(a, sizeof a, "t%d", op->in[0]);
         snprintf(b, sizeof b, "t%d", op->in[1]);
@@ -172,6 +218,23 @@ static void emit_epilogue(const mm *s, bool *have, base_sb *sb)
         store(s, op->out[0], sb);
     }
     base_sb_puts(sb, "}\n");
+}
+
+/* The epilogue hooks: hd_epilogue_in (the loads) and hd_epilogue_out (math and stores), so a
+ * template can issue many elements' loads before any store; hd_epilogue does one element. */
+static hipdnnStatus_t emit_epilogue(const mm *s, bool *have, base_sb *sb)
+{
+    int *slot = base_malloc(((size_t)s->g->n_t + 1) * sizeof *slot);
+    if (slot == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
+    int n_in = input_slots(s, slot, have);
+    emit_epilogue_in(s, slot, n_in, sb);
+    emit_epilogue_out(s, slot, have, sb);
+    base_sb_puts(sb, "HD_DEVICE void hd_epilogue(hd_i64 b, int r, int c, float acc, HD_PARAMS)\n{\n"
+                 "    float in[HD_EPI_IN + 1];\n    hd_epilogue_in(b, r, c, in, HD_ARGS);\n"
+                 "    hd_epilogue_out(b, r, c, acc, in, HD_ARGS);\n}\n");
+    base_free(slot);
+    return HIPDNN_STATUS_SUCCESS;
 }
 
 /* ---- the wgmma template (sm_90) ------------------------------------------------------------------ */
@@ -401,10 +464,10 @@ hipdnnStatus_t cg_emit_matmul(const ir_graph *g, const ir_kernel *k, const cg_ta
         else
             emit_mma_sync(&s, &defs, &hooks, out);
     }
-    if (st == HIPDNN_STATUS_SUCCESS) {
-        emit_epilogue(&s, have, &hooks);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = emit_epilogue(&s, have, &hooks);
+    if (st == HIPDNN_STATUS_SUCCESS)
         st = cg_assemble(t, wgmma ? "matmul_sm90.hip" : "matmul.hip", &defs, &hooks, out);
-    }
     out->align = 16;
     base_free(have);
     base_sb_free(&defs);

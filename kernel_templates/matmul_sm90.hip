@@ -35,8 +35,13 @@
  *           hd_a_bidx(b), hd_b_bidx(b) index along the third dim of A's / B's tensor map for C's
  *                                     batch b (broadcast dims contribute nothing)
  *           HD_PARAMS, HD_ARGS        kernel parameters (tensor pointers, scalars)
- *           hd_epilogue(b, row, col, acc, HD_PARAMS)   runs the fused epilogue on one element
- *                                     and stores every result the kernel writes
+ *           HD_EPI_IN                 how many operands the epilogue reads from memory
+ *           hd_epilogue_in(b, row, col, in, HD_PARAMS)  loads them for one element into
+ *                                     in[0 .. HD_EPI_IN - 1]
+ *           hd_epilogue_out(b, row, col, acc, in, HD_PARAMS)  runs the fused epilogue on one
+ *                                     element and stores every result the kernel writes
+ *                                     (the split lets a group of elements' loads all be in
+ *                                     flight before the first store, which may alias them)
  *   params  HD_PARAMS, then the tensor maps of A and B (runtime-encoded, passed by value):
  *           A: dims {K, M, batches of A}, box {64, 128, 1}; B K-major: {K, N, nb}, box
  *           {64, HD_BN, 1}; B N-major: {N, K, nb}, box {64, 64, 1}; 16-bit elements, 128-byte
@@ -57,7 +62,9 @@
 #define HD_ARGS pa, pb, pc
 HD_DEVICE int hd_a_bidx(int b) { return b; }
 HD_DEVICE int hd_b_bidx(int b) { return b; }
-HD_DEVICE void hd_epilogue(hd_i64 b, int r, int c, float acc, HD_PARAMS)
+#define HD_EPI_IN 0
+HD_DEVICE void hd_epilogue_in(hd_i64 b, int r, int c, float *in, HD_PARAMS) {}
+HD_DEVICE void hd_epilogue_out(hd_i64 b, int r, int c, float acc, const float *in, HD_PARAMS)
 {
     hd_st<HD_DT_BFLOAT16>(pc, (b * HD_M + r) * (hd_i64)HD_N + c, acc);
 }
@@ -72,6 +79,8 @@ HD_DEVICE void hd_epilogue(hd_i64 b, int r, int c, float acc, HD_PARAMS)
 #define HD_BM 128
 #define HD_BK 64 /* 64 16-bit elements: one 128-byte swizzle row */
 #define HD_GROUP_M 16
+/* Epilogue: n8 column blocks whose operands are all loaded before the first of their stores. */
+#define HD_EPI_GROUP (HD_EPI_IN > 2 ? 2 : HD_EPI_IN == 2 ? 4 : 8)
 #define HD_MM_THREADS 384
 #define HD_CONSUMER_WARPS 8
 #define HD_TILES_M ((HD_M + HD_BM - 1) / HD_BM)
@@ -265,13 +274,21 @@ HD_DEVICE void hd_consume(int wg, hd_u32 tiles, hd_u32 full, hd_u32 empty, HD_PA
         /* Accumulator 4i + e: row + lane / 4 (+ 8 for e >= 2), column 8i + 2 (lane % 4) + e % 2. */
         const int row0 = m0 + wg * 64 + warp * 16 + (lane >> 2), col0 = n0 + (lane & 3) * 2;
 #pragma unroll
-        for (int i = 0; i < HD_BN / 8; i++)
+        for (int i0 = 0; i0 < HD_BN / 8; i0 += HD_EPI_GROUP) {
+            float in[HD_EPI_GROUP * 4][HD_EPI_IN + 1];
 #pragma unroll
-            for (int e = 0; e < 4; e++) {
-                int row = row0 + (e >> 1) * 8, col = col0 + i * 8 + (e & 1);
+            for (int j = 0; j < HD_EPI_GROUP * 4; j++) {
+                int row = row0 + (j >> 1 & 1) * 8, col = col0 + (i0 + j / 4) * 8 + (j & 1);
                 if (row < HD_M && col < HD_N)
-                    hd_epilogue(b, row, col, acc[i * 4 + e], HD_ARGS);
+                    hd_epilogue_in(b, row, col, in[j], HD_ARGS);
             }
+#pragma unroll
+            for (int j = 0; j < HD_EPI_GROUP * 4; j++) {
+                int row = row0 + (j >> 1 & 1) * 8, col = col0 + (i0 + j / 4) * 8 + (j & 1);
+                if (row < HD_M && col < HD_N)
+                    hd_epilogue_out(b, row, col, acc[i0 * 4 + j], in[j], HD_ARGS);
+            }
+        }
     }
 }
 

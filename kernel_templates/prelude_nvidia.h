@@ -33,6 +33,17 @@ HD_DEVICE hd_u16 hd_f32_to_f16(float f)
     return h;
 }
 
+/* Ampere and newer convert fp32 to bf16 in hardware (round to nearest even; NaN stays NaN). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define HD_HAS_BF16_CVT 1
+HD_DEVICE hd_u16 hd_f32_to_bf16_hw(float f)
+{
+    hd_u16 r;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f));
+    return r;
+}
+#endif
+
 /* Hopper/Ada convert to FP8 E4M3 in hardware (round to nearest even, saturating to 448). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890
 #define HD_HAS_E4M3_CVT 1

@@ -214,31 +214,36 @@ Test(gpu_matmul, batches_broadcast_grouped_rank4)
     run_case(&gap);
 }
 
-/* More tiles than multiprocessors: each persistent block runs several tiles, and the stage ring
- * wraps across tile boundaries. */
+/* More tiles than multiprocessors (3 x 9 x 5 = 135 tiles of 128 x 256): each persistent block
+ * runs several tiles, and the stage ring wraps across tile boundaries. */
 Test(gpu_matmul, more_tiles_than_multiprocessors)
 {
-    mm_case c = base_case("BFLOAT16", "BFLOAT16", 2, EPI_BIAS_GELU);
-    c.M = 1100 + rnd(0, 40), c.N = 2100 + rnd(0, 40), c.K = 96 + rnd(0, 64);
+    mm_case c = base_case("BFLOAT16", "BFLOAT16", 3, EPI_BIAS_GELU);
+    c.M = 1025 + rnd(0, 100), c.N = 1025 + rnd(0, 200), c.K = 64 + rnd(0, 64);
     run_case(&c);
-    c.b_kmajor = !c.b_kmajor, c.K = 700 + rnd(0, 40), c.batch[0] = c.a_batch[0] = c.b_batch[0] = 1;
+    c.b_kmajor = !c.b_kmajor, c.K = 150 + rnd(0, 100), c.epi = EPI_RESIDUAL_RELU_HALF;
     run_case(&c);
 }
 
-Test(gpu_matmul, knobs_tile_width_stages_and_mma_sync)
+/* Tile width, pipeline depth and the mma.sync template (jit.matmul_wgmma 0) on this device. */
+static void knob_variant(int64_t tile_n, int64_t stages, int64_t wgmma)
 {
     static const char *ids[] = {"jit.matmul_tile_n", "jit.matmul_stages", "jit.matmul_wgmma"};
-    const int64_t variants[][3] = {{128, 2, 1}, {128, 6, 1}, {256, 2, 1}, {256, 3, 1}, {128, 4, 0}};
-    for (int v = 0; v < 5; v++) {
-        gpu_set_knobs(3, ids, variants[v]);
-        for (int i = 0; i < 3; i++) {
-            mm_case c = base_case(i == 1 ? "HALF" : "BFLOAT16", i == 1 ? "HALF" : "BFLOAT16", rnd(1, 2),
-                                  i == 2 ? EPI_ROWSCALE_FP8 : EPI_BIAS_GELU);
-            c.b_kmajor = i == 1;
-            if (i == 0)
-                c.M = 300 + rnd(0, 20), c.N = 600 + rnd(0, 20), c.K = 500 + rnd(0, 100); /* 8+ K steps */
-            run_case(&c);
-        }
+    const int64_t values[] = {tile_n, stages, wgmma};
+    gpu_set_knobs(3, ids, values);
+    for (int i = 0; i < 3; i++) {
+        mm_case c = base_case(i == 1 ? "HALF" : "BFLOAT16", i == 1 ? "HALF" : "BFLOAT16", rnd(1, 2),
+                              i == 2 ? EPI_ROWSCALE_FP8 : EPI_BIAS_GELU);
+        c.b_kmajor = i == 1;
+        if (i == 0)
+            c.M = 300 + rnd(0, 20), c.N = 600 + rnd(0, 20), c.K = 500 + rnd(0, 100); /* 8+ K steps */
+        run_case(&c);
     }
     gpu_set_knobs(0, NULL, NULL);
 }
+
+Test(gpu_matmul, knobs_tile_128_stages_2) { knob_variant(128, 2, 1); }
+Test(gpu_matmul, knobs_tile_128_stages_6) { knob_variant(128, 6, 1); }
+Test(gpu_matmul, knobs_tile_256_stages_2) { knob_variant(256, 2, 1); }
+Test(gpu_matmul, knobs_tile_256_stages_3) { knob_variant(256, 3, 1); }
+Test(gpu_matmul, knobs_mma_sync) { knob_variant(128, 4, 0); }

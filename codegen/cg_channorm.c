@@ -11,7 +11,8 @@
  *   element  varies with m: x, y, dy, dx, prologue/epilogue operands and results
  *            (size-1 dims broadcast)                   -> its own strides at (c, m)
  *   channel  only dim 1 above 1: scale, bias, statistics, running statistics -> c * stride[1]
- *   scalar   all dims 1: epsilon, momentum, constants  -> offset 0, a literal or a parameter
+ *   scalar   all dims 1, any rank: epsilon, momentum, constants -> offset 0, a literal or a
+ *            run-time parameter
  * Blocks run their lanes along channels (up to 32) when the channel has the lead's smallest
  * stride (NHWC), else along positions. The split count (blocks per channel tile) comes from the
  * shapes alone, so cg_scratch_bytes and the emitted kernel always agree on the workspace.
@@ -56,6 +57,11 @@ static bool fail(char *why, size_t len, const char *msg)
 static kind kind_of(const chan *n, int ti)
 {
     const ir_tensor *t = &n->g->t[ti];
+    bool ones = true;
+    for (int d = 0; d < t->rank; d++)
+        ones &= t->dims[d] == 1;
+    if (ones)
+        return K_SCALAR; /* of any rank (a by-value epsilon is often [1, 1]) */
     if (t->rank != n->x->rank)
         return K_BAD;
     bool varies = false, per_channel = false;
@@ -272,18 +278,21 @@ static int64_t scratch_of(const chan *n) { return (n->splits * 3 + 5) * n->C * (
 
 /* ---- hooks ------------------------------------------------------------------------------------- */
 
-/* Coordinates k0.. of position m over the merged dims. */
+/* Coordinates k0.. of position m over the merged dims (32-bit division by constants when
+ * the positions fit, as they nearly always do; offsets are 64-bit either way). */
 static void coords(const chan *n, base_sb *sb)
 {
     if (n->nd == 0) {
         base_sb_puts(sb, "    (void)m;\n");
         return;
     }
-    base_sb_puts(sb, "    hd_i64 q_ = m;\n");
+    bool narrow = n->M <= 0xffffffffLL;
+    const char *type = narrow ? "unsigned" : "hd_i64", *suffix = narrow ? "u" : "LL";
+    base_sb_printf(sb, "    %s q_ = (%s)m;\n", type, type);
     for (int i = n->nd - 1; i > 0; i--)
-        base_sb_printf(sb, "    hd_i64 k%d = q_ %% %lldLL;\n    q_ /= %lldLL;\n", i, (long long)n->size[i],
-                       (long long)n->size[i]);
-    base_sb_puts(sb, "    hd_i64 k0 = q_;\n");
+        base_sb_printf(sb, "    %s k%d = q_ %% %lld%s;\n    q_ /= %lld%s;\n", type, i, (long long)n->size[i],
+                       suffix, (long long)n->size[i], suffix);
+    base_sb_printf(sb, "    %s k0 = q_;\n", type);
 }
 
 /* Element offset of tensor ti at (c, k0..). */
@@ -291,7 +300,7 @@ static void offset(const chan *n, int ti, base_sb *sb)
 {
     const ir_tensor *t = &n->g->t[ti];
     int terms = 0;
-    if (t->dims[1] != 1)
+    if (kind_of(n, ti) != K_SCALAR && t->dims[1] != 1)
         base_sb_printf(sb, "%s(hd_i64)c * %lldLL", terms++ ? " + " : "", (long long)t->strides[1]);
     for (int i = 0; i < n->nd && kind_of(n, ti) == K_ELEM; i++)
         if (t->dims[n->inner[i]] != 1)

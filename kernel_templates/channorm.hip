@@ -18,7 +18,8 @@
  *                       genstats     (-, sum x, sum x^2)
  *                       BN backward  (-, sum dy, sum dy * xhat), xhat = (x - mean) * inv
  *   hd_chan_finalize  grid ceil(C / 8), 256 threads: 32 lanes per channel merge its SPLITS
- *                     partials (lane l takes splits l, l + 32, ..., then a tree over lanes),
+ *                     partials (lane l takes splits l, l + 32, ... in order, then a fixed tree
+ *                     over the lanes),
  *                     write the per-channel outputs (sums; saved mean / inv variance and the
  *                     running statistics; dscale / dbias) and the coefficients of the apply pass.
  *   hd_chan_apply     grid and blocks as reduce: y = (x - mean) * inv * scale + bias, rounded
@@ -213,11 +214,20 @@ HD_GLOBAL HD_LAUNCH_BOUNDS(HD_FIN_THREADS) void hd_chan_finalize(HD_PARAMS, void
     const int c = (int)blockIdx.x * HD_FIN_CHANNELS + cl;
     const float *part = (const float *)hd_ws;
     hd_acc acc = {0.0f, 0.0f, 0.0f};
-    if (c < HD_C)
-        for (int s = lane; s < HD_SPLITS; s += HD_FIN_LANES) {
-            const float *p = part + (hd_i64)s * 3 * HD_C;
-            acc = hd_merge(acc, hd_acc{p[c], p[HD_C + c], p[2 * HD_C + c]});
+    /* HD_UNROLL partials loaded at once (latency), merged in split order; absent ones are
+     * empty partials (n = 0), which leave a merge exactly unchanged */
+    for (int s0 = lane; c < HD_C && s0 < HD_SPLITS; s0 += HD_FIN_LANES * HD_UNROLL) {
+        hd_acc p[HD_UNROLL];
+#pragma unroll
+        for (int u = 0; u < HD_UNROLL; u++) {
+            int s = s0 + u * HD_FIN_LANES;
+            const float *q = part + (hd_i64)s * 3 * HD_C;
+            p[u] = s < HD_SPLITS ? hd_acc{q[c], q[HD_C + c], q[2 * HD_C + c]} : hd_acc{0.0f, 0.0f, 0.0f};
         }
+#pragma unroll
+        for (int u = 0; u < HD_UNROLL; u++)
+            acc = hd_merge(acc, p[u]);
+    }
     /* lanes of one channel are consecutive threads: slot = threadIdx.x, partner lane + s */
     acc = hd_tree(acc, sh, (int)threadIdx.x, lane, HD_FIN_LANES, 1);
     if (lane == 0 && c < HD_C)

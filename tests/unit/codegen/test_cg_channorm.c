@@ -74,10 +74,10 @@ static int add_chan(gcase *c, int64_t uid, hipdnnDataType_t dt)
     return ir_add_tensor(&c->g, &t);
 }
 
-/* A float scalar: a by-value constant, or a run-time scalar bound at execute. */
-static int add_scalar(gcase *c, int64_t uid, float v, bool runtime)
+/* A float scalar of the given rank: a by-value constant, or a run-time scalar bound at execute. */
+static int add_scalar(gcase *c, int64_t uid, float v, int rank, bool runtime)
 {
-    ir_tensor t = {.uid = uid, .dtype = HIPDNN_DATA_FLOAT, .rank = c->rank, .by_value = !runtime,
+    ir_tensor t = {.uid = uid, .dtype = HIPDNN_DATA_FLOAT, .rank = rank, .by_value = !runtime,
                    .runtime_scalar = runtime};
     for (int d = 0; d < c->rank; d++)
         t.dims[d] = t.strides[d] = 1;
@@ -120,11 +120,11 @@ static void bn_train_graph(gcase *c, hipdnnDataType_t dt, int epi, bool running,
 {
     ir_graph_init(&c->g);
     int x = add_x(c, 1, dt, false), scale = add_chan(c, 2, HIPDNN_DATA_FLOAT), bias = add_chan(c, 3, HIPDNN_DATA_FLOAT);
-    int eps = add_scalar(c, 4, 1e-3f, runtime_scalars);
+    int eps = add_scalar(c, 4, 1e-3f, c->rank, runtime_scalars);
     int pm = -1, pv = -1, mom = -1, nm = -1, nv = -1;
     if (running) {
         pm = add_chan(c, 5, HIPDNN_DATA_FLOAT), pv = add_chan(c, 6, HIPDNN_DATA_FLOAT);
-        mom = add_scalar(c, 7, 0.125f, runtime_scalars);
+        mom = add_scalar(c, 7, 0.125f, 2, runtime_scalars);
         nm = add_chan(c, 8, HIPDNN_DATA_FLOAT), nv = add_chan(c, 9, HIPDNN_DATA_FLOAT);
     }
     int y = add_x(c, 10, epi ? HIPDNN_DATA_FLOAT : dt, epi != 0);

@@ -106,7 +106,9 @@ static void run_case(const char *kind, const int64_t *d, bool nhwc)
     CHECK(hipdnnDeviceMalloc_ext(&ws, (size_t)ws_size + 1));
     hipdnnBackendDescriptor_t packs[SETS];
     for (int s = 0; s < SETS; s++) { /* x, dy, out */
-        big[s][0] = bench_random_bf16(elems), big[s][1] = bench_random_bf16(elems);
+        big[s][0] = bench_random_bf16(elems), big[s][1] = NULL;
+        if (strcmp(kind, "bn_bwd") == 0)
+            big[s][1] = bench_random_bf16(elems);
         CHECK(hipdnnDeviceMalloc_ext(&big[s][2], elems * 2));
         if (strcmp(kind, "bn_train_relu") == 0) {
             int64_t uids[] = {1, 2, 3, 5, 6, 8, 9, 11, 12, 13};
@@ -133,7 +135,8 @@ static void run_case(const char *kind, const int64_t *d, bool nhwc)
     for (int s = 0; s < SETS; s++) {
         hipdnnBackendDestroyDescriptor(packs[s]);
         for (int b = 0; b < 3; b++)
-            hipdnnDeviceFree_ext(big[s][b]);
+            if (big[s][b] != NULL)
+                hipdnnDeviceFree_ext(big[s][b]);
     }
     for (int u = 0; u < 12; u++)
         hipdnnDeviceFree_ext(chan[u]);
@@ -143,12 +146,12 @@ static void run_case(const char *kind, const int64_t *d, bool nhwc)
 
 int main(int argc, char **argv)
 {
-    static const int64_t shapes[][4] = {{32, 256, 56, 56}, {64, 64, 112, 112}, {256, 1024, 7, 7}};
+    static const int64_t shapes[][4] = {{32, 256, 56, 56}, {256, 1024, 7, 7}};
     const char *kinds[] = {"bn_train_relu", "bn_bwd", "genstats"};
     bench_init("bench_bn");
     printf("%-14s %-5s %4s %4s %4s %4s %9s %8s %8s\n", "case", "lay", "N", "C", "H", "W", "ms", "eff", "moved");
     for (size_t k = 0; k < 3; k++)
-        for (size_t s = 0; s < 3; s++)
+        for (size_t s = 0; s < 2; s++)
             for (int nhwc = 1; nhwc >= 0; nhwc--)
                 if (argc < 2 || strstr(argv[1], kinds[k]) != NULL)
                     run_case(kinds[k], shapes[s], nhwc);

@@ -81,6 +81,9 @@ enum { EMU_STACK = 64 * 1024, EMU_MAX_THREADS = 1024 };
 static ucontext_t emu_main_ctx, emu_ctx[EMU_MAX_THREADS];
 static int emu_state[EMU_MAX_THREADS], emu_cur;
 static char *emu_stacks;
+static struct emu_stacks_owner {
+    ~emu_stacks_owner() { free(emu_stacks); } /* at dlclose */
+} emu_stacks_owner_;
 static void (*emu_fn)(void **);
 static void **emu_args;
 

@@ -3,7 +3,9 @@
  * compiler and loaded (runtime/); execute only binds pointers and launches, in order, on the
  * handle's stream.
  *
- * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned.
+ * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned, then one
+ * scratch region the multi-pass kernels (channel reductions) share, as large as the largest
+ * kernel's cg_scratch_bytes (kernels run one after another on the handle's stream).
  * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use;
  * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread;
  * jit.row_prefetch (0 or 1, default 0): row kernels load the next row while reducing this one;
@@ -42,6 +44,7 @@ typedef struct jit_kernel {
     cg_kernel cg;       /* launch recipe (the source is freed once compiled) */
     rt_module *module;
     rt_function fn;
+    rt_function fn_then[CG_MAX_LAUNCHES - 1]; /* the entries of cg.then */
 } jit_kernel;
 
 struct fe_plan_impl {
@@ -49,6 +52,7 @@ struct fe_plan_impl {
     jit_kernel *k;
     int n_kernels;
     int64_t *ws_offset; /* per IR tensor: its workspace offset, -1 when bound by the pack */
+    int64_t scratch_offset; /* the kernels' shared scratch region */
 };
 
 /* ---- support and workspace ------------------------------------------------------------------------- */
@@ -75,7 +79,8 @@ static bool jit_supports(const fe_graph_state *g, char *why, size_t n)
     return ok;
 }
 
-/* Workspace offsets of the virtual tensors the partition writes to memory; returns the size. */
+/* Workspace offsets of the virtual tensors the partition writes to memory; returns the size
+ * (where the scratch region starts). */
 static int64_t layout(const ir_graph *ir, const ir_partition *p, int64_t *offset)
 {
     int64_t ws = 0;
@@ -93,13 +98,24 @@ static int64_t layout(const ir_graph *ir, const ir_partition *p, int64_t *offset
     return ws;
 }
 
+/* The largest scratch region a kernel of the partition needs. */
+static int64_t scratch_size(const ir_graph *ir, const ir_partition *p)
+{
+    int64_t most = 0;
+    for (int k = 0; k < p->n; k++) {
+        int64_t s = cg_scratch_bytes(ir, &p->k[k]);
+        most = s > most ? s : most;
+    }
+    return most;
+}
+
 static int64_t jit_workspace(const fe_graph_state *g, const int64_t *knobs)
 {
     (void)knobs;
     ir_partition p;
     if (ir_fuse(g->ir, &p) != HIPDNN_STATUS_SUCCESS)
         return 0;
-    int64_t ws = layout(g->ir, &p, NULL);
+    int64_t ws = layout(g->ir, &p, NULL) + scratch_size(g->ir, &p);
     ir_partition_free(&p);
     return ws;
 }
@@ -167,6 +183,11 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
         st = rt_module_function(out->module, out->cg.entry, &out->fn);
     if (st == HIPDNN_STATUS_SUCCESS && out->cg.smem > 48 * 1024) /* above the default limit */
         st = rt_function_set_max_smem(out->fn, out->cg.smem);
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < out->cg.n_then; i++) {
+        st = rt_module_function(out->module, out->cg.then[i].entry, &out->fn_then[i]);
+        if (st == HIPDNN_STATUS_SUCCESS && out->cg.then[i].smem > 48 * 1024)
+            st = rt_function_set_max_smem(out->fn_then[i], out->cg.then[i].smem);
+    }
     free(code);
     base_free(out->cg.source);
     out->cg.source = NULL;
@@ -200,7 +221,7 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
     for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < part.n; i++, p->n_kernels++)
         st = compile_kernel(g->ir, &part.k[i], &t, &p->k[i]);
     if (st == HIPDNN_STATUS_SUCCESS)
-        layout(g->ir, &part, p->ws_offset);
+        p->scratch_offset = layout(g->ir, &part, p->ws_offset);
     ir_partition_free(&part);
     if (st != HIPDNN_STATUS_SUCCESS && p != NULL)
         jit_destroy(p);
@@ -249,12 +270,21 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
             args[a] = &scalars[a];
             continue;
         }
+        if (k->cg.args[a].kind == CG_ARG_WORKSPACE) {
+            ptrs[a] = (char *)pack->workspace + p->scratch_offset;
+            args[a] = &ptrs[a];
+            continue;
+        }
         hipdnnStatus_t st = tensor_ptr(p, pack, ti, k->cg.align, &ptrs[a]);
         if (st != HIPDNN_STATUS_SUCCESS)
             return st;
         args[a] = &ptrs[a];
     }
-    return rt_launch(k->fn, k->cg.grid, k->cg.block, k->cg.smem, stream, args);
+    hipdnnStatus_t st = rt_launch(k->fn, k->cg.grid, k->cg.block, k->cg.smem, stream, args);
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < k->cg.n_then; i++)
+        st = rt_launch(k->fn_then[i], k->cg.then[i].grid, k->cg.then[i].block, k->cg.then[i].smem,
+                       stream, args);
+    return st;
 }
 
 static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack)

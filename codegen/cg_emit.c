@@ -1,6 +1,7 @@
 /* cg_emit.c — codegen's front: template lookup, kernel parameters, pointwise statements,
  * source assembly, the template hash and source dumps. The template-specific emitters live in
- * cg_pointwise.c, cg_rownorm.c and cg_matmul.c; cg_emit picks the one that fits a kernel.
+ * cg_pointwise.c, cg_rownorm.c, cg_matmul.c and cg_channorm.c; cg_emit picks the one that fits
+ * a kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -185,6 +186,8 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
         return cg_emit_pointwise; /* elementwise once the statistics are given */
     if (a == IR_OP_MATMUL)
         return cg_emit_matmul;
+    if (a == IR_OP_BN_TRAIN || a == IR_OP_BN_BWD || a == IR_OP_GENSTATS)
+        return cg_emit_channorm;
     return a == IR_OP_LAYERNORM || a == IR_OP_RMSNORM ? cg_emit_rownorm : NULL;
 }
 
@@ -214,6 +217,12 @@ hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t
     if (st != HIPDNN_STATUS_SUCCESS)
         cg_kernel_free(out);
     return st;
+}
+
+int64_t cg_scratch_bytes(const ir_graph *g, const ir_kernel *k)
+{
+    /* only the channel reductions run several passes today */
+    return emitter_for(g, k) == cg_emit_channorm ? cg_channorm_scratch(g, k) : 0;
 }
 
 void cg_kernel_free(cg_kernel *k)

@@ -180,6 +180,14 @@ void check_graph(hipdnnBackendDescriptor_t g, const char *what)
 
 void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_fn fill, const char *what)
 {
+    hipdnnBackendDescriptor_t plan = plan_with(g, engine);
+    check_plan(g, plan, fill, what);
+    hipdnnBackendDestroyDescriptor(plan);
+}
+
+void check_plan(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t gpu_plan, gpu_fill_fn fill,
+                const char *what)
+{
     const ir_graph *ir = fe_graph_of(g->obj)->ir;
     int n = 0;
     int64_t uids[64];
@@ -205,7 +213,7 @@ void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_
         TU_OK(rt_memcpy_h2d(dev[n], host[n], bytes));
         n++;
     }
-    hipdnnBackendDescriptor_t gpu_plan = plan_with(g, engine), ref_plan = plan_with(g, "reference");
+    hipdnnBackendDescriptor_t ref_plan = plan_with(g, "reference");
     int64_t ws = workspace_of(gpu_plan), ref_ws_size = workspace_of(ref_plan);
     void *dws = NULL, *hws = malloc((size_t)ref_ws_size + 1);
     if (ws > 0) {
@@ -238,7 +246,7 @@ void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_
         free(host[i]), free(ref[i]), rt_free(dev[i]);
     free(hws);
     rt_free(dws);
-    hipdnnBackendDestroyDescriptor(gpu_plan), hipdnnBackendDestroyDescriptor(ref_plan);
+    hipdnnBackendDestroyDescriptor(ref_plan);
 }
 
 /* Without a GPU the whole program reports "skipped" to ctest (exit 77), not "passed". */

@@ -55,6 +55,9 @@ typedef bool (*gpu_fill_fn)(const ir_tensor *t, ir_buf *b);
 /* Runs g on `engine` (device memory) and on the reference engine (host memory) with the same
  * inputs and compares every output. */
 void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_fn fill, const char *what);
+/* The same with a finalized plan of g (any engine config) in place of the engine's default one. */
+void check_plan(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
+                const char *what);
 /* check_graph_with(g, "jit_fused", NULL, what). */
 void check_graph(hipdnnBackendDescriptor_t g, const char *what);
 

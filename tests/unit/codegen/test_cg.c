@@ -42,6 +42,18 @@ static bool have_compiler(void)
     return rt_compiler(&info) == HIPDNN_STATUS_SUCCESS;
 }
 
+/* Compiles source for sm_90 when a compiler is present; false only when compilation failed. */
+static bool compiles_for_sm90(const char *source, const char *name)
+{
+    if (!have_compiler())
+        return true;
+    void *code = NULL;
+    size_t len = 0;
+    hipdnnStatus_t st = rt_compile(source, name, "sm_90", NULL, 0, &code, &len, NULL);
+    free(code);
+    return st == HIPDNN_STATUS_SUCCESS;
+}
+
 /* Emits every kernel of the graph's partition twice (same bytes) and compiles it per arch. */
 static int emit_and_compile(const ir_graph *ir, const char *what)
 {
@@ -174,9 +186,7 @@ Test(codegen, templates_hash_is_stable_within_a_build)
 }
 
 /* The engine's knobs reach codegen: loads per thread sets the row kernel's block size, the
- * vector-width limit switches the 16-byte accesses off; every variant still compiles.
- * (An inference graph: with training statistics [rows, 1] the row stride of the statistics
- * currently also forces 1-wide accesses; see choose_vec in codegen/cg_rownorm.c.) */
+ * vector-width limit switches the 16-byte accesses off; every variant still compiles. */
 Test(codegen, knobs_change_the_row_kernel)
 {
     hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
@@ -200,15 +210,64 @@ Test(codegen, knobs_change_the_row_kernel)
                          atoi(threads + 19) == 1024, true, "%s", sig);
             if (vecs[v] == 8) /* 512 vectors per row: threads = 512 / loads, below the 1024 cap */
                 cr_expect_eq(atoi(threads + 19), 512 / loads[l], "%d loads per thread: %s", loads[l], sig);
-            if (have_compiler()) {
-                void *code = NULL;
-                size_t len = 0;
-                cr_expect_eq(rt_compile(k.source, "knobs", "sm_90", NULL, 0, &code, &len, NULL),
-                             HIPDNN_STATUS_SUCCESS, "%s", sig);
-                free(code);
-            }
+            cr_expect(compiles_for_sm90(k.source, "knobs"), "%s", sig);
             cg_kernel_free(&k);
         }
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* Training statistics ([rows, 1], written once per row) do not force 1-wide accesses on the
+ * rows: layernorm.json (training, 4096 columns) gets 8-wide vectors. The shifted-statistics
+ * variant of the kernel compiles. */
+Test(codegen, training_statistics_keep_vector_accesses)
+{
+    hipdnnBackendDescriptor_t g = load_graph("layernorm.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(p.n, 1);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect(strstr(k.source, "#define HD_VEC 8\n") != NULL, "training layernorm keeps 8-wide accesses");
+    cr_expect(strstr(k.source, "hd_store_stats") != NULL);
+    cr_expect_eq(k.align, 16);
+    cg_kernel_free(&k);
+    t.shifted_stats = 1; /* the other layernorm statistics variant compiles too */
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect(strstr(k.source, "#define HD_SHIFTED_STATS 1\n") != NULL);
+    cr_expect(compiles_for_sm90(k.source, "shifted"));
+    cg_kernel_free(&k);
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* The row-prefetch knob: the prefetching kernel loops over rows with a grid of about two blocks'
+ * worth of threads per multiprocessor, and compiles; without it, one block per row. */
+Test(codegen, row_prefetch_knob)
+{
+    hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    for (int pre = 0; pre < 2; pre++) {
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .row_prefetch = pre};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+        const char *d = strstr(k.source, "#define HD_PREFETCH ");
+        cr_assert_not_null(d);
+        cr_expect_eq(atoi(d + 20), pre);
+        const char *rows = strstr(k.source, "#define HD_ROWS ");
+        cr_assert_not_null(rows);
+        long long n_rows = atoll(rows + 16);
+        if (pre)
+            cr_expect_leq((long long)k.grid[0], 132LL * (2048 / (long long)k.block[0]), "grid %u", k.grid[0]);
+        else
+            cr_expect_eq((long long)k.grid[0], n_rows, "one block per row");
+        cr_expect(compiles_for_sm90(k.source, "prefetch"));
+        cg_kernel_free(&k);
+    }
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);
 }

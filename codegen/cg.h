@@ -11,9 +11,11 @@
  * Templates today: pointwise.hip (pointwise regions, batchnorm inference), rownorm.hip
  * (layernorm and rmsnorm with pointwise prologue and epilogue), matmul.hip (mma.sync tensor-core
  * matmul with a pointwise epilogue, sm_80 and newer), matmul_sm90.hip (the same on Hopper:
- * wgmma + TMA, compiled for sm_90a) and channorm.hip (per-channel reductions: batchnorm
- * training with its epilogue, batchnorm backward, genstats with its prologue). Kernels without
- * a template are NOT_SUPPORTED (cg_supports says why).
+ * wgmma + TMA, compiled for sm_90a), channorm.hip (per-channel reductions: batchnorm training
+ * with its epilogue, batchnorm backward, genstats with its prologue), conv.hip (direct
+ * convolution fwd / dgrad / wgrad, any layout) and conv_igemm.hip (forward convolution as a
+ * tensor-core implicit GEMM), both with a pointwise epilogue. Kernels without a template are
+ * NOT_SUPPORTED (cg_supports says why).
  *
  * Most kernels are one launch. A channel reduction is several passes over one source (partial
  * sums, their merge, the apply pass): the launches after the first are listed in `then`, run

@@ -1,7 +1,7 @@
 /* cg_emit.c — codegen's front: template lookup, kernel parameters, pointwise statements,
  * source assembly, the template hash and source dumps. The template-specific emitters live in
- * cg_pointwise.c, cg_rownorm.c, cg_matmul.c and cg_channorm.c; cg_emit picks the one that fits
- * a kernel.
+ * cg_pointwise.c, cg_rownorm.c, cg_matmul.c, cg_channorm.c and cg_conv.c; cg_emit picks the
+ * one that fits a kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -188,6 +188,8 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
         return cg_emit_matmul;
     if (a == IR_OP_BN_TRAIN || a == IR_OP_BN_BWD || a == IR_OP_GENSTATS)
         return cg_emit_channorm;
+    if (a == IR_OP_CONV_FWD || a == IR_OP_CONV_DGRAD || a == IR_OP_CONV_WGRAD)
+        return cg_emit_conv;
     return a == IR_OP_LAYERNORM || a == IR_OP_RMSNORM ? cg_emit_rownorm : NULL;
 }
 

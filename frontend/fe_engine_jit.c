@@ -1,12 +1,17 @@
-/* fe_engine_jit.c — the fused JIT engine: the graph's fusion partition (ir_fuse), one kernel
- * per part emitted from the templates (codegen/), compiled at plan finalize with the run-time
- * compiler and loaded (runtime/); execute only binds pointers and launches, in order, on the
- * handle's stream.
+/* fe_engine_jit.c — the two JIT engines. jit_fused runs the graph's fusion partition
+ * (ir_fuse: anchors with their fused pointwise prologue and epilogue, pointwise regions);
+ * jit_unfused runs one kernel per op (ir_split), so a graph runs on the GPU even when a fused
+ * kernel of it has no template, as long as each op alone has one. Otherwise they are the same
+ * engine: one kernel per part emitted from the templates (codegen/), compiled at plan finalize
+ * with the run-time compiler and loaded (runtime/); execute only binds pointers and launches,
+ * in order, on the handle's stream.
  *
  * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned, then one
  * scratch region the multi-pass kernels (channel reductions) share, as large as the largest
- * kernel's cg_scratch_bytes (kernels run one after another on the handle's stream).
- * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use;
+ * kernel's cg_scratch_bytes (kernels run one after another on the handle's stream). The size
+ * reported is exactly that (jit_unfused: a slot for every virtual tensor an op reads).
+ * Knobs (both engines): jit.vector_width (1 or 8, default 8): the widest vector access codegen
+ * may use (1 also keeps convolutions off the 16-byte tensor-core path);
  * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread;
  * jit.row_prefetch (0 or 1, default 0): row kernels load the next row while reducing this one;
  * jit.shifted_stats (0 or 1, default 0): layernorm's statistics as pivot-shifted sums in warps;
@@ -65,6 +70,9 @@ typedef struct jit_kernel {
     rt_function fn_then[CG_MAX_LAUNCHES - 1]; /* the entries of cg.then */
 } jit_kernel;
 
+/* How an engine splits a graph into kernels: ir_fuse or ir_split. */
+typedef hipdnnStatus_t (*partition_fn)(const ir_graph *, ir_partition *);
+
 struct fe_plan_impl {
     const fe_graph_state *g;
     jit_kernel *k;
@@ -75,7 +83,7 @@ struct fe_plan_impl {
 
 /* ---- support and workspace ------------------------------------------------------------------------- */
 
-static bool jit_supports(const fe_graph_state *g, char *why, size_t n)
+static bool supports_with(partition_fn split, const fe_graph_state *g, char *why, size_t n)
 {
     if (g->ir == NULL) {
         snprintf(why, n, "%s", g->lower_msg);
@@ -86,13 +94,18 @@ static bool jit_supports(const fe_graph_state *g, char *why, size_t n)
         return false;
     }
     ir_partition p;
-    if (ir_fuse(g->ir, &p) != HIPDNN_STATUS_SUCCESS) {
-        snprintf(why, n, "fusion failed");
+    if (split(g->ir, &p) != HIPDNN_STATUS_SUCCESS) {
+        snprintf(why, n, "partitioning the graph into kernels failed");
         return false;
     }
     bool ok = true;
-    for (int i = 0; ok && i < p.n; i++)
-        ok = cg_supports(g->ir, &p.k[i], why, n);
+    for (int i = 0; ok && i < p.n; i++) {
+        char kw[224] = "";
+        ok = cg_supports(g->ir, &p.k[i], kw, sizeof kw);
+        if (!ok)
+            snprintf(why, n, "kernel %d of %d (%s): %s", i, p.n, p.k[i].anchor >= 0 ?
+                     ir_op_info_of(g->ir->ops[p.k[i].anchor].kind)->name : "pointwise region", kw);
+    }
     ir_partition_free(&p);
     return ok;
 }
@@ -127,11 +140,10 @@ static int64_t scratch_size(const ir_graph *ir, const ir_partition *p)
     return most;
 }
 
-static int64_t jit_workspace(const fe_graph_state *g, const int64_t *knobs)
+static int64_t workspace_with(partition_fn split, const fe_graph_state *g)
 {
-    (void)knobs;
     ir_partition p;
-    if (ir_fuse(g->ir, &p) != HIPDNN_STATUS_SUCCESS)
+    if (split(g->ir, &p) != HIPDNN_STATUS_SUCCESS)
         return 0;
     int64_t ws = layout(g->ir, &p, NULL) + scratch_size(g->ir, &p);
     ir_partition_free(&p);
@@ -168,7 +180,7 @@ static void defaults(int64_t *knobs)
  * per thread, the shifted statistics and the prefetching kernel next; for graphs with a matmul,
  * 128 x 128 tiles, then the mma.sync template; last, 1-wide accesses, which only pointers
  * without 16-byte alignment need. */
-static int jit_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
+static int fused_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
 {
     static const int64_t rows[][3] = {{4, 0, 0}, {2, 0, 0}, {8, 0, 0}, {4, 0, 1}, {4, 1, 0}}; /* loads, prefetch, shifted */
     static const int64_t mms[][2] = {{1, 128}, {0, 256}}; /* wgmma, tile columns */
@@ -234,7 +246,8 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     return st;
 }
 
-static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+static hipdnnStatus_t build_with(partition_fn split, const fe_graph_state *g, const int64_t *knobs,
+                                 fe_plan_impl **out)
 {
     rt_device_info dev;
     hipdnnStatus_t st = rt_init();
@@ -250,7 +263,7 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
                    .mm_stages = (int)knobs[KNOB_MM_STAGES]};
     snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
     ir_partition part;
-    if ((st = ir_fuse(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
+    if ((st = split(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
         return st;
     fe_plan_impl *p = base_calloc(1, sizeof *p);
     if (p != NULL) {
@@ -349,6 +362,53 @@ static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const 
     return st;
 }
 
+/* ---- the two engines ------------------------------------------------------------------------------ */
+
+static bool fused_supports(const fe_graph_state *g, char *why, size_t n)
+{
+    return supports_with(ir_fuse, g, why, n);
+}
+
+static int64_t fused_workspace(const fe_graph_state *g, const int64_t *knobs)
+{
+    (void)knobs;
+    return workspace_with(ir_fuse, g);
+}
+
+static hipdnnStatus_t fused_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+{
+    return build_with(ir_fuse, g, knobs, out);
+}
+
+static bool unfused_supports(const fe_graph_state *g, char *why, size_t n)
+{
+    return supports_with(ir_split, g, why, n);
+}
+
+/* The unfused engine is the fallback, not tuned: every knob's default, then 1-wide accesses
+ * (pointers without 16-byte alignment). */
+static int unfused_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
+{
+    (void)g;
+    int n = 0;
+    for (int w = 0; w < 2 && n < max; w++, n++) {
+        defaults(knobs[n]);
+        knobs[n][KNOB_VECTOR_WIDTH] = w == 0 ? 8 : 1;
+    }
+    return n;
+}
+
+static int64_t unfused_workspace(const fe_graph_state *g, const int64_t *knobs)
+{
+    (void)knobs;
+    return workspace_with(ir_split, g);
+}
+
+static hipdnnStatus_t unfused_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+{
+    return build_with(ir_split, g, knobs, out);
+}
+
 const fe_engine fe_jit_engine = {
     .id = 1,
     .name = "jit_fused",
@@ -357,10 +417,26 @@ const fe_engine fe_jit_engine = {
     .n_knobs = (int)(sizeof jit_knobs / sizeof jit_knobs[0]),
     .notes = jit_notes,
     .n_notes = 1,
-    .supports = jit_supports,
-    .configs = jit_configs,
-    .workspace = jit_workspace,
-    .build = jit_build,
+    .supports = fused_supports,
+    .configs = fused_configs,
+    .workspace = fused_workspace,
+    .build = fused_build,
+    .execute = jit_execute,
+    .destroy = jit_destroy,
+};
+
+const fe_engine fe_jit_unfused_engine = {
+    .id = 2,
+    .name = "jit_unfused",
+    .type = "gpu",
+    .knobs = jit_knobs,
+    .n_knobs = (int)(sizeof jit_knobs / sizeof jit_knobs[0]),
+    .notes = jit_notes,
+    .n_notes = 1,
+    .supports = unfused_supports,
+    .configs = unfused_configs,
+    .workspace = unfused_workspace,
+    .build = unfused_build,
     .execute = jit_execute,
     .destroy = jit_destroy,
 };

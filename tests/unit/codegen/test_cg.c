@@ -95,8 +95,8 @@ Test(codegen, example_graphs_with_templates_compile)
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     const char *files[] = {"layernorm.json", "rmsnorm_residual.json", "bn_inference_relu.json",
-                           "matmul_bias_gelu.json"};
-    for (size_t i = 0; i < 4; i++) {
+                           "matmul_bias_gelu.json", "conv_bias_relu.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         hipdnnBackendDescriptor_t g = load_graph(files[i]);
         cr_expect_eq(emit_and_compile(fe_graph_of(g->obj)->ir, files[i]), 2);
         hipdnnBackendDestroyDescriptor(g);

@@ -2,7 +2,7 @@
  * and knobs, without a GPU (engine slots called directly).
  *
  * Owns: rank order (jit_fused, jit_unfused, reference); jit_unfused's name, type, knobs and
- * notes; ir_split on the example graphs (one kernel per op, every virtual tensor between two
+ * notes, and its ranked configs (the defaults, then 1-wide accesses); ir_split on the example graphs (one kernel per op, every virtual tensor between two
  * ops written by one kernel and read by the next); workspace sizes, exactly: jit_fused needs
  * none for a fully fused graph, jit_unfused one 256-byte aligned slot per materialised virtual
  * tensor (computed here from the tensors' sizes); without a GPU both JIT engines refuse with a
@@ -49,11 +49,27 @@ Test(fe_engines, rank_order_and_unfused_engine)
     cr_expect_str_eq(e->name, "jit_unfused");
     cr_expect_str_eq(e->type, "gpu");
     cr_expect_neq(e->id, fe_jit_engine.id);
-    cr_assert_eq(e->n_knobs, 2);
+    cr_assert_eq(e->n_knobs, fe_jit_engine.n_knobs, "the JIT engines share their knobs");
+    for (int k = 0; k < e->n_knobs; k++)
+        cr_expect_str_eq(e->knobs[k].id, fe_jit_engine.knobs[k].id);
     cr_expect_str_eq(e->knobs[0].id, "jit.vector_width");
-    cr_expect_str_eq(e->knobs[1].id, "jit.loads_per_thread");
     cr_assert_eq(e->n_notes, 1);
     cr_expect_eq(e->notes[0], HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION);
+}
+
+Test(fe_engines, unfused_configs)
+{
+    hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
+    int64_t knobs[8][FE_MAX_KNOBS];
+    int n = fe_jit_unfused_engine.configs(fe_graph_of(g->obj), knobs, 8);
+    cr_assert_eq(n, 2);
+    for (int i = 0; i < n; i++)
+        for (int k = 1; k < fe_jit_unfused_engine.n_knobs; k++)
+            cr_expect_eq(knobs[i][k], fe_jit_unfused_engine.knobs[k].dflt, "config %d knob %d", i, k);
+    cr_expect_eq(knobs[0][0], 8, "16-byte accesses first");
+    cr_expect_eq(knobs[1][0], 1, "then 1-wide (unaligned pointers)");
+    cr_expect_eq(fe_jit_unfused_engine.configs(fe_graph_of(g->obj), knobs, 1), 1, "max respected");
+    hipdnnBackendDestroyDescriptor(g);
 }
 
 /* ir_split: one kernel per op in graph order; a virtual tensor between two ops is written by
@@ -122,7 +138,7 @@ Test(fe_engines, workspace_sizes_are_exact)
         int64_t want = 0;
         for (int i = 0; cases[c].virtual_uids[i] != 0; i++)
             want += slot(gs->ir, cases[c].virtual_uids[i]);
-        int64_t knobs[2] = {8, 4};
+        int64_t knobs[FE_MAX_KNOBS] = {8, 4};
         cr_expect_eq(fe_jit_unfused_engine.workspace(gs, knobs), want, "%s: jit_unfused workspace",
                      cases[c].file);
         cr_expect_eq(fe_jit_engine.workspace(gs, knobs), cases[c].fused, "%s: jit_fused workspace",
@@ -131,7 +147,7 @@ Test(fe_engines, workspace_sizes_are_exact)
     }
     /* the conv example: 2 fp32 [32, 128, 56, 56] intermediates */
     hipdnnBackendDescriptor_t g = load_graph("conv_bias_relu.json");
-    int64_t knobs[2] = {8, 4};
+    int64_t knobs[FE_MAX_KNOBS] = {8, 4};
     cr_expect_eq(fe_jit_unfused_engine.workspace(fe_graph_of(g->obj), knobs), 2LL * 32 * 128 * 56 * 56 * 4);
     hipdnnBackendDestroyDescriptor(g);
 }

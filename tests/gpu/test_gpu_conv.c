@@ -7,7 +7,7 @@
  *   engine (gpu_util.c: fresh random inputs, poisoned outputs, relative L2 error within the
  *   output type's tolerance);
  *   the tensor-core implicit GEMM (forward, channels-last bf16 / fp16): the cases assert that
- *   the kernel really is that template;
+ *   the kernel really is that template; with jit.vector_width 1 the same conv runs direct;
  *   the example graphs the JIT engines support, scaled down (same ops, types and layouts; sizes
  *   mapped to small odd ones), through both engines against the reference; at full size, the
  *   two engines against each other, the conv example also against a direct double-precision sum
@@ -253,6 +253,23 @@ Test(gpu_conv, fwd_tensor_cores)
     conv_p big = {.kind = 0, .sp = 2, .lay = NHWC, .io = "BFLOAT16", .n = 2, .g = 1, .cg = 32, .kg = 40,
                   .in = {14, 15}, .f = {3, 3}, .pre = {1, 1}, .post = {1, 1}, .str = {1, 1}, .dil = {1, 1}, .epi = true};
     cr_expect_str_eq(check_conv(&big), "hd_conv_igemm_kernel");
+}
+
+/* jit.vector_width 1 (pointers without 16-byte alignment) keeps a tensor-core-eligible forward
+ * conv on the direct template; the result is the same. */
+Test(gpu_conv, vector_width_1_takes_the_direct_path)
+{
+    conv_p c = {.kind = 0, .sp = 2, .lay = NHWC, .io = "BFLOAT16", .n = 2, .g = 1, .cg = 16, .kg = 24,
+                .in = {9, 10}, .f = {3, 3}, .pre = {1, 1}, .post = {1, 1}, .str = {1, 1}, .dil = {1, 1}, .epi = true};
+    hipdnnBackendDescriptor_t g = conv_graph(&c);
+    cr_expect_str_eq(fused_entry(g), "hd_conv_igemm_kernel");
+    const char *ids[] = {"jit.vector_width"};
+    const int64_t one[] = {1};
+    gpu_set_knobs(1, ids, one);
+    check_graph_with(g, "jit_fused", NULL, "conv fwd NHWC bf16, jit.vector_width 1");
+    check_graph_with(g, "jit_unfused", NULL, "conv fwd NHWC bf16, jit.vector_width 1 (unfused)");
+    gpu_set_knobs(0, NULL, NULL);
+    hipdnnBackendDestroyDescriptor(g);
 }
 
 /* ---- example graphs --------------------------------------------------------------------------------- */

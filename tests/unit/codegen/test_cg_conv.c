@@ -50,7 +50,7 @@ static const char *emit_and_compile(const ir_graph *ir, const ir_kernel *k, cons
             void *code = NULL;
             size_t len = 0;
             char *log = NULL;
-            hipdnnStatus_t st = rt_compile(k1.source, what, t.arch, NULL, 0, &code, &len, &log);
+            hipdnnStatus_t st = rt_compile(k1.source, what, k1.arch, NULL, 0, &code, &len, &log);
             cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s for %s:\n%s\n---- source ----\n%s", what,
                          t.arch, log ? log : "", k1.source);
             cr_expect(len > 4 && memcmp(code, "\x7f" "ELF", 4) == 0, "a code object came back");

@@ -9,7 +9,8 @@
  * Bytes counted: each tensor the kernel must read or write once (x, r, y, h; weights and
  * statistics are negligible and not counted). Timing: CUDA events around each launch after
  * warm-up, median of 50, inputs rotated over 4 buffer sets (> L2) so the cache does not serve
- * them. Output: one line per case, "case rows cols ms GB/s", for bench/compare.py.
+ * them. Output: one line per case, "case rows cols ms GB/s", for bench/compare.py; with
+ * `--configs` first, one line per JIT config the heuristics rank, its knob choices last.
  * Shared plumbing (graph from JSON, plan, packs, timing): bench_util.h.
  */
 #include <string.h>
@@ -66,9 +67,19 @@ static hipdnnBackendDescriptor_t build(const char *kind, int64_t R, int64_t C)
     return bench_graph(t, n);
 }
 
-static void run_case(const char *kind, int64_t R, int64_t C)
+/* Times one graph; with `all_configs`, every JIT config the heuristics rank (one line each, the
+ * config's knob choices last), else the first one. */
+static void run_case(const char *kind, int64_t R, int64_t C, bool all_configs)
 {
-    hipdnnBackendDescriptor_t g = build(kind, R, C), plan = bench_jit_plan(g);
+    hipdnnBackendDescriptor_t g = build(kind, R, C), plans[16];
+    char labels[16][96];
+    int n_plans = 0;
+    if (!all_configs)
+        plans[n_plans++] = bench_jit_plan(g), snprintf(labels[0], sizeof labels[0], "%s", "");
+    else
+        for (int r = 0; r < 16; r++)
+            if ((plans[n_plans] = bench_jit_plan_ranked(g, r, labels[n_plans], sizeof labels[0])) != NULL)
+                n_plans++;
     bool residual = strncmp(kind, "add_", 4) == 0, fp8 = strstr(kind, "fp8") != NULL;
     size_t elems = (size_t)(R * C);
     float *w = malloc((size_t)C * 4);
@@ -88,29 +99,36 @@ static void run_case(const char *kind, int64_t R, int64_t C)
         void *ptrs[6] = {bufs[s][0], scale, bias, bufs[s][1], bufs[s][2], bufs[s][3]};
         packs[s] = bench_pack(residual ? 6 : 4, uids, ptrs);
     }
-    float ms = bench_median_ms(plan, packs, SETS, 10, REPS);
     double bytes = (double)elems * (2 /* x */ + (fp8 ? 1 : 2) /* y */ + (residual ? 4 : 0) /* r, h */);
-    printf("%-12s %6lld %6lld %9.4f %8.1f\n", kind, (long long)R, (long long)C, ms, bytes / (ms * 1e-3) / 1e9);
-    fflush(stdout);
+    for (int p = 0; p < n_plans; p++) {
+        float ms = bench_median_ms(plans[p], packs, SETS, 10, REPS);
+        printf("%-12s %6lld %6lld %9.4f %8.1f %s\n", kind, (long long)R, (long long)C, ms,
+               bytes / (ms * 1e-3) / 1e9, labels[p]);
+        fflush(stdout);
+        hipdnnBackendDestroyDescriptor(plans[p]);
+    }
     for (int s = 0; s < SETS; s++) {
         hipdnnBackendDestroyDescriptor(packs[s]);
         for (int b = 0; b < 4; b++)
             hipdnnDeviceFree_ext(bufs[s][b]);
     }
     hipdnnDeviceFree_ext(scale), hipdnnDeviceFree_ext(bias), free(w);
-    hipdnnBackendDestroyDescriptor(plan), hipdnnBackendDestroyDescriptor(g);
+    hipdnnBackendDestroyDescriptor(g);
 }
 
 int main(int argc, char **argv)
 {
     static const int64_t shapes[][2] = {{16384, 4096}, {65536, 4096}, {32768, 8192}, {8192, 1024}};
     const char *kinds[] = {"layernorm", "rmsnorm", "add_rmsnorm", "rmsnorm_fp8"};
+    bool all_configs = argc > 1 && strcmp(argv[1], "--configs") == 0;
+    if (all_configs)
+        argc--, argv++;
     bench_init("bench_norm");
     printf("%-12s %6s %6s %9s %8s\n", "case", "rows", "cols", "ms", "GB/s");
     for (size_t k = 0; k < 4; k++)
         for (size_t s = 0; s < 4; s++)
             if (argc < 2 || strstr(argv[1], kinds[k]) != NULL)
-                run_case(kinds[k], shapes[s][0], shapes[s][1]);
+                run_case(kinds[k], shapes[s][0], shapes[s][1], all_configs);
     hipdnnDestroy(bench_handle);
     return 0;
 }

@@ -37,29 +37,83 @@ hipdnnBackendDescriptor_t bench_graph(json_t *tensors, json_t *nodes)
     return g;
 }
 
-hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g)
+/* A finalized engine config of `eng` with the given knob choices. */
+static hipdnnBackendDescriptor_t config_with(hipdnnBackendDescriptor_t eng, int n_knobs, const char *const *ids,
+                                             const int64_t *values)
 {
-    hipdnnBackendDescriptor_t heur, cfg, plan, eng;
+    hipdnnBackendDescriptor_t cfg;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &eng));
+    for (int i = 0; i < n_knobs; i++) {
+        hipdnnBackendDescriptor_t kc;
+        CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &kc));
+        CHECK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                        (int64_t)strlen(ids[i]), ids[i]));
+        CHECK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &values[i]));
+        CHECK(hipdnnBackendFinalize(kc));
+        CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &kc));
+        hipdnnBackendDestroyDescriptor(kc);
+    }
+    CHECK(hipdnnBackendFinalize(cfg));
+    return cfg;
+}
+
+hipdnnBackendDescriptor_t bench_jit_plan_ranked(hipdnnBackendDescriptor_t g, int rank, char *label, size_t len)
+{
+    hipdnnBackendDescriptor_t heur, cfgs[64], plan = NULL, eng;
     hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
-    int64_t n = 0;
+    int64_t n = 0, m = 0;
     char name[64] = "";
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
     CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
     CHECK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
     CHECK(hipdnnBackendFinalize(heur));
-    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &cfg));
+    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &n, NULL));
+    if (rank >= n || n > 64) {
+        hipdnnBackendDestroyDescriptor(heur);
+        return NULL;
+    }
+    for (int64_t i = 0; i < n; i++)
+        CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
+    CHECK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, n, &n, cfgs));
+    hipdnnBackendDescriptor_t cfg = cfgs[rank];
     CHECK(hipdnnBackendFinalize(cfg));
-    CHECK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &n, &eng));
-    CHECK(hipdnnBackendGetAttribute(eng, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
-    if (strcmp(name, "jit_fused") != 0) {
-        fprintf(stderr, "the first engine is '%s', not jit_fused\n", name);
+    CHECK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &m, &eng));
+    CHECK(hipdnnBackendGetAttribute(eng, HIPDNN_ATTR_ENGINE_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &m, name));
+    if (strcmp(name, "jit_fused") == 0) {
+        CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+        CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+        CHECK(hipdnnBackendFinalize(plan));
+    }
+    if (label != NULL && len > 0) { /* the knob choices, "defaults" when none */
+        hipdnnBackendDescriptor_t ch[32];
+        int64_t k = 0;
+        CHECK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 32, &k, ch));
+        snprintf(label, len, "%s", k == 0 ? "defaults" : "");
+        for (int64_t i = 0; i < k; i++) {
+            char id[64] = "";
+            int64_t v = 0, c = 0;
+            CHECK(hipdnnBackendGetAttribute(ch[i], HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, sizeof id, &c, id));
+            CHECK(hipdnnBackendGetAttribute(ch[i], HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &c, &v));
+            size_t used = strlen(label);
+            snprintf(label + used, len - used, "%s%s=%lld", i ? "," : "", strchr(id, '.') ? strchr(id, '.') + 1 : id,
+                     (long long)v);
+            hipdnnBackendDestroyDescriptor(ch[i]);
+        }
+    }
+    for (int64_t i = 0; i < n; i++)
+        hipdnnBackendDestroyDescriptor(cfgs[i]);
+    hipdnnBackendDestroyDescriptor(eng), hipdnnBackendDestroyDescriptor(heur);
+    return plan;
+}
+
+hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g)
+{
+    hipdnnBackendDescriptor_t plan = bench_jit_plan_ranked(g, 0, NULL, 0);
+    if (plan == NULL) {
+        fprintf(stderr, "the heuristics' first engine is not jit_fused\n");
         exit(1);
     }
-    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
-    CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
-    CHECK(hipdnnBackendFinalize(plan));
-    hipdnnBackendDestroyDescriptor(eng), hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(heur);
     return plan;
 }
 
@@ -119,4 +173,22 @@ float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t 
     free(ms);
     rt_event_destroy(ev[0]), rt_event_destroy(ev[1]);
     return median;
+}
+
+hipdnnBackendDescriptor_t bench_jit_plan_with(hipdnnBackendDescriptor_t g, int n_knobs, const char *const *ids,
+                                              const int64_t *values)
+{
+    int64_t id;
+    hipdnnBackendDescriptor_t eng, cfg, plan;
+    CHECK(hipdnnGetEngineIdByName_ext(bench_handle, "jit_fused", &id));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &eng));
+    CHECK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    CHECK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    CHECK(hipdnnBackendFinalize(eng));
+    cfg = config_with(eng, n_knobs, ids, values);
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK(hipdnnBackendFinalize(plan));
+    hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(eng);
+    return plan;
 }

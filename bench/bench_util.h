@@ -36,6 +36,13 @@ json_t *bench_node(const char *type, json_t *attrs);
 hipdnnBackendDescriptor_t bench_graph(json_t *tensors, json_t *nodes);
 /* The heuristics' first plan, which must be the fused JIT engine's. */
 hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t graph);
+/* The plan of the heuristics' config of this rank when it is the fused JIT engine's (else NULL),
+ * with its knob choices written to label ("defaults" or "knob=value,..."). */
+hipdnnBackendDescriptor_t bench_jit_plan_ranked(hipdnnBackendDescriptor_t graph, int rank, char *label,
+                                                size_t len);
+/* The fused JIT engine's plan with these knob choices (ids[i] = values[i], the rest defaults). */
+hipdnnBackendDescriptor_t bench_jit_plan_with(hipdnnBackendDescriptor_t graph, int n_knobs, const char *const *ids,
+                                              const int64_t *values);
 hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs);
 /* Device memory holding n random bf16 values in [-2, 2). */
 void *bench_random_bf16(size_t n);

@@ -332,11 +332,10 @@ static bool check(norm *n, char *why, size_t len)
     return true;
 }
 
-/* Vector width: 8 when rows and every row stride keep 8-element (>= 16-byte) alignment.
- * Known over-restriction: per-row tensors (training statistics [rows, 1], stride 1) are
- * checked too although they are accessed one element at a time, so training-mode norms get
- * 1-wide accesses. Restricting the check to ROW_COL tensors is the fix; it waits for a GPU run
- * to confirm the 8-wide kernel with statistics outputs. */
+/* Vector width: 8 when rows and the row strides of every tensor accessed per element (ROW_COL)
+ * keep 8-element (>= 16-byte) alignment. Per-row tensors (training statistics [rows, 1]) and
+ * per-column ones (scale, bias) are read or written one element or one column vector at a time
+ * and do not constrain it. */
 static int choose_vec(const norm *n)
 {
     if (n->cols % 8 != 0)
@@ -347,7 +346,9 @@ static int choose_vec(const norm *n)
             continue; /* its outputs take scalar (or 8-byte) accesses */
         for (int s = 0; s < op->n_in + op->n_out; s++) {
             int ti = s < op->n_in ? op->in[s] : op->out[s - op->n_in];
-            for (int d = 0; ti >= 0 && d < n->lead; d++)
+            if (ti < 0 || access_of(n, ti) != A_ROW_COL)
+                continue;
+            for (int d = 0; d < n->lead; d++)
                 if (n->g->t[ti].dims[d] != 1 && n->g->t[ti].strides[d] % 8 != 0)
                     return 1;
         }
@@ -411,8 +412,10 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
     if (st == HIPDNN_STATUS_SUCCESS) {
         epsilon_expr(&n, eps, sizeof eps);
         base_sb_printf(&defs, "#define HD_ROWS %lldLL\n#define HD_COLS %lld\n#define HD_THREADS %d\n"
-                       "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_QUANT %d\n",
-                       (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps, n.quant != NULL);
+                       "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_PREFETCH %d\n"
+                       "#define HD_SHIFTED_STATS %d\n#define HD_QUANT %d\n",
+                       (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps,
+                       t->row_prefetch ? 1 : 0, t->shifted_stats ? 1 : 0, n.quant != NULL);
         if (n.quant != NULL)
             base_sb_printf(&defs, "#define HD_QBLOCK %d\n#define HD_QSCALE_DT %s\n#define HD_QMAX %.1f\n"
                            "#define HD_QY_DT %s\n", (int)n.quant->a.quant.block[0],
@@ -422,7 +425,9 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
         st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
     }
     out->entry = "hd_rownorm_kernel";
-    out->grid[0] = (unsigned)(n.rows < 1048576 ? n.rows : 1048576), out->grid[1] = out->grid[2] = 1;
+    /* Prefetching blocks loop over rows: about two blocks' worth of threads per multiprocessor. */
+    int64_t max_grid = t->row_prefetch ? (int64_t)(t->sm_count > 0 ? t->sm_count : 1) * (2048 / n.threads) : 1048576;
+    out->grid[0] = (unsigned)(n.rows < max_grid ? n.rows : max_grid), out->grid[1] = out->grid[2] = 1;
     out->block[0] = (unsigned)n.threads, out->block[1] = out->block[2] = 1;
     out->align = n.vec == 8 ? 16 : 1; /* vec 2 (FP4 pairs) uses scalar accesses */
     base_free(have);

@@ -1,19 +1,47 @@
-/* fe_heur.c — HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: ranking engines for a graph.
+/* fe_heur.c — HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: ranking engine configs for a graph.
  *
  * Finalize collects the engines that support the graph, in registry (rank) order, with the
- * graph's preferred engine (HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT) moved first and,
- * with FIND_FIRST_EXT, only the first kept. An empty result is not an error. RESULTS follows the
- * cuDNN protocol: a query returns the count; the caller then passes that many ENGINECFG
- * descriptors it created, and each gets the ENGINE of its rank set (the caller finalizes them).
+ * graph's preferred engine (HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT) moved first; each
+ * engine contributes its knob settings for the graph, best first (fe_engine.configs; the defaults
+ * when it has no heuristic). With FIND_FIRST_EXT only the first config is kept. An empty result is
+ * not an error. RESULTS follows the cuDNN protocol: a query returns the count; the caller then
+ * passes that many ENGINECFG descriptors it created, and each gets the ENGINE and the KNOB_CHOICES
+ * of its rank set (the caller finalizes them).
  */
 #include <string.h>
 
 #include "frontend/fe_schema.h"
 
+#define MAX_RESULTS 64
+
+typedef struct heur_config {
+    const fe_engine *engine;
+    int64_t knobs[FE_MAX_KNOBS];
+} heur_config;
+
 typedef struct heur_state {
-    int64_t ids[16];
+    heur_config cfg[MAX_RESULTS];
     int n;
 } heur_state;
+
+/* Appends engine e's configs for graph g, best first. */
+static void add_configs(heur_state *hs, const fe_engine *e, const fe_graph_state *g)
+{
+    int64_t (*knobs)[FE_MAX_KNOBS] = NULL;
+    int room = MAX_RESULTS - hs->n, n = 0;
+    if (e->configs != NULL && (knobs = base_calloc((size_t)room, sizeof *knobs)) != NULL)
+        n = e->configs(g, knobs, room);
+    if (n <= 0) { /* no heuristic (or no memory for it): the defaults */
+        for (int k = 0; k < e->n_knobs; k++)
+            hs->cfg[hs->n].knobs[k] = e->knobs[k].dflt;
+        hs->cfg[hs->n++].engine = e;
+    }
+    for (int i = 0; i < n; i++) {
+        memcpy(hs->cfg[hs->n].knobs, knobs[i], sizeof knobs[i]);
+        hs->cfg[hs->n++].engine = e;
+    }
+    base_free(knobs);
+}
 
 static hipdnnStatus_t heur_finalize(fe_obj *o)
 {
@@ -25,11 +53,11 @@ static hipdnnStatus_t heur_finalize(fe_obj *o)
     bool find_first = fe_get(o, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT)->one.b;
     char why[256];
     for (int pass = 0; pass < 2; pass++) /* pass 0: the preferred engine, pass 1: the rest */
-        for (int i = 0; i < fe_n_engines && hs->n < 16; i++) {
+        for (int i = 0; i < fe_n_engines && hs->n < MAX_RESULTS; i++) {
             const fe_engine *e = fe_engines[i];
             bool preferred = pref->n > 0 && pref->one.i64 == e->id;
             if (preferred == (pass == 0) && e->supports(fe_graph_of(g), why, sizeof why))
-                hs->ids[hs->n++] = e->id;
+                add_configs(hs, e, fe_graph_of(g));
         }
     if (find_first && hs->n > 1)
         hs->n = 1;
@@ -43,8 +71,28 @@ static void heur_release(fe_obj *o)
     o->priv = NULL;
 }
 
-/* Sets the ENGINE of rank i on a caller-created, unfinalized ENGINECFG. */
-static hipdnnStatus_t fill_config(fe_obj *heur, int64_t engine_id, hipdnnBackendDescriptor_t cfg_h)
+/* A finalized KNOB_CHOICE setting knob `def` to v, wrapped in a new handle. */
+static hipdnnStatus_t make_choice(const fe_knob_def *def, int64_t v, hipdnnBackendDescriptor_t *out)
+{
+    fe_obj *c;
+    hipdnnStatus_t st = fe_obj_new(&fe_knob_choice_class, &c);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    st = fe_set_attr(c, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, (int64_t)strlen(def->id),
+                     def->id);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_set_attr(c, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &v);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_finalize(c);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_wrap(c, out);
+    fe_obj_unref(c);
+    return st;
+}
+
+/* Sets the ENGINE of config hc, and a KNOB_CHOICE for each knob that is not at its default, on
+ * a caller-created, unfinalized ENGINECFG. */
+static hipdnnStatus_t fill_config(fe_obj *heur, const heur_config *hc, hipdnnBackendDescriptor_t cfg_h)
 {
     fe_obj *cfg, *eng;
     hipdnnStatus_t st = fe_unwrap(cfg_h, "HIPDNN_ATTR_ENGINEHEUR_RESULTS", &cfg);
@@ -53,18 +101,29 @@ static hipdnnStatus_t fill_config(fe_obj *heur, int64_t engine_id, hipdnnBackend
                          "ENGINECFG descriptors, got a %s", cfg->cls->name);
     if (st != HIPDNN_STATUS_SUCCESS || (st = fe_obj_new(&fe_engine_class, &eng)) != 0)
         return st;
-    hipdnnBackendDescriptor_t g_h = NULL, e_h = NULL;
+    const fe_engine *e = hc->engine;
+    hipdnnBackendDescriptor_t g_h = NULL, e_h = NULL, choices[FE_MAX_KNOBS];
+    int n_choices = 0;
     st = fe_wrap(fe_get(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH)->one.obj, &g_h);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = fe_set_attr(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g_h);
     if (st == HIPDNN_STATUS_SUCCESS)
-        st = fe_set_attr(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &engine_id);
+        st = fe_set_attr(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &e->id);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = fe_finalize(eng);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = fe_wrap(eng, &e_h);
+    for (int k = 0; k < e->n_knobs && st == HIPDNN_STATUS_SUCCESS; k++)
+        if (hc->knobs[k] != e->knobs[k].dflt &&
+            (st = make_choice(&e->knobs[k], hc->knobs[k], &choices[n_choices])) == HIPDNN_STATUS_SUCCESS)
+            n_choices++;
+    if (st == HIPDNN_STATUS_SUCCESS && n_choices > 0)
+        st = fe_set_attr(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                         n_choices, choices);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = fe_set_attr(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e_h);
+    while (n_choices > 0)
+        hipdnnBackendDestroyDescriptor(choices[--n_choices]);
     if (g_h != NULL)
         hipdnnBackendDestroyDescriptor(g_h);
     if (e_h != NULL)
@@ -82,7 +141,7 @@ static hipdnnStatus_t get_results(fe_obj *o, const fe_attr *a, hipdnnBackendAttr
         return fe_get_copy(o, a, 0, count, NULL, NULL, hs->n, 0);
     int64_t k = requested < hs->n ? requested : hs->n;
     for (int64_t i = 0; i < k; i++) {
-        hipdnnStatus_t st = fill_config(o, hs->ids[i], ((hipdnnBackendDescriptor_t *)elems)[i]);
+        hipdnnStatus_t st = fill_config(o, &hs->cfg[i], ((hipdnnBackendDescriptor_t *)elems)[i]);
         if (st != HIPDNN_STATUS_SUCCESS)
             return st;
     }

@@ -246,6 +246,9 @@ extern const fe_class fe_graph_class;
 
 extern const fe_class fe_knob_info_class, fe_knob_choice_class;
 
+/* The most knobs an engine has (an engine config holds one value per knob). */
+#define FE_MAX_KNOBS 32
+
 /* An engine's integer knob (our engines' knobs are all integers). */
 typedef struct fe_knob_def {
     const char *id;          /* "<engine>.<knob>", e.g. "jit.tile_m" */
@@ -301,6 +304,9 @@ typedef struct fe_engine {
     int n_notes;
     /* Can the engine run this graph? If not, `why` says why (for NOT_SUPPORTED messages). */
     bool (*supports)(const fe_graph_state *g, char *why, size_t why_len);
+    /* Optional: the engine's knob settings for this graph, best first (its heuristic); fills
+     * up to max vectors of n_knobs values and returns how many. NULL: the defaults only. */
+    int (*configs)(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max);
     /* Workspace bytes the plan will need with these knob values. */
     int64_t (*workspace)(const fe_graph_state *g, const int64_t *knobs);
     hipdnnStatus_t (*build)(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out);
@@ -312,7 +318,7 @@ typedef struct fe_engine {
 extern const fe_engine *const fe_engines[];
 extern const int fe_n_engines;
 const fe_engine *fe_engine_by_id(int64_t id);
-extern const fe_engine fe_reference_engine, fe_jit_engine;
+extern const fe_engine fe_reference_engine, fe_jit_engine, fe_jit_unfused_engine;
 extern const fe_class fe_engine_class, fe_enginecfg_class, fe_engineheur_class, fe_plan_class;
 
 /* The finalized graph state behind an OPERATIONGRAPH object. */

@@ -11,12 +11,10 @@
 
 #include "frontend/fe_schema.h"
 
-#define MAX_KNOBS 32
-
 typedef struct cfg_state {
     const fe_engine *engine;
     fe_obj *graph;
-    int64_t knobs[MAX_KNOBS];
+    int64_t knobs[FE_MAX_KNOBS];
     int64_t workspace;
 } cfg_state;
 
@@ -47,8 +45,8 @@ static hipdnnStatus_t check_choice(const fe_knob_def *k, const fe_knob_choice_vi
 static hipdnnStatus_t resolve_knobs(fe_obj *o, cfg_state *cs)
 {
     const fe_engine *e = cs->engine;
-    bool chosen[MAX_KNOBS] = {false};
-    for (int i = 0; i < e->n_knobs && i < MAX_KNOBS; i++)
+    bool chosen[FE_MAX_KNOBS] = {false};
+    for (int i = 0; i < e->n_knobs && i < FE_MAX_KNOBS; i++)
         cs->knobs[i] = e->knobs[i].dflt;
     fe_val *ch = fe_get(o, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES);
     for (int64_t c = 0; c < ch->n; c++) {
@@ -114,7 +112,7 @@ static hipdnnStatus_t get_cfg_workspace(fe_obj *o, const fe_attr *a, hipdnnBacke
 
 #define DESC_ROW(ID, DTYPE, FLAGS, SHAPE)                                                        \
     {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = SHAPE,              \
-     .flags = FLAGS, .min_n = 1, .max_n = (SHAPE) == FE_ONE ? 1 : MAX_KNOBS, .desc = DTYPE,       \
+     .flags = FLAGS, .min_n = 1, .max_n = (SHAPE) == FE_ONE ? 1 : FE_MAX_KNOBS, .desc = DTYPE,       \
      .fb_id = -1}
 #define GET_I64(ID, FN)                                                                          \
     {.id = ID, .name = #ID, .type = HIPDNN_TYPE_INT64, .shape = FE_ONE, .flags = FE_GET_ONLY,    \

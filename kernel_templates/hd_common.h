@@ -36,11 +36,15 @@ HD_DEVICE float hd_bf16_to_f32(hd_u16 h) { return hd_bits_f32((hd_u32)h << 16); 
 
 HD_DEVICE hd_u16 hd_f32_to_bf16(float f)
 {
+#ifdef HD_HAS_BF16_CVT
+    return hd_f32_to_bf16_hw(f);
+#else
     hd_u32 u = hd_f32_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u)
         return (hd_u16)((u >> 16) | 0x40u); /* quiet NaN */
     u += 0x7fffu + ((u >> 16) & 1u);
     return (hd_u16)(u >> 16);
+#endif
 }
 
 /* FP8 with `mbits` mantissa bits and exponent bias `bias`: round to nearest even, saturating
@@ -360,7 +364,7 @@ template <int MODE> HD_DEVICE float hd_pointwise(float a, float b, float c, hd_p
     case 18: return a * hd_gelu_tanh_grad(b);                  /* GELU_APPROX_TANH_BWD */
     case 19: return hd_gelu_tanh(a);                           /* GELU_APPROX_TANH_FWD */
     case 20: return a * (0.5f * erfcf(-b * 0.70710678f) + b * expf(-0.5f * b * b) * 0.39894228f);
-    case 21: return 0.5f * a * erfcf(-a * 0.70710678f);        /* GELU_FWD */
+    case 21: return 0.5f * a * (1.0f + erff(a * 0.70710678f)); /* GELU_FWD (erff: half erfcf's cost) */
     case 23: return a;                                         /* IDENTITY */
     case 24: return logf(a);                                   /* LOG */
     case 25: return a != 0.0f && b != 0.0f;                    /* LOGICAL_AND */

@@ -1,7 +1,8 @@
 /* rownorm.hip — layernorm / rmsnorm over rows, fused with a pointwise prologue (the ops that
  * produce x, e.g. a residual add) and epilogue (the ops applied to y, e.g. a cast or scale).
  *
- * One block per row (grid-stride over rows). Each thread loads its VEC-wide slices of the row
+ * One block per row (grid-stride over rows; with HD_PREFETCH the next row's loads overlap this
+ * row's reductions). Each thread loads its VEC-wide slices of the row
  * into registers once (HD_PER_THREAD slices), so x is read from memory exactly once. Layernorm
  * statistics take one block reduction: each thread's exact (count, mean, M2) over its own
  * registers, merged pairwise (Chan et al.), so the variance has no E[x^2] - mean^2
@@ -19,6 +20,10 @@
  *           HD_THREADS, HD_VEC      threads per block, elements per vector access (1, 2, 4, 8)
  *           HD_RMS                  1: rmsnorm (no mean), 0: layernorm
  *           HD_EPS                  epsilon (an expression: a literal or a kernel parameter)
+ *           HD_SHIFTED_STATS        layernorm: 1 = sums around a per-warp pivot within warps
+ *                                   (Chan merge across warps only), 0 = Chan merge throughout
+ *           HD_PREFETCH             1: each block loads its next row before reducing this one
+ *                                   (a grid smaller than HD_ROWS; twice the registers for x)
  *           HD_PARAMS, HD_ARGS      kernel parameters and the same names as arguments
  *           hd_load_x(row, col, float v[HD_VEC], HD_PARAMS)   x[row, col .. col+VEC) (runs the
  *                                   prologue; stores prologue outputs that are graph tensors)
@@ -48,11 +53,13 @@
 #define HD_VEC 8
 #define HD_RMS 0
 #define HD_EPS 1e-5f
-#define HD_PARAMS void *x, void *y
-#define HD_ARGS x, y
-HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS) { hd_ldv<HD_DT_BFLOAT16, HD_VEC>(x, r * HD_COLS + c, v); }
+#define HD_PREFETCH 0
+#define HD_SHIFTED_STATS 0
+#define HD_PARAMS void *px, void *py
+#define HD_ARGS px, py
+HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS) { hd_ldv<HD_DT_BFLOAT16, HD_VEC>(px, r * HD_COLS + c, v); }
 HD_DEVICE void hd_load_w(int c, float *s, float *b, HD_PARAMS) { for (int j = 0; j < HD_VEC; j++) s[j] = 1.f, b[j] = 0.f; }
-HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS) { hd_stv<HD_DT_BFLOAT16, HD_VEC>(y, r * HD_COLS + c, v); }
+HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS) { hd_stv<HD_DT_BFLOAT16, HD_VEC>(py, r * HD_COLS + c, v); }
 HD_DEVICE void hd_store_stats(hd_i64 r, float mean, float inv, HD_PARAMS) {}
 #define HD_QUANT 0
 #endif
@@ -101,10 +108,9 @@ HD_DEVICE hd_stats hd_warp_merge(hd_stats s)
     return s;
 }
 
-/* The row's statistics from every thread's partial ones; every thread gets them. */
-HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
+/* The row's statistics from every warp's (each lane holds its warp's); every thread gets them. */
+HD_DEVICE hd_stats hd_block_stats_of_warps(hd_stats s, float *red)
 {
-    s = hd_warp_merge(s);
     if (HD_WARPS == 1)
         return s;
     int warp = threadIdx.x / HD_WARP, lane = threadIdx.x % HD_WARP;
@@ -171,68 +177,126 @@ HD_DEVICE void hd_row_quant(hd_i64 row, int col, const float *x, HD_PARAMS)
 }
 #endif
 
+/* The row's statistics from every thread's partial ones; every thread gets them. */
+HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
+{
+    return hd_block_stats_of_warps(hd_warp_merge(s), red);
+}
+
+/* Loads this thread's slices of row `row` into x (running the prologue). */
+HD_DEVICE void hd_load_row(hd_i64 row, float (&x)[HD_PER_THREAD][HD_VEC], HD_PARAMS)
+{
+#pragma unroll
+    for (int p = 0; p < HD_PER_THREAD; p++) {
+        int col = (p * HD_THREADS + threadIdx.x) * HD_VEC;
+        if (col < HD_COLS)
+            hd_load_x(row, col, x[p], HD_ARGS);
+    }
+}
+
+/* Normalizes row `row`, held in x across the block: statistics, y, the epilogue. */
+HD_DEVICE void hd_norm_row(hd_i64 row, const float (&x)[HD_PER_THREAD][HD_VEC], float *red, HD_PARAMS)
+{
+    float sum = 0.0f;
+#pragma unroll
+    for (int p = 0; p < HD_PER_THREAD; p++)
+        if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+#pragma unroll
+            for (int j = 0; j < HD_VEC; j++)
+                sum += x[p][j];
+    float mean = 0.0f, var, cnt = 0.0f, sq = 0.0f;
+    if (!HD_RMS && HD_SHIFTED_STATS) {
+        /* Sums around the warp's pivot (lane 0's first element, a sample of the row, so the
+         * sums do not cancel), plain-added across the warp; Chan merges only across warps. */
+        float pivot = hd_shfl(x[0][0], 0), s1 = 0.0f;
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++)
+            if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS) {
+                cnt += HD_VEC;
+#pragma unroll
+                for (int j = 0; j < HD_VEC; j++)
+                    s1 += x[p][j] - pivot, sq += (x[p][j] - pivot) * (x[p][j] - pivot);
+            }
+#pragma unroll
+        for (int m = HD_WARP / 2; m > 0; m /= 2)
+            cnt += hd_shfl_xor(cnt, m), s1 += hd_shfl_xor(s1, m), sq += hd_shfl_xor(sq, m);
+        float d = cnt > 0.0f ? hd_div(s1, cnt) : 0.0f; /* a warp past the row's end: n = 0 */
+        hd_stats st = hd_block_stats_of_warps(
+            hd_stats{cnt, cnt > 0.0f ? pivot + d : 0.0f, cnt > 0.0f ? sq - s1 * d : 0.0f}, red);
+        mean = st.mean;
+        var = hd_div(st.m2, st.n);
+    } else if (!HD_RMS) { /* this thread's exact mean and M2, then one merged reduction */
+        float local_mean = 0.0f;
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++)
+            if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+                cnt += HD_VEC;
+        local_mean = cnt > 0.0f ? hd_div(sum, cnt) : 0.0f;
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++)
+            if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+#pragma unroll
+                for (int j = 0; j < HD_VEC; j++)
+                    sq += (x[p][j] - local_mean) * (x[p][j] - local_mean);
+        hd_stats st = hd_block_stats(hd_stats{cnt, local_mean, sq}, red);
+        mean = st.mean;
+        var = hd_div(st.m2, st.n);
+    } else {
+#pragma unroll
+        for (int p = 0; p < HD_PER_THREAD; p++)
+            if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
+#pragma unroll
+                for (int j = 0; j < HD_VEC; j++)
+                    sq += x[p][j] * x[p][j];
+        var = hd_block_sum(sq, red) * (1.0f / HD_COLS);
+    }
+    float inv = hd_rsqrt(var + (HD_EPS));
+    if (threadIdx.x == 0)
+        hd_store_stats(row, mean, inv, HD_ARGS);
+#pragma unroll
+    for (int p = 0; p < HD_PER_THREAD; p++) {
+        int col = (p * HD_THREADS + threadIdx.x) * HD_VEC;
+        if (col < HD_COLS) {
+            float s[HD_VEC], b[HD_VEC], y[HD_VEC];
+            hd_load_w(col, s, b, HD_ARGS);
+#pragma unroll
+            for (int j = 0; j < HD_VEC; j++)
+                y[j] = (x[p][j] - mean) * inv * s[j] + b[j];
+#if HD_QUANT
+            float qx[HD_VEC];
+            hd_store_y(row, col, y, qx, HD_ARGS);
+            hd_row_quant(row, col, qx, HD_ARGS);
+#else
+            hd_store_y(row, col, y, HD_ARGS);
+#endif
+        }
+    }
+}
+
 HD_GLOBAL HD_LAUNCH_BOUNDS(HD_THREADS) void hd_rownorm_kernel(HD_PARAMS)
 {
     __shared__ float red[3 * (HD_WARPS > 0 ? HD_WARPS : 1)];
+    float x[HD_PER_THREAD][HD_VEC];
+#if HD_PREFETCH
+    /* Software-pipelined: the next row's loads are issued before this row's reductions, so
+     * the block keeps memory busy while it waits on its barriers. */
+    float next_x[HD_PER_THREAD][HD_VEC];
+    if (blockIdx.x < HD_ROWS)
+        hd_load_row(blockIdx.x, x, HD_ARGS);
     for (hd_i64 row = blockIdx.x; row < HD_ROWS; row += gridDim.x) {
-        float x[HD_PER_THREAD][HD_VEC];
-        float sum = 0.0f;
+        if (row + gridDim.x < HD_ROWS)
+            hd_load_row(row + gridDim.x, next_x, HD_ARGS);
+        hd_norm_row(row, x, red, HD_ARGS);
 #pragma unroll
-        for (int p = 0; p < HD_PER_THREAD; p++) {
-            int col = (p * HD_THREADS + threadIdx.x) * HD_VEC;
-            if (col < HD_COLS) {
-                hd_load_x(row, col, x[p], HD_ARGS);
+        for (int p = 0; p < HD_PER_THREAD; p++)
 #pragma unroll
-                for (int j = 0; j < HD_VEC; j++)
-                    sum += x[p][j];
-            }
-        }
-        float mean = 0.0f, var, cnt = 0.0f, sq = 0.0f;
-        if (!HD_RMS) { /* this thread's exact mean and M2, then one merged reduction */
-            float local_mean = 0.0f;
-#pragma unroll
-            for (int p = 0; p < HD_PER_THREAD; p++)
-                if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
-                    cnt += HD_VEC;
-            local_mean = cnt > 0.0f ? hd_div(sum, cnt) : 0.0f;
-#pragma unroll
-            for (int p = 0; p < HD_PER_THREAD; p++)
-                if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
-#pragma unroll
-                    for (int j = 0; j < HD_VEC; j++)
-                        sq += (x[p][j] - local_mean) * (x[p][j] - local_mean);
-            hd_stats st = hd_block_stats(hd_stats{cnt, local_mean, sq}, red);
-            mean = st.mean;
-            var = hd_div(st.m2, st.n);
-        } else {
-#pragma unroll
-            for (int p = 0; p < HD_PER_THREAD; p++)
-                if ((p * HD_THREADS + threadIdx.x) * HD_VEC < HD_COLS)
-#pragma unroll
-                    for (int j = 0; j < HD_VEC; j++)
-                        sq += x[p][j] * x[p][j];
-            var = hd_block_sum(sq, red) * (1.0f / HD_COLS);
-        }
-        float inv = hd_rsqrt(var + (HD_EPS));
-        if (threadIdx.x == 0)
-            hd_store_stats(row, mean, inv, HD_ARGS);
-#pragma unroll
-        for (int p = 0; p < HD_PER_THREAD; p++) {
-            int col = (p * HD_THREADS + threadIdx.x) * HD_VEC;
-            if (col < HD_COLS) {
-                float s[HD_VEC], b[HD_VEC], y[HD_VEC];
-                hd_load_w(col, s, b, HD_ARGS);
-#pragma unroll
-                for (int j = 0; j < HD_VEC; j++)
-                    y[j] = (x[p][j] - mean) * inv * s[j] + b[j];
-#if HD_QUANT
-                float qx[HD_VEC];
-                hd_store_y(row, col, y, qx, HD_ARGS);
-                hd_row_quant(row, col, qx, HD_ARGS);
-#else
-                hd_store_y(row, col, y, HD_ARGS);
-#endif
-            }
-        }
+            for (int j = 0; j < HD_VEC; j++)
+                x[p][j] = next_x[p][j];
     }
+#else
+    for (hd_i64 row = blockIdx.x; row < HD_ROWS; row += gridDim.x) {
+        hd_load_row(row, x, HD_ARGS);
+        hd_norm_row(row, x, red, HD_ARGS);
+    }
+#endif
 }

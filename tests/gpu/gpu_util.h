@@ -37,6 +37,9 @@ json_t *node(const char *type, json_t *attrs);
 hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes);
 
 /* ---- running ---- */
+/* Knob choices every following plan_with gives engines other than the reference one (ids are
+ * kept, not copied; n = 0 goes back to the defaults). Suites that set knobs reset them. */
+void gpu_set_knobs(int n, const char *const *ids, const int64_t *values);
 hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *engine);
 int64_t workspace_of(hipdnnBackendDescriptor_t plan);
 void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws);
@@ -52,6 +55,9 @@ typedef bool (*gpu_fill_fn)(const ir_tensor *t, ir_buf *b);
 /* Runs g on `engine` (device memory) and on the reference engine (host memory) with the same
  * inputs and compares every output. */
 void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_fn fill, const char *what);
+/* The same with a finalized plan of g (any engine config) in place of the engine's default one. */
+void check_plan(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
+                const char *what);
 /* check_graph_with(g, "jit_fused", NULL, what). */
 void check_graph(hipdnnBackendDescriptor_t g, const char *what);
 

@@ -24,9 +24,9 @@ TestSuite(gpu, .init = gpu_setup, .fini = gpu_teardown);
 /* ---- cases ------------------------------------------------------------------------------------------- */
 
 /* x [R, C] (row stride padded by `pad`) -> layernorm or rmsnorm, optional residual add prologue
- * and fp8 epilogue. */
-static void norm_case(bool rms, const char *io, int64_t R, int64_t C, int64_t pad, bool residual,
-                      bool fp8_out, bool training)
+ * and fp8 epilogue; `what` (160 bytes) gets its description. */
+static hipdnnBackendDescriptor_t norm_graph(bool rms, const char *io, int64_t R, int64_t C, int64_t pad,
+                                            bool residual, bool fp8_out, bool training, char *what)
 {
     int64_t xd[2] = {R, C}, xs[2], wd[2] = {1, C}, ws[2], sd[2] = {R, 1}, ss[2] = {1, 1};
     packed(2, xd, xs, pad), packed(2, wd, ws, 0);
@@ -73,12 +73,73 @@ static void norm_case(bool rms, const char *io, int64_t R, int64_t C, int64_t pa
         }
     }
     json_array_append_new(nodes, node(rms ? "RMSNormAttributes" : "LayernormAttributes", attrs));
-    char what[160];
-    snprintf(what, sizeof what, "%s %s [%lld x %lld] pad %lld%s%s%s", rms ? "rmsnorm" : "layernorm", io,
+    snprintf(what, 160, "%s %s [%lld x %lld] pad %lld%s%s%s", rms ? "rmsnorm" : "layernorm", io,
              (long long)R, (long long)C, (long long)pad, residual ? " +residual" : "",
              fp8_out ? " ->fp8" : "", training ? " training" : "");
-    hipdnnBackendDescriptor_t g = finalize_graph(tensors, nodes);
+    return finalize_graph(tensors, nodes);
+}
+
+static void norm_case(bool rms, const char *io, int64_t R, int64_t C, int64_t pad, bool residual,
+                      bool fp8_out, bool training)
+{
+    char what[160];
+    hipdnnBackendDescriptor_t g = norm_graph(rms, io, R, C, pad, residual, fp8_out, training, what);
     check_graph(g, what);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* The heuristic's ranked configs of a norm graph: the fused JIT engine's default knobs first,
+ * then its other row-kernel settings, the reference engine last; every config computes the same
+ * result as the reference. */
+Test(gpu, heuristic_configs_all_compute_the_norm)
+{
+    char what[160], label[200];
+    hipdnnBackendDescriptor_t g = norm_graph(false, "BFLOAT16", rnd(1, 200), 8 * rnd(1, 600), 0, true,
+                                             false, true, what);
+    hipdnnBackendDescriptor_t h, cfgs[64];
+    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &h));
+    TU_OK(hipdnnBackendSetAttribute(h, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    TU_OK(hipdnnBackendSetAttribute(h, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    TU_OK(hipdnnBackendFinalize(h));
+    int64_t n = 0;
+    TU_OK(hipdnnBackendGetAttribute(h, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &n, NULL));
+    cr_assert(n >= 5 && n <= 64, "%lld configs: 4 JIT settings and the reference at least", (long long)n);
+    for (int64_t i = 0; i < n; i++)
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfgs[i]));
+    TU_OK(hipdnnBackendGetAttribute(h, HIPDNN_ATTR_ENGINEHEUR_RESULTS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, n, &n, cfgs));
+    int64_t first_id = -1, last_id = -1, jit_id = -1, ref_id = -1;
+    TU_OK(hipdnnGetEngineIdByName_ext(handle, "jit_fused", &jit_id));
+    TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &ref_id));
+    for (int64_t i = 0; i < n; i++) {
+        TU_OK(hipdnnBackendFinalize(cfgs[i]));
+        hipdnnBackendDescriptor_t e, plan;
+        int64_t cnt, id, n_choices = 0;
+        TU_OK(hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cnt, &e));
+        TU_OK(hipdnnBackendGetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &cnt, &id));
+        TU_OK(hipdnnBackendGetAttribute(cfgs[i], HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 0, &n_choices, NULL));
+        hipdnnBackendDestroyDescriptor(e);
+        if (i == 0)
+            first_id = id;
+        if (i == 0)
+            cr_expect_eq(n_choices, 0, "the first config is the defaults");
+        else if (id == jit_id)
+            cr_expect_gt(n_choices, 0, "config %lld: a JIT alternative sets a knob", (long long)i);
+        last_id = id;
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+        TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfgs[i]));
+        TU_OK(hipdnnBackendFinalize(plan));
+        snprintf(label, sizeof label, "%s, config %lld (engine %lld, %lld knob choices)", what, (long long)i,
+                 (long long)id, (long long)n_choices);
+        if (id != ref_id) /* the reference engine takes host pointers */
+            check_plan(g, plan, NULL, label);
+        hipdnnBackendDestroyDescriptor(plan);
+    }
+    cr_expect_eq(first_id, jit_id, "the fused JIT engine ranks first");
+    cr_expect_eq(last_id, ref_id, "the reference engine ranks last");
+    for (int64_t i = 0; i < n; i++)
+        hipdnnBackendDestroyDescriptor(cfgs[i]);
+    hipdnnBackendDestroyDescriptor(h);
     hipdnnBackendDestroyDescriptor(g);
 }
 

@@ -42,6 +42,18 @@ static bool have_compiler(void)
     return rt_compiler(&info) == HIPDNN_STATUS_SUCCESS;
 }
 
+/* Compiles source for sm_90 when a compiler is present; false only when compilation failed. */
+static bool compiles_for_sm90(const char *source, const char *name)
+{
+    if (!have_compiler())
+        return true;
+    void *code = NULL;
+    size_t len = 0;
+    hipdnnStatus_t st = rt_compile(source, name, "sm_90", NULL, 0, &code, &len, NULL);
+    free(code);
+    return st == HIPDNN_STATUS_SUCCESS;
+}
+
 /* Emits every kernel of the graph's partition twice (same bytes) and compiles it per arch. */
 static int emit_and_compile(const ir_graph *ir, const char *what)
 {
@@ -59,13 +71,15 @@ static int emit_and_compile(const ir_graph *ir, const char *what)
             cr_assert_eq(cg_emit(ir, &p.k[k], &t, &k1), HIPDNN_STATUS_SUCCESS);
             cr_assert_eq(cg_emit(ir, &p.k[k], &t, &k2), HIPDNN_STATUS_SUCCESS);
             cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
-            cg_dump(what, k1.source); /* with HIPDNN_JIT_DUMP_DIR set */
+            char name[128];
+            snprintf(name, sizeof name, "%s.%s", what, k1.arch);
+            cg_dump(name, k1.source); /* with HIPDNN_JIT_DUMP_DIR set */
             void *code = NULL;
             size_t len = 0;
             char *log = NULL;
-            hipdnnStatus_t st = rt_compile(k1.source, what, t.arch, NULL, 0, &code, &len, &log);
+            hipdnnStatus_t st = rt_compile(k1.source, what, k1.arch, NULL, 0, &code, &len, &log);
             cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s for %s:\n%s\n---- source ----\n%s", what,
-                         t.arch, log ? log : "", k1.source);
+                         k1.arch, log ? log : "", k1.source);
             cr_expect(len > 4 && memcmp(code, "\x7f" "ELF", 4) == 0, "a code object came back");
             compiled += st == HIPDNN_STATUS_SUCCESS;
             free(code), free(log);
@@ -81,8 +95,8 @@ Test(codegen, example_graphs_with_templates_compile)
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     const char *files[] = {"layernorm.json", "rmsnorm_residual.json", "bn_inference_relu.json",
-                           "matmul_bias_gelu.json"};
-    for (size_t i = 0; i < 4; i++) {
+                           "matmul_bias_gelu.json", "conv_bias_relu.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         hipdnnBackendDescriptor_t g = load_graph(files[i]);
         cr_expect_eq(emit_and_compile(fe_graph_of(g->obj)->ir, files[i]), 2);
         hipdnnBackendDestroyDescriptor(g);
@@ -172,9 +186,7 @@ Test(codegen, templates_hash_is_stable_within_a_build)
 }
 
 /* The engine's knobs reach codegen: loads per thread sets the row kernel's block size, the
- * vector-width limit switches the 16-byte accesses off; every variant still compiles.
- * (An inference graph: with training statistics [rows, 1] the row stride of the statistics
- * currently also forces 1-wide accesses; see choose_vec in codegen/cg_rownorm.c.) */
+ * vector-width limit switches the 16-byte accesses off; every variant still compiles. */
 Test(codegen, knobs_change_the_row_kernel)
 {
     hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
@@ -198,15 +210,144 @@ Test(codegen, knobs_change_the_row_kernel)
                          atoi(threads + 19) == 1024, true, "%s", sig);
             if (vecs[v] == 8) /* 512 vectors per row: threads = 512 / loads, below the 1024 cap */
                 cr_expect_eq(atoi(threads + 19), 512 / loads[l], "%d loads per thread: %s", loads[l], sig);
-            if (have_compiler()) {
-                void *code = NULL;
-                size_t len = 0;
-                cr_expect_eq(rt_compile(k.source, "knobs", "sm_90", NULL, 0, &code, &len, NULL),
-                             HIPDNN_STATUS_SUCCESS, "%s", sig);
-                free(code);
-            }
+            cr_expect(compiles_for_sm90(k.source, "knobs"), "%s", sig);
             cg_kernel_free(&k);
         }
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);
+}
+
+/* Training statistics ([rows, 1], written once per row) do not force 1-wide accesses on the
+ * rows: layernorm.json (training, 4096 columns) gets 8-wide vectors. The shifted-statistics
+ * variant of the kernel compiles. */
+Test(codegen, training_statistics_keep_vector_accesses)
+{
+    hipdnnBackendDescriptor_t g = load_graph("layernorm.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(p.n, 1);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect(strstr(k.source, "#define HD_VEC 8\n") != NULL, "training layernorm keeps 8-wide accesses");
+    cr_expect(strstr(k.source, "hd_store_stats") != NULL);
+    cr_expect_eq(k.align, 16);
+    cg_kernel_free(&k);
+    t.shifted_stats = 1; /* the other layernorm statistics variant compiles too */
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect(strstr(k.source, "#define HD_SHIFTED_STATS 1\n") != NULL);
+    cr_expect(compiles_for_sm90(k.source, "shifted"));
+    cg_kernel_free(&k);
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* The row-prefetch knob: the prefetching kernel loops over rows with a grid of about two blocks'
+ * worth of threads per multiprocessor, and compiles; without it, one block per row. */
+Test(codegen, row_prefetch_knob)
+{
+    hipdnnBackendDescriptor_t g = load_graph("rmsnorm_residual.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    for (int pre = 0; pre < 2; pre++) {
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .row_prefetch = pre};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+        const char *d = strstr(k.source, "#define HD_PREFETCH ");
+        cr_assert_not_null(d);
+        cr_expect_eq(atoi(d + 20), pre);
+        const char *rows = strstr(k.source, "#define HD_ROWS ");
+        cr_assert_not_null(rows);
+        long long n_rows = atoll(rows + 16);
+        if (pre)
+            cr_expect_leq((long long)k.grid[0], 132LL * (2048 / (long long)k.block[0]), "grid %u", k.grid[0]);
+        else
+            cr_expect_eq((long long)k.grid[0], n_rows, "one block per row");
+        cr_expect(compiles_for_sm90(k.source, "prefetch"));
+        cg_kernel_free(&k);
+    }
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* On sm_90 a matmul takes the wgmma + TMA template (compiled for sm_90a, A and B as tensor
+ * maps, a persistent grid, the knobs' tile width and stages); on sm_80, with jit.matmul_wgmma 0,
+ * or with batch strides one tensor-map stride cannot address, the mma.sync template. */
+Test(codegen, matmul_picks_the_wgmma_template_on_sm_90)
+{
+    hipdnnBackendDescriptor_t g = load_graph("matmul_bias_gelu.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_sm90_kernel");
+    cr_expect_str_eq(k.arch, "sm_90a");
+    cr_expect_eq(k.block[0], 384u);
+    cr_expect(k.grid[0] >= 1 && k.grid[0] <= 132 && k.grid[1] == 1 && k.grid[2] == 1);
+    cr_expect_eq(k.smem, 1024u + 4 * (128 + 256) * 128 + 4 * 16, "default: 128 x 256 tiles, 4 stages");
+    int maps = 0;
+    for (int i = 0; i < k.n_args; i++)
+        if (k.args[i].kind == CG_ARG_TMAP) {
+            maps++;
+            cr_expect_eq(k.args[i].map.rank, 3);
+            cr_expect_eq(k.args[i].map.box[0], 64u);
+            cr_expect_eq(k.args[i].map.strides[0] % 16, 0u);
+        }
+    cr_expect_eq(maps, 2, "A and B as tensor maps");
+    cg_kernel_free(&k);
+
+    t.mm_tile_n = 128, t.mm_stages = 6;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_eq(k.smem, 1024u + 6 * (128 + 128) * 128 + 6 * 16);
+    cr_expect_not_null(strstr(k.source, "#define HD_BN 128\n#define HD_STAGES 6\n"));
+    cg_kernel_free(&k);
+    t.mm_tile_n = 256; /* 6 stages of 128 x 256 do not fit: as many as do */
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_BN 256\n#define HD_STAGES 4\n"));
+    cg_kernel_free(&k);
+
+    t.mm_wgmma = -1;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_kernel");
+    cr_expect_str_eq(k.arch, "sm_90");
+    cg_kernel_free(&k);
+    cg_target t80 = {.platform = "nvidia", .arch = "sm_80", .sm_count = 108};
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t80, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_kernel");
+    cg_kernel_free(&k);
+
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* A's two batch matrices 8 elements apart (overlapping): no tensor map addresses them, so the
+ * mma.sync template runs it even on sm_90. */
+Test(codegen, matmul_with_overlapping_batches_takes_mma_sync)
+{
+    ir_graph g;
+    ir_graph_init(&g);
+    ir_tensor a = {.uid = 1, .dtype = HIPDNN_DATA_BFLOAT16, .rank = 3, .dims = {2, 37, 24}, .strides = {8, 24, 1}};
+    ir_tensor b = {.uid = 2, .dtype = HIPDNN_DATA_BFLOAT16, .rank = 3, .dims = {2, 24, 16}, .strides = {384, 16, 1}};
+    ir_tensor c = {.uid = 3, .dtype = HIPDNN_DATA_BFLOAT16, .rank = 3, .dims = {2, 37, 16}, .strides = {592, 16, 1}};
+    int ta = ir_add_tensor(&g, &a), tb = ir_add_tensor(&g, &b), tc = ir_add_tensor(&g, &c);
+    ir_op mm = {.kind = IR_OP_MATMUL, .n_in = 2, .n_out = 1, .in = {ta, tb}, .out = {tc}};
+    ir_add_op(&g, &mm);
+    cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_kernel");
+    cg_kernel_free(&k);
+    g.t[ta].strides[0] = 37 * 24; /* packed: the wgmma template */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_sm90_kernel");
+    cg_kernel_free(&k);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
 }

@@ -292,9 +292,12 @@ Test(codegen_quant, templates_compile_on_their_own)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
-    const char *tpls[] = {"pointwise.hip", "rownorm.hip", "matmul.hip", "blockquant.hip", "paged_load.hip"};
-    for (int i = 0; i < 5; i++) {
-        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    const char *tpls[] = {"pointwise.hip", "rownorm.hip", "matmul.hip", "matmul_sm90.hip", "channorm.hip",
+                          "conv.hip", "conv_igemm.hip", "blockquant.hip", "paged_load.hip"};
+    for (int i = 0; i < 9; i++) {
+        const char *arch = strcmp(tpls[i], "matmul_sm90.hip") == 0 ? "sm_90a" : "sm_90"; /* wgmma */
+        cg_target t = {.platform = "nvidia", .sm_count = 132};
+        snprintf(t.arch, sizeof t.arch, "%s", arch);
         base_sb defs = {0}, hooks = {0};
         cg_kernel k = {0};
         cr_assert_eq(cg_assemble(&t, tpls[i], &defs, &hooks, &k), HIPDNN_STATUS_SUCCESS);
@@ -305,7 +308,7 @@ Test(codegen_quant, templates_compile_on_their_own)
         void *code = NULL;
         size_t len = 0;
         char *log = NULL;
-        hipdnnStatus_t st = rt_compile(src, tpls[i], "sm_90", NULL, 0, &code, &len, &log);
+        hipdnnStatus_t st = rt_compile(src, tpls[i], arch, NULL, 0, &code, &len, &log);
         cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s:\n%s", tpls[i], log ? log : "");
         free(code), free(log);
         cg_kernel_free(&k);

@@ -34,8 +34,10 @@ bool cg_is_elementwise(ir_op_kind kind);
 /* Whether elementwise op `op` of kernel k can be emitted (types, dequantize scale from memory). */
 bool cg_check_elementwise_op(const ir_graph *g, const ir_kernel *k, const ir_op *op, char *why,
                              size_t n);
-/* Declares hd_i64 c0..c(r-1): `index` (a variable, consumed) decomposed over shape's dims. */
-void cg_coords(const ir_tensor *shape, const char *index, base_sb *sb);
+/* Declares hd_i64 c0..c(r-1): `index` (a variable, consumed) decomposed over shape's dims in
+ * `order` (order[rank - 1] fastest; NULL: logical order). With vec > 1 the fastest dim counts
+ * groups of vec elements and its coordinate is the group's first element. */
+void cg_coords(const ir_tensor *shape, const int *order, int vec, const char *index, base_sb *sb);
 /* Element offset of tensor t at coordinates c0.. of an iteration shape of rank r (t's dims
  * right-aligned; a size-1 dim broadcasts); with div, dim d's coordinate is divided by div[d]. */
 void cg_offset_expr(const ir_tensor *t, int r, const int64_t *div, base_sb *sb);

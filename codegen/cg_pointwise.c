@@ -4,13 +4,18 @@
  * other emitters reuse (cg_elementwise: the block quantize's prologue in cg_quant.c).
  *
  * The iteration shape is the dims of the region's results (all must agree). hd_element(i)
- * decomposes i into coordinates c0..c(r-1) over that shape, loads each input once with its own
- * strides (a size-1 dim of an input broadcasts: its coordinate is not used), runs the ops in
- * order into float registers, and stores every result the kernel writes.
+ * decomposes i into coordinates c0..c(r-1) over that shape, fastest along the first stored
+ * result's contiguous dim (so a warp's accesses coalesce whatever the layout), loads each input
+ * once with its own strides (a size-1 dim of an input broadcasts: its coordinate is not used),
+ * runs the ops in order into float registers, and stores every result the kernel writes.
+ * Vectorized form (choose_vec): when every tensor in memory is contiguous or broadcast along
+ * that dim, an element is 8 consecutive positions: 16-byte loads into register arrays, the ops
+ * in an unrolled lane loop, 16-byte stores.
  * Dequantize y = x * scale[block(i)]: the scale is read at the coordinates divided by the block
  * sizes (a size-1 scale dim broadcasts); the product of an FP8/FP4/INT8 value and an E8M0/E4M3
  * scale is exact in float, so y is rounded once, as in the reference.
  */
+#include <stdint.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -137,11 +142,17 @@ static void load_inputs(const ir_graph *g, const ir_op *op, int rank, bool *have
     }
 }
 
-/* Stores result ti when the kernel writes it to memory (under `guard` when not NULL). */
-static void store(const ir_graph *g, const ir_kernel *k, int ti, int rank, const char *guard, base_sb *sb)
+/* Stores result ti when the kernel writes it to memory (under `guard` when not NULL); in a
+ * vectorized body (`lanes`), into lane j of its register array o<ti>, stored after the loop. */
+static void store(const ir_graph *g, const ir_kernel *k, int ti, int rank, const char *guard, bool lanes,
+                  base_sb *sb)
 {
     if (!is_written(k, ti))
         return;
+    if (lanes) {
+        base_sb_printf(sb, "    o%d[j] = t%d;\n", ti, ti);
+        return;
+    }
     base_sb_printf(sb, "    %s%s%shd_st<%s>(p%d, ", guard ? "if (" : "", guard ? guard : "", guard ? ") " : "",
                    cg_dtype(g->t[ti].dtype), ti);
     cg_offset_expr(&g->t[ti], rank, NULL, sb);
@@ -182,8 +193,9 @@ static void emit_dequantize(const ir_graph *g, const ir_op *op, int rank, base_s
     base_sb_printf(sb, "    float t%d = hd_round<%s>(t%d * q%d);\n", y, cg_dtype_load(g->t[y].dtype), x, y);
 }
 
-void cg_elementwise(const ir_graph *g, const ir_kernel *k, int rank, bool *have, const char *guard,
-                    base_sb *sb)
+/* The ops of k, element by element; `lanes`: inside the vectorized kernel's lane loop. */
+static void elementwise_body(const ir_graph *g, const ir_kernel *k, int rank, bool *have,
+                             const char *guard, bool lanes, base_sb *sb)
 {
     for (int i = 0; i < k->n_ops; i++) {
         const ir_op *op = &g->ops[k->ops[i]];
@@ -208,15 +220,117 @@ void cg_elementwise(const ir_graph *g, const ir_kernel *k, int rank, bool *have,
                            cg_dtype_load(g->t[op->out[0]].dtype), op->out[0]);
         }
         have[op->out[0]] = true;
-        store(g, k, op->out[0], rank, guard, sb);
+        store(g, k, op->out[0], rank, guard, lanes, sb);
     }
 }
 
-void cg_coords(const ir_tensor *shape, const char *index, base_sb *sb)
+void cg_elementwise(const ir_graph *g, const ir_kernel *k, int rank, bool *have, const char *guard,
+                    base_sb *sb)
 {
-    for (int d = shape->rank - 1; d >= 0; d--)
-        base_sb_printf(sb, "    hd_i64 c%d = %s %% %lldLL; %s /= %lldLL;\n", d, index,
-                       (long long)shape->dims[d], index, (long long)shape->dims[d]);
+    elementwise_body(g, k, rank, have, guard, false, sb);
+}
+
+/* The iteration order: dims of the region's first stored result from the largest stride to
+ * the smallest, so consecutive threads walk its contiguous dim (an NHWC tensor iterates C
+ * fastest); order[rank - 1] is the fastest dim. Size-1 dims keep their logical place. */
+static void iteration_order(const ir_graph *g, const ir_kernel *k, const ir_tensor *shape, int *order)
+{
+    const ir_tensor *primary = k->n_writes > 0 ? &g->t[k->writes[0]] : shape;
+    int r = shape->rank;
+    for (int d = 0; d < r; d++)
+        order[d] = d;
+    if (primary->rank != r)
+        return;
+    for (int a = 1; a < r; a++) /* stable insertion sort, stride descending */
+        for (int b = a; b > 0; b--) {
+            int x = order[b - 1], y = order[b];
+            int64_t sx = shape->dims[x] == 1 ? INT64_MAX : primary->strides[x];
+            int64_t sy = shape->dims[y] == 1 ? INT64_MAX : primary->strides[y];
+            if (sx >= sy)
+                break;
+            order[b - 1] = y, order[b] = x;
+        }
+}
+
+void cg_coords(const ir_tensor *shape, const int *order, int vec, const char *index, base_sb *sb)
+{
+    for (int j = shape->rank - 1; j >= 0; j--) {
+        int d = order != NULL ? order[j] : j;
+        int64_t n = shape->dims[d] / (j == shape->rank - 1 ? vec : 1);
+        base_sb_printf(sb, "    hd_i64 c%d = %s %% %lldLL; %s /= %lldLL;\n", d, index, (long long)n, index,
+                       (long long)n);
+    }
+    if (vec > 1)
+        base_sb_printf(sb, "    c%d *= %d;\n", order != NULL ? order[shape->rank - 1] : shape->rank - 1, vec);
+}
+
+/* 8 when every tensor the kernel reads or writes in memory is contiguous along the fastest dim
+ * f (or broadcast along it), keeps 8-element alignment on its other dims and has a vector type,
+ * f's extent is a multiple of 8, and no op needs per-element coordinates along f (GEN_INDEX,
+ * dequantize blocks); else 1. */
+static int choose_vec(const ir_graph *g, const ir_kernel *k, const ir_tensor *shape, int f, int max_vec)
+{
+    if ((max_vec > 0 && max_vec < 8) || shape->dims[f] % 8 != 0)
+        return 1;
+    for (int i = 0; i < k->n_ops; i++) {
+        const ir_op *op = &g->ops[k->ops[i]];
+        if (op->kind == IR_OP_BS_DEQUANTIZE || (op->kind == IR_OP_POINTWISE && op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX))
+            return 1;
+    }
+    for (int a = 0; a < k->n_reads + k->n_writes; a++) {
+        int ti = a < k->n_reads ? k->reads[a] : k->writes[a - k->n_reads];
+        const ir_tensor *t = &g->t[ti];
+        char buf[64];
+        if (cg_scalar_expr(g, ti, buf, sizeof buf) != NULL)
+            continue;
+        if (cg_dtype(t->dtype) == NULL || t->rank > shape->rank)
+            return 1;
+        for (int d = 0; d < t->rank; d++) {
+            int c = shape->rank - t->rank + d; /* the iteration dim this tensor dim follows */
+            if (t->dims[d] == 1 || t->strides[d] == 0)
+                continue;
+            if (c == f ? t->strides[d] != 1 : t->strides[d] % 8 != 0)
+                return 1;
+        }
+    }
+    return 8;
+}
+
+/* Vectorized prologue: each input in memory contiguous along f as an 8-wide register array v<ti>
+ * (16-byte loads), broadcast ones as one value; each stored result gets an array o<ti>. */
+static void vector_loads(const ir_graph *g, const ir_kernel *k, int rank, int f, base_sb *sb)
+{
+    for (int a = 0; a < k->n_reads; a++) {
+        int ti = k->reads[a];
+        const ir_tensor *t = &g->t[ti];
+        char buf[64];
+        if (cg_scalar_expr(g, ti, buf, sizeof buf) != NULL)
+            continue;
+        int d = f - (rank - t->rank);
+        bool along = d >= 0 && t->dims[d] != 1 && t->strides[d] != 0;
+        base_sb_printf(sb, "    float v%d[%d];\n    hd_ldv<%s, %d>(p%d, ", ti, along ? 8 : 1,
+                       cg_dtype(t->dtype), along ? 8 : 1, ti);
+        cg_offset_expr(t, rank, NULL, sb);
+        base_sb_printf(sb, ", v%d);\n", ti);
+    }
+    for (int a = 0; a < k->n_writes; a++)
+        base_sb_printf(sb, "    float o%d[8];\n", k->writes[a]);
+}
+
+/* Inside the lane loop: the inputs' lane values, marked as loaded. */
+static void lane_inputs(const ir_graph *g, const ir_kernel *k, int rank, int f, bool *have, base_sb *sb)
+{
+    for (int a = 0; a < k->n_reads; a++) {
+        int ti = k->reads[a];
+        const ir_tensor *t = &g->t[ti];
+        char buf[64];
+        if (cg_scalar_expr(g, ti, buf, sizeof buf) != NULL)
+            continue;
+        int d = f - (rank - t->rank);
+        bool along = d >= 0 && t->dims[d] != 1 && t->strides[d] != 0;
+        base_sb_printf(sb, "    float t%d = v%d[%s];\n", ti, ti, along ? "j" : "0");
+        have[ti] = true;
+    }
 }
 
 hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg_target *t,
@@ -225,9 +339,13 @@ hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg
     const ir_tensor *shape;
     if (!check_region(g, k, &shape, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
+    int r = shape->rank, order[IR_MAX_RANK] = {0};
+    iteration_order(g, k, shape, order);
+    int f = order[r - 1], vec = choose_vec(g, k, shape, f, t->max_vec);
     int64_t numel = 1;
-    for (int d = 0; d < shape->rank; d++)
+    for (int d = 0; d < r; d++)
         numel *= shape->dims[d];
+    numel /= vec;
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     bool *have = base_calloc((size_t)g->n_t + 1, sizeof *have);
@@ -236,8 +354,22 @@ hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg
     if (st == HIPDNN_STATUS_SUCCESS) {
         base_sb_printf(&defs, "#define HD_THREADS %d\n#define HD_NUMEL %lldLL\n", THREADS, (long long)numel);
         base_sb_puts(&hooks, "HD_DEVICE void hd_element(hd_i64 i, HD_PARAMS)\n{\n");
-        cg_coords(shape, "i", &hooks);
-        cg_elementwise(g, k, shape->rank, have, NULL, &hooks);
+        cg_coords(shape, order, vec, "i", &hooks);
+        if (vec == 1) {
+            elementwise_body(g, k, r, have, NULL, false, &hooks);
+        } else {
+            vector_loads(g, k, r, f, &hooks);
+            base_sb_printf(&hooks, "#pragma unroll\n    for (int j = 0; j < %d; j++) {\n", vec);
+            lane_inputs(g, k, r, f, have, &hooks);
+            elementwise_body(g, k, r, have, NULL, true, &hooks);
+            base_sb_puts(&hooks, "    }\n");
+            for (int a = 0; a < k->n_writes; a++) {
+                const ir_tensor *w = &g->t[k->writes[a]];
+                base_sb_printf(&hooks, "    hd_stv<%s, %d>(p%d, ", cg_dtype(w->dtype), vec, k->writes[a]);
+                cg_offset_expr(w, r, NULL, &hooks);
+                base_sb_printf(&hooks, ", o%d);\n", k->writes[a]);
+            }
+        }
         base_sb_puts(&hooks, "}\n");
         st = cg_assemble(t, "pointwise.hip", &defs, &hooks, out);
     }
@@ -245,7 +377,7 @@ hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg
     out->entry = "hd_pointwise_kernel";
     out->grid[0] = (unsigned)(blocks < cap ? blocks : cap), out->grid[1] = out->grid[2] = 1;
     out->block[0] = THREADS, out->block[1] = out->block[2] = 1;
-    out->align = 1;
+    out->align = vec == 8 ? 16 : 1;
     base_free(have);
     base_sb_free(&defs);
     base_sb_free(&hooks);

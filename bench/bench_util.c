@@ -117,10 +117,36 @@ hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g)
     return plan;
 }
 
+hipdnnBackendDescriptor_t bench_engine_plan(hipdnnBackendDescriptor_t g, const char *engine)
+{
+    int64_t id;
+    hipdnnBackendDescriptor_t e, cfg, plan = NULL;
+    CHECK(hipdnnGetEngineIdByName_ext(bench_handle, engine, &id));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
+    CHECK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    CHECK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    if (hipdnnBackendFinalize(e) != HIPDNN_STATUS_SUCCESS) { /* the engine does not take the graph */
+        hipdnnBackendDestroyDescriptor(e);
+        return NULL;
+    }
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
+    CHECK(hipdnnBackendFinalize(cfg));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK(hipdnnBackendFinalize(plan));
+    hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(e);
+    return plan;
+}
+
 hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs)
 {
+    return bench_pack_ws(n, uids, ptrs, NULL);
+}
+
+hipdnnBackendDescriptor_t bench_pack_ws(int n, int64_t *uids, void **ptrs, void *ws)
+{
     hipdnnBackendDescriptor_t p;
-    void *ws = NULL;
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &p));
     CHECK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
     CHECK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));

@@ -93,7 +93,7 @@ static void norm_case(bool rms, const char *io, int64_t R, int64_t C, int64_t pa
  * result as the reference. */
 Test(gpu, heuristic_configs_all_compute_the_norm)
 {
-    char what[160], label[200];
+    char what[160], label[320];
     hipdnnBackendDescriptor_t g = norm_graph(false, "BFLOAT16", rnd(1, 200), 8 * rnd(1, 600), 0, true,
                                              false, true, what);
     hipdnnBackendDescriptor_t h, cfgs[64];

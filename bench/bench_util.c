@@ -37,6 +37,27 @@ hipdnnBackendDescriptor_t bench_graph(json_t *tensors, json_t *nodes)
     return g;
 }
 
+/* A finalized engine config of `eng` with the given knob choices. */
+static hipdnnBackendDescriptor_t config_with(hipdnnBackendDescriptor_t eng, int n_knobs, const char *const *ids,
+                                             const int64_t *values)
+{
+    hipdnnBackendDescriptor_t cfg;
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &eng));
+    for (int i = 0; i < n_knobs; i++) {
+        hipdnnBackendDescriptor_t kc;
+        CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &kc));
+        CHECK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                        (int64_t)strlen(ids[i]), ids[i]));
+        CHECK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &values[i]));
+        CHECK(hipdnnBackendFinalize(kc));
+        CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &kc));
+        hipdnnBackendDestroyDescriptor(kc);
+    }
+    CHECK(hipdnnBackendFinalize(cfg));
+    return cfg;
+}
+
 hipdnnBackendDescriptor_t bench_jit_plan_ranked(hipdnnBackendDescriptor_t g, int rank, char *label, size_t len)
 {
     hipdnnBackendDescriptor_t heur, cfgs[64], plan = NULL, eng;
@@ -96,10 +117,36 @@ hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t g)
     return plan;
 }
 
+hipdnnBackendDescriptor_t bench_engine_plan(hipdnnBackendDescriptor_t g, const char *engine)
+{
+    int64_t id;
+    hipdnnBackendDescriptor_t e, cfg, plan = NULL;
+    CHECK(hipdnnGetEngineIdByName_ext(bench_handle, engine, &id));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
+    CHECK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    CHECK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    if (hipdnnBackendFinalize(e) != HIPDNN_STATUS_SUCCESS) { /* the engine does not take the graph */
+        hipdnnBackendDestroyDescriptor(e);
+        return NULL;
+    }
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    CHECK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
+    CHECK(hipdnnBackendFinalize(cfg));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK(hipdnnBackendFinalize(plan));
+    hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(e);
+    return plan;
+}
+
 hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs)
 {
+    return bench_pack_ws(n, uids, ptrs, NULL);
+}
+
+hipdnnBackendDescriptor_t bench_pack_ws(int n, int64_t *uids, void **ptrs, void *ws)
+{
     hipdnnBackendDescriptor_t p;
-    void *ws = NULL;
     CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &p));
     CHECK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
     CHECK(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
@@ -152,4 +199,22 @@ float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t 
     free(ms);
     rt_event_destroy(ev[0]), rt_event_destroy(ev[1]);
     return median;
+}
+
+hipdnnBackendDescriptor_t bench_jit_plan_with(hipdnnBackendDescriptor_t g, int n_knobs, const char *const *ids,
+                                              const int64_t *values)
+{
+    int64_t id;
+    hipdnnBackendDescriptor_t eng, cfg, plan;
+    CHECK(hipdnnGetEngineIdByName_ext(bench_handle, "jit_fused", &id));
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &eng));
+    CHECK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
+    CHECK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    CHECK(hipdnnBackendFinalize(eng));
+    cfg = config_with(eng, n_knobs, ids, values);
+    CHECK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    CHECK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    CHECK(hipdnnBackendFinalize(plan));
+    hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(eng);
+    return plan;
 }

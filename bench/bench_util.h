@@ -40,7 +40,15 @@ hipdnnBackendDescriptor_t bench_jit_plan(hipdnnBackendDescriptor_t graph);
  * with its knob choices written to label ("defaults" or "knob=value,..."). */
 hipdnnBackendDescriptor_t bench_jit_plan_ranked(hipdnnBackendDescriptor_t graph, int rank, char *label,
                                                 size_t len);
+/* The fused JIT engine's plan with these knob choices (ids[i] = values[i], the rest defaults). */
+hipdnnBackendDescriptor_t bench_jit_plan_with(hipdnnBackendDescriptor_t graph, int n_knobs, const char *const *ids,
+                                              const int64_t *values);
+/* The default config of the named engine as a finalized plan, or NULL when the engine does not
+ * support the graph. */
+hipdnnBackendDescriptor_t bench_engine_plan(hipdnnBackendDescriptor_t graph, const char *engine);
 hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs);
+/* The same with a workspace pointer. */
+hipdnnBackendDescriptor_t bench_pack_ws(int n, int64_t *uids, void **ptrs, void *ws);
 /* Device memory holding n random bf16 values in [-2, 2). */
 void *bench_random_bf16(size_t n);
 /* Median milliseconds of `reps` event-timed executions after `warmup`, rotating over packs. */

@@ -8,10 +8,22 @@
  * target give the same bytes. Codegen never sees the cache or the runtime: the frontend fills
  * cg_target from the runtime's device info and hands the source to the compiler.
  *
- * Templates today: pointwise.hip (pointwise regions, batchnorm inference), rownorm.hip
- * (layernorm and rmsnorm with pointwise prologue and epilogue) and matmul.hip (tensor-core
- * matmul with a pointwise epilogue). Kernels without a template are NOT_SUPPORTED
- * (cg_supports says why).
+ * Templates today: pointwise.hip (pointwise regions with block-scale dequantize, batchnorm
+ * inference), rownorm.hip (layernorm and rmsnorm with pointwise prologue and epilogue, ending
+ * in a block-scale quantize when the fusion put one there), matmul.hip (mma.sync tensor-core
+ * matmul with a pointwise epilogue, sm_80 and newer), matmul_sm90.hip (the same on Hopper:
+ * wgmma + TMA, compiled for sm_90a), channorm.hip (per-channel reductions: batchnorm training
+ * with its epilogue, batchnorm backward, genstats with its prologue), conv.hip (direct
+ * convolution fwd / dgrad / wgrad, any layout) and conv_igemm.hip (forward convolution as a
+ * tensor-core implicit GEMM), both with a pointwise epilogue, blockquant.hip (block-scale
+ * quantize with an elementwise prologue) and paged_load.hip (paged KV-cache gather). Kernels
+ * without a template are NOT_SUPPORTED (cg_supports says why).
+ *
+ * Most kernels are one launch. A channel reduction is several passes over one source (partial
+ * sums, their merge, the apply pass): the launches after the first are listed in `then`, run
+ * in order with the same arguments, and share `scratch` bytes of the plan's workspace, passed
+ * as the CG_ARG_WORKSPACE parameter. cg_scratch_bytes gives that size without emitting, from
+ * the kernel's shapes alone (never the device), so the engine's workspace query is exact.
  */
 #ifndef HIPDNN_CG_H
 #define HIPDNN_CG_H
@@ -23,6 +35,7 @@
 #include "ir/ir.h"
 
 #define CG_MAX_ARGS 32
+#define CG_MAX_LAUNCHES 4
 #define CG_VERSION "cg-1"
 
 typedef struct cg_target {
@@ -33,23 +46,48 @@ typedef struct cg_target {
     int loads_per_thread; /* row kernels: vector loads in flight per thread (a knob; 0 = 4) */
     int row_prefetch;     /* row kernels: 1 = load the next row before reducing this one (a knob) */
     int shifted_stats;    /* layernorm: 1 = pivot-shifted sums within warps (a knob) */
+    int mm_wgmma;         /* matmul: 1 (or 0 = default) wgmma template where it fits, -1 never */
+    int mm_tile_n;        /* wgmma matmul: tile columns, 128 or 256 (0 = 256) */
+    int mm_stages;        /* wgmma matmul: shared-memory pipeline stages, 2 .. 6 (0 = 4) */
 } cg_target;
 
-/* One kernel parameter, in order: a tensor's base pointer, or a run-time scalar (float). */
-typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR } cg_arg_kind;
+/* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the
+ * kernel's scratch workspace (a pointer; tensor is -1), or a tensor map over a tensor
+ * (rt_tensor_map: 16-bit elements, 128-byte swizzle, zero fill; the engine encodes it at
+ * launch, when the tensor's address is known, and passes it by value). */
+typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_WORKSPACE, CG_ARG_TMAP } cg_arg_kind;
+typedef struct cg_tmap {
+    int rank;
+    uint64_t dims[3];    /* elements, innermost first */
+    uint64_t strides[2]; /* bytes between consecutive indices of dims 1 and 2 */
+    uint32_t box[3];     /* elements one copy moves along each dim */
+} cg_tmap;
 typedef struct cg_arg {
     cg_arg_kind kind;
-    int tensor; /* IR tensor index */
+    int tensor;  /* IR tensor index */
+    cg_tmap map; /* CG_ARG_TMAP only */
 } cg_arg;
+
+/* One more launch of an entry of the same source. */
+typedef struct cg_launch {
+    const char *entry;
+    unsigned grid[3], block[3];
+    unsigned smem;
+} cg_launch;
 
 typedef struct cg_kernel {
     char *source;          /* the emitted HIP source (owned) */
     const char *entry;     /* the kernel's name in the source */
+    char arch[32];         /* compile target: the target's arch, or its arch-specific variant
+                            * ("sm_90a") when the template uses instructions only that has */
     unsigned grid[3], block[3];
     unsigned smem;         /* dynamic shared memory bytes */
     int align;             /* bytes every tensor pointer must be aligned to (1 or 16) */
     cg_arg args[CG_MAX_ARGS];
     int n_args;
+    cg_launch then[CG_MAX_LAUNCHES - 1]; /* launches after the first, in order */
+    int n_then;
+    int64_t scratch;       /* workspace bytes the launches share (CG_ARG_WORKSPACE), 0 = none */
 } cg_kernel;
 
 /* Whether a template can emit kernel k of g; if not, `why` says why. */
@@ -57,6 +95,9 @@ bool cg_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t why_le
 /* Emits kernel k for target t. NOT_SUPPORTED when no template fits. */
 hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out);
 void cg_kernel_free(cg_kernel *k);
+/* The scratch workspace cg_emit will ask for kernel k (0 for single-pass kernels and kernels
+ * without a template); independent of the target. */
+int64_t cg_scratch_bytes(const ir_graph *g, const ir_kernel *k);
 /* XXH3-64 of every template and prelude text with CG_VERSION: part of every kernel's cache key. */
 uint64_t cg_templates_hash(void);
 /* Writes the source to $HIPDNN_JIT_DUMP_DIR/<name>.cu when that variable is set. */

@@ -1,6 +1,7 @@
 /* cg_emit.c — codegen's front: template lookup, kernel parameters, pointwise statements,
  * source assembly, the template hash and source dumps. The template-specific emitters live in
- * cg_pointwise.c, cg_rownorm.c and cg_matmul.c; cg_emit picks the one that fits a kernel.
+ * cg_pointwise.c, cg_rownorm.c, cg_matmul.c, cg_channorm.c, cg_conv.c, cg_quant.c and
+ * cg_paged.c; cg_emit picks the one that fits a kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,7 +44,17 @@ const char *cg_dtype(hipdnnDataType_t t)
     case HIPDNN_DATA_BOOLEAN: return "HD_DT_BOOLEAN";
     case HIPDNN_DATA_FP8_E4M3: return "HD_DT_FP8_E4M3";
     case HIPDNN_DATA_FP8_E5M2: return "HD_DT_FP8_E5M2";
+    case HIPDNN_DATA_FP8_E8M0: return "HD_DT_FP8_E8M0";
     default: return NULL;
+    }
+}
+
+const char *cg_dtype_load(hipdnnDataType_t t)
+{
+    switch (t) {
+    case HIPDNN_DATA_FP4_E2M1: return "HD_DT_FP4_E2M1";
+    case HIPDNN_DATA_INT4: return "HD_DT_INT4";
+    default: return cg_dtype(t);
     }
 }
 
@@ -64,7 +75,7 @@ static hipdnnStatus_t add_arg(cg_kernel *k, cg_arg_kind kind, int ti)
     if (k->n_args == CG_MAX_ARGS)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d "
                          "parameters", CG_MAX_ARGS);
-    k->args[k->n_args++] = (cg_arg){kind, ti};
+    k->args[k->n_args++] = (cg_arg){.kind = kind, .tensor = ti};
     return HIPDNN_STATUS_SUCCESS;
 }
 
@@ -166,6 +177,8 @@ hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *d
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
     }
     out->source = sb.p;
+    if (out->arch[0] == '\0')
+        snprintf(out->arch, sizeof out->arch, "%s", t->arch);
     return HIPDNN_STATUS_SUCCESS;
 }
 
@@ -178,12 +191,23 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
 {
     if (k->anchor < 0)
         return cg_emit_pointwise;
-    ir_op_kind a = g->ops[k->anchor].kind;
-    if (a == IR_OP_BN_INFER)
-        return cg_emit_pointwise; /* elementwise once the statistics are given */
-    if (a == IR_OP_MATMUL)
-        return cg_emit_matmul;
-    return a == IR_OP_LAYERNORM || a == IR_OP_RMSNORM ? cg_emit_rownorm : NULL;
+    bool quant_tail = g->ops[k->ops[k->n_ops - 1]].kind == IR_OP_BS_QUANTIZE;
+    switch (g->ops[k->anchor].kind) {
+    case IR_OP_BN_INFER: /* elementwise once the statistics are given */
+        return quant_tail ? cg_emit_quantize : cg_emit_pointwise;
+    case IR_OP_BS_QUANTIZE: return cg_emit_quantize;
+    case IR_OP_PAGED_CACHE_LOAD: return cg_emit_paged;
+    case IR_OP_MATMUL: return cg_emit_matmul;
+    case IR_OP_BN_TRAIN:
+    case IR_OP_BN_BWD:
+    case IR_OP_GENSTATS: return cg_emit_channorm;
+    case IR_OP_CONV_FWD:
+    case IR_OP_CONV_DGRAD:
+    case IR_OP_CONV_WGRAD: return cg_emit_conv;
+    case IR_OP_LAYERNORM:
+    case IR_OP_RMSNORM: return cg_emit_rownorm; /* a quantize tail included */
+    default: return NULL;
+    }
 }
 
 bool cg_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t why_len)
@@ -212,6 +236,12 @@ hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t
     if (st != HIPDNN_STATUS_SUCCESS)
         cg_kernel_free(out);
     return st;
+}
+
+int64_t cg_scratch_bytes(const ir_graph *g, const ir_kernel *k)
+{
+    /* only the channel reductions run several passes today */
+    return emitter_for(g, k) == cg_emit_channorm ? cg_channorm_scratch(g, k) : 0;
 }
 
 void cg_kernel_free(cg_kernel *k)

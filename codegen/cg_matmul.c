@@ -1,5 +1,8 @@
 /* cg_matmul.c — emits MATMUL kernels (with their pointwise epilogue) with
- * kernel_templates/matmul.hip: tensor-core mma.sync tiles on NVIDIA sm_80 and newer.
+ * kernel_templates/matmul_sm90.hip on sm_90 (wgmma + TMA, warp-specialized, persistent; compiled
+ * for sm_90a) where its tensor maps can address the operands, else with
+ * kernel_templates/matmul.hip (mma.sync tiles, NVIDIA sm_80 and newer). Both take the same
+ * generated epilogue hook.
  *
  * C [batch..., M, N] = A [batch..., M, K] · B [batch..., K, N]; A, B and C have one rank. The
  * batch dims of C are flattened into one index b (grid z); A's and B's batch offsets are
@@ -12,6 +15,10 @@
  *       per-row scales...), any strides, any type templates load; or scalars
  * Anything else (A column-major, fp32 operands, a prologue, AMD) is NOT_SUPPORTED with a reason;
  * the reference engine still runs it.
+ * The wgmma template reads A and B through 3-dim tensor maps {contiguous dim, rows, batch}: it
+ * also needs each operand's non-broadcast batch dims to flatten into one index with one stride
+ * (true of packed batches) no smaller than a matrix; otherwise (or with the knob
+ * jit.matmul_wgmma 0, or before sm_90) the mma.sync template runs.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -23,6 +30,9 @@
 #define BN 128
 #define WARPS_M 2 /* warps per block along M and N (the template's HD_WARPS_M / N) */
 #define WARPS_N 4
+#define SM90_BM 128
+#define SM90_THREADS 384
+#define SMEM_OPTIN_MAX (227 * 1024) /* shared memory a Hopper block may opt in to */
 
 typedef struct mm {
     const ir_graph *g;
@@ -32,6 +42,7 @@ typedef struct mm {
     int64_t m, n, kd, batch; /* kd: the reduction size K */
     int64_t lda, ldb;
     bool b_kmajor;
+    int64_t a_nb, b_nb, a_bstride, b_bstride; /* wgmma: batch matrices of A / B and their stride */
 } mm;
 
 static bool fail(char *why, size_t len, const char *msg)
@@ -91,21 +102,19 @@ static void element_offset(const mm *s, int ti, base_sb *sb)
         base_sb_printf(sb, " + (hd_i64)c * %lldLL", (long long)t->strides[s->rank - 1]);
 }
 
-static void load(const mm *s, int ti, bool *have, base_sb *sb)
+/* tX for an epilogue operand at its first use: a scalar expression, or in[slot] (the value
+ * hd_epilogue_in loaded). */
+static void load(const mm *s, int ti, const int *slot, bool *have, base_sb *sb)
 {
     if (ti < 0 || have[ti])
         return;
     have[ti] = true;
     char buf[64];
     const char *scalar = cg_scalar_expr(s->g, ti, buf, sizeof buf);
-    base_sb_printf(sb, "    float t%d = ", ti);
-    if (scalar != NULL) {
-        base_sb_printf(sb, "%s;\n", scalar);
-        return;
-    }
-    base_sb_printf(sb, "hd_ld<%s>(p%d, ", cg_dtype(s->g->t[ti].dtype), ti);
-    element_offset(s, ti, sb);
-    base_sb_puts(sb, ");\n");
+    if (scalar != NULL)
+        base_sb_printf(sb, "    float t%d = %s;\n", ti, scalar);
+    else
+        base_sb_printf(sb, "    float t%d = in[%d];\n", ti, slot[ti]);
 }
 
 static void store(const mm *s, int ti, base_sb *sb)
@@ -130,20 +139,68 @@ static void index_expr(const mm *s, int64_t axis, base_sb *sb)
         batch_coord(s, (int)axis, sb);
 }
 
-/* hd_epilogue: C rounded to its type, then the fused pointwise ops, one element. */
-static void emit_epilogue(const mm *s, bool *have, base_sb *sb)
+static bool is_epilogue(const mm *s, int i) { return s->k->part[i] == IR_PART_EPILOGUE; }
+
+/* The epilogue's operands in memory, in first-use order: slot[ti] is the index of tensor ti in
+ * hd_epilogue_in's `in` array (-1: computed in the kernel, a scalar, or unused). Returns how
+ * many; `seen` (n_t entries) is scratch, left all false. */
+static int input_slots(const mm *s, int *slot, bool *seen)
 {
     const ir_graph *g = s->g;
-    base_sb_puts(sb, "HD_DEVICE void hd_epilogue(hd_i64 b, int r, int c, float acc, HD_PARAMS)\n{\n");
+    int n = 0;
+    for (int i = 0; i < g->n_t; i++)
+        slot[i] = -1;
+    seen[s->c] = true;
+    for (int i = 0; i < s->k->n_ops; i++) {
+        if (!is_epilogue(s, i))
+            continue;
+        const ir_op *op = &g->ops[s->k->ops[i]];
+        char buf[64];
+        for (int j = 0; j < op->n_in; j++) {
+            int ti = op->in[j];
+            if (ti >= 0 && !seen[ti] && cg_scalar_expr(g, ti, buf, sizeof buf) == NULL)
+                slot[ti] = n++;
+            if (ti >= 0)
+                seen[ti] = true;
+        }
+        seen[op->out[0]] = true;
+    }
+    for (int i = 0; i < g->n_t; i++)
+        seen[i] = false;
+    return n;
+}
+
+/* hd_epilogue_in: loads every epilogue operand in memory for element (b, r, c) into in[]. */
+static void emit_epilogue_in(const mm *s, const int *slot, int n_in, base_sb *sb)
+{
+    base_sb_printf(sb, "#define HD_EPI_IN %d\n"
+                   "HD_DEVICE void hd_epilogue_in(hd_i64 b, int r, int c, float *in, HD_PARAMS)\n{\n", n_in);
+    for (int k = 0; k < n_in; k++)
+        for (int ti = 0; ti < s->g->n_t; ti++)
+            if (slot[ti] == k) {
+                base_sb_printf(sb, "    in[%d] = hd_ld<%s>(p%d, ", k, cg_dtype(s->g->t[ti].dtype), ti);
+                element_offset(s, ti, sb);
+                base_sb_puts(sb, ");\n");
+            }
+    base_sb_puts(sb, "}\n");
+}
+
+/* hd_epilogue_out: C rounded to its type, then the fused pointwise ops, one element, with the
+ * operands hd_epilogue_in loaded; stores every tensor the kernel writes. */
+static void emit_epilogue_out(const mm *s, const int *slot, bool *have, base_sb *sb)
+{
+    const ir_graph *g = s->g;
+    base_sb_puts(sb, "HD_DEVICE void hd_epilogue_out(hd_i64 b, int r, int c, float acc, const float *in, "
+                 "HD_PARAMS)\n{\n");
     base_sb_printf(sb, "    float t%d = hd_round<%s>(acc);\n", s->c, cg_dtype(g->t[s->c].dtype));
     have[s->c] = true;
     store(s, s->c, sb);
     for (int i = 0; i < s->k->n_ops; i++) {
-        if (s->k->part[i] != IR_PART_EPILOGUE)
+        if (!is_epilogue(s, i))
             continue;
         const ir_op *op = &g->ops[s->k->ops[i]];
         for (int j = 0; j < op->n_in; j++)
-            load(s, op->in[j], have, sb);
+            load(s, op->in[j], slot, have, sb);
         char a[16], b[16], c[16], out[24];
         snprintf(a, sizeof a, "t%d", op->in[0]);
         snprintf(b, sizeof b, "t%d", op->in[1]);
@@ -161,6 +218,143 @@ static void emit_epilogue(const mm *s, bool *have, base_sb *sb)
         store(s, op->out[0], sb);
     }
     base_sb_puts(sb, "}\n");
+}
+
+/* The epilogue hooks: hd_epilogue_in (the loads) and hd_epilogue_out (math and stores), so a
+ * template can issue many elements' loads before any store; hd_epilogue does one element. */
+static hipdnnStatus_t emit_epilogue(const mm *s, bool *have, base_sb *sb)
+{
+    int *slot = base_malloc(((size_t)s->g->n_t + 1) * sizeof *slot);
+    if (slot == NULL)
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
+    int n_in = input_slots(s, slot, have);
+    emit_epilogue_in(s, slot, n_in, sb);
+    emit_epilogue_out(s, slot, have, sb);
+    base_sb_puts(sb, "HD_DEVICE void hd_epilogue(hd_i64 b, int r, int c, float acc, HD_PARAMS)\n{\n"
+                 "    float in[HD_EPI_IN + 1];\n    hd_epilogue_in(b, r, c, in, HD_ARGS);\n"
+                 "    hd_epilogue_out(b, r, c, acc, in, HD_ARGS);\n}\n");
+    base_free(slot);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* ---- the wgmma template (sm_90) ------------------------------------------------------------------ */
+
+/* Whether X's non-broadcast batch dims flatten into one index j with offset j * stride (the
+ * third dim of its tensor map); *nb = how many matrices, *stride in elements. */
+static bool flat_batches(const mm *s, int ti, int64_t rows, int64_t ld, int64_t *nb, int64_t *stride)
+{
+    const ir_tensor *t = &s->g->t[ti];
+    int64_t n = 1, st = -1;
+    for (int d = s->rank - 3; d >= 0; d--) {
+        if (t->dims[d] == 1)
+            continue;
+        if (st < 0)
+            st = t->strides[d];
+        else if (t->strides[d] != st * n)
+            return false;
+        n *= t->dims[d];
+    }
+    *nb = n;
+    *stride = st < 0 ? rows * ld : st;
+    return *stride >= rows * ld;
+}
+
+/* The row stride a tensor map uses: the operand's, or any valid one when there is one row. */
+static int64_t map_ld(int64_t ld, int64_t rows, int64_t cols)
+{
+    return rows == 1 ? (cols + 7) / 8 * 8 : ld;
+}
+
+static bool wgmma_fits(mm *s, const cg_target *t)
+{
+    if (strcmp(t->platform, "nvidia") != 0 || strcmp(t->arch, "sm_90") != 0 || t->mm_wgmma < 0)
+        return false;
+    int64_t la = map_ld(s->lda, s->m, s->kd);
+    int64_t lb = s->b_kmajor ? map_ld(s->ldb, s->n, s->kd) : map_ld(s->ldb, s->kd, s->n);
+    int64_t rb = s->b_kmajor ? s->n : s->kd;
+    return flat_batches(s, s->a, s->m, la, &s->a_nb, &s->a_bstride) &&
+           flat_batches(s, s->b, rb, lb, &s->b_nb, &s->b_bstride) &&
+           s->a_bstride < ((int64_t)1 << 38) && s->b_bstride < ((int64_t)1 << 38);
+}
+
+/* hd_a_bidx / hd_b_bidx: X's flat batch index for C's batch b. */
+static void batch_index(const mm *s, int ti, const char *name, base_sb *sb)
+{
+    const ir_tensor *t = &s->g->t[ti], *c = &s->g->t[s->c];
+    base_sb_printf(sb, "HD_DEVICE int %s(int b)\n{\n    return 0", name);
+    int64_t mul = 1;
+    for (int d = s->rank - 3; d >= 0; d--) {
+        if (t->dims[d] == 1)
+            continue;
+        base_sb_puts(sb, " + (int)(");
+        batch_coord(s, d, sb);
+        base_sb_printf(sb, " / %lldLL * %lldLL)", (long long)(c->dims[d] / t->dims[d]), (long long)mul);
+        mul *= t->dims[d];
+    }
+    base_sb_puts(sb, ";\n}\n");
+}
+
+static cg_tmap tmap(int64_t inner, int64_t rows, int64_t nb, int64_t ld, int64_t bstride,
+                    uint32_t box_inner, uint32_t box_rows)
+{
+    return (cg_tmap){.rank = 3, .dims = {(uint64_t)inner, (uint64_t)rows, (uint64_t)nb},
+                     .strides = {(uint64_t)ld * 2, (uint64_t)bstride * 2},
+                     .box = {box_inner, box_rows, 1}};
+}
+
+/* Pipeline stages that fit the shared memory a block may have (at least 2). */
+static int sm90_stages(const cg_target *t, int bn)
+{
+    int stages = t->mm_stages > 0 ? t->mm_stages : 4;
+    while (stages > 2 && 1024 + stages * (SM90_BM + bn) * 128 + stages * 16 > SMEM_OPTIN_MAX)
+        stages--;
+    return stages;
+}
+
+/* Defines, hooks and launch recipe of the wgmma template; A and B's tensor maps come last. */
+static hipdnnStatus_t emit_sm90(const mm *s, const cg_target *t, base_sb *defs, base_sb *hooks,
+                                cg_kernel *out)
+{
+    int bn = t->mm_tile_n == 128 ? 128 : 256, stages = sm90_stages(t, bn);
+    int64_t tiles = (s->m + SM90_BM - 1) / SM90_BM * ((s->n + bn - 1) / bn) * s->batch;
+    if (tiles > INT32_MAX || out->n_args + 2 > CG_MAX_ARGS)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: matmul with too many tiles or "
+                         "parameters for the wgmma template");
+    base_sb_printf(defs, "#define HD_BN %d\n#define HD_STAGES %d\n", bn, stages);
+    batch_index(s, s->a, "hd_a_bidx", hooks);
+    batch_index(s, s->b, "hd_b_bidx", hooks);
+    int64_t la = map_ld(s->lda, s->m, s->kd);
+    cg_arg a = {.kind = CG_ARG_TMAP, .tensor = s->a,
+                .map = tmap(s->kd, s->m, s->a_nb, la, s->a_bstride, 64, SM90_BM)};
+    cg_arg b = {.kind = CG_ARG_TMAP, .tensor = s->b};
+    if (s->b_kmajor)
+        b.map = tmap(s->kd, s->n, s->b_nb, map_ld(s->ldb, s->n, s->kd), s->b_bstride, 64, (uint32_t)bn);
+    else
+        b.map = tmap(s->n, s->kd, s->b_nb, map_ld(s->ldb, s->kd, s->n), s->b_bstride, 64, 64);
+    out->args[out->n_args++] = a;
+    out->args[out->n_args++] = b;
+    out->entry = "hd_matmul_sm90_kernel";
+    snprintf(out->arch, sizeof out->arch, "sm_90a");
+    int sms = t->sm_count > 0 ? t->sm_count : 132;
+    out->grid[0] = (unsigned)(tiles < sms ? tiles : sms), out->grid[1] = out->grid[2] = 1;
+    out->block[0] = SM90_THREADS, out->block[1] = out->block[2] = 1;
+    out->smem = (unsigned)(1024 + stages * (SM90_BM + bn) * 128 + stages * 16);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* Defines, hooks and launch recipe of the mma.sync template. */
+static void emit_mma_sync(const mm *s, base_sb *defs, base_sb *hooks, cg_kernel *out)
+{
+    base_sb_printf(defs, "#define HD_LDA %lldLL\n#define HD_LDB %lldLL\n#define HD_A_PTR p%d\n"
+                   "#define HD_B_PTR p%d\n#define HD_WARPS_M %d\n#define HD_WARPS_N %d\n",
+                   (long long)s->lda, (long long)s->ldb, s->a, s->b, WARPS_M, WARPS_N);
+    operand_offset(s, s->a, "hd_a_off", hooks);
+    operand_offset(s, s->b, "hd_b_off", hooks);
+    out->entry = "hd_matmul_kernel";
+    out->grid[0] = (unsigned)((s->n + BN - 1) / BN), out->grid[1] = (unsigned)((s->m + BM - 1) / BM);
+    out->grid[2] = (unsigned)s->batch;
+    out->block[0] = WARPS_M * WARPS_N * 32, out->block[1] = out->block[2] = 1;
+    out->smem = 0; /* static: 48 KB */
 }
 
 /* ---- checks ---------------------------------------------------------------------------------------- */
@@ -182,8 +376,13 @@ static bool check_ops(const mm *s, char *why, size_t len)
         const ir_op *op = &s->g->ops[s->k->ops[i]];
         if (op == s->op)
             continue;
-        if (op->kind != IR_OP_POINTWISE || s->k->part[i] != IR_PART_EPILOGUE)
-            return fail(why, len, "a matmul prologue (an op feeding A or B) has no template yet");
+        if (s->k->part[i] != IR_PART_EPILOGUE)
+            return fail(why, len, "a matmul prologue (an op feeding A or B, e.g. a block-scale "
+                        "dequantize) has no template yet");
+        if (op->kind != IR_OP_POINTWISE) {
+            snprintf(why, len, "%s in a matmul epilogue has no template yet", ir_op_info_of(op->kind)->name);
+            return false;
+        }
         for (int j = 0; j < op->n_in + op->n_out; j++) {
             int ti = j < op->n_in ? op->in[j] : op->out[j - op->n_in];
             if (ti < 0)
@@ -255,28 +454,25 @@ hipdnnStatus_t cg_emit_matmul(const ir_graph *g, const ir_kernel *k, const cg_ta
     if (!check_target(t, why, why_len) || !check_operands(&s, why, why_len) ||
         !check_ops(&s, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
+    bool wgmma = wgmma_fits(&s, t);
     base_sb defs = {0}, hooks = {0};
     bool *have = base_calloc((size_t)g->n_t + 1, sizeof *have);
     hipdnnStatus_t st = have != NULL ? cg_collect_params(g, k, out, &defs)
                                      : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
     if (st == HIPDNN_STATUS_SUCCESS) {
         base_sb_printf(&defs, "#define HD_M %lld\n#define HD_N %lld\n#define HD_K %lld\n"
-                       "#define HD_BATCH %lld\n#define HD_AB_DT %s\n#define HD_B_KMAJOR %d\n"
-                       "#define HD_LDA %lldLL\n#define HD_LDB %lldLL\n#define HD_A_PTR p%d\n"
-                       "#define HD_B_PTR p%d\n#define HD_WARPS_M %d\n#define HD_WARPS_N %d\n",
+                       "#define HD_BATCH %lld\n#define HD_AB_DT %s\n#define HD_B_KMAJOR %d\n",
                        (long long)s.m, (long long)s.n, (long long)s.kd,
-                       (long long)s.batch, cg_dtype(g->t[s.a].dtype), s.b_kmajor,
-                       (long long)s.lda, (long long)s.ldb, s.a, s.b, WARPS_M, WARPS_N);
-        operand_offset(&s, s.a, "hd_a_off", &hooks);
-        operand_offset(&s, s.b, "hd_b_off", &hooks);
-        emit_epilogue(&s, have, &hooks);
-        st = cg_assemble(t, "matmul.hip", &defs, &hooks, out);
+                       (long long)s.batch, cg_dtype(g->t[s.a].dtype), s.b_kmajor);
+        if (wgmma)
+            st = emit_sm90(&s, t, &defs, &hooks, out);
+        else
+            emit_mma_sync(&s, &defs, &hooks, out);
     }
-    out->entry = "hd_matmul_kernel";
-    out->grid[0] = (unsigned)((s.n + BN - 1) / BN), out->grid[1] = (unsigned)((s.m + BM - 1) / BM);
-    out->grid[2] = (unsigned)s.batch;
-    out->block[0] = WARPS_M * WARPS_N * 32, out->block[1] = out->block[2] = 1;
-    out->smem = 0; /* static: 48 KB */
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = emit_epilogue(&s, have, &hooks);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = cg_assemble(t, wgmma ? "matmul_sm90.hip" : "matmul.hip", &defs, &hooks, out);
     out->align = 16;
     base_free(have);
     base_sb_free(&defs);

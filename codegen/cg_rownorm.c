@@ -1,5 +1,5 @@
 /* cg_rownorm.c — emits layernorm / rmsnorm kernels (with their pointwise prologue and
- * epilogue) with kernel_templates/rownorm.hip.
+ * epilogue, and a block-scale quantize ending the epilogue) with kernel_templates/rownorm.hip.
  *
  * x [lead..., norm...] is seen as ROWS x COLS: the trailing `normalized_dims` dims are one row,
  * which must be packed (unit stride, row-major). Every other tensor the kernel touches is one of
@@ -8,6 +8,11 @@
  *   ROW      1 on every normalized dim             -> offset rowoff(row)   (saved statistics)
  *   SCALAR   all dims 1                            -> offset 0 (or a constant / a parameter)
  * Anything else is NOT_SUPPORTED. rowoff() is generated per tensor from its row-dim strides.
+ * Quantize tail: blocks along the last dim of a ROW_COL value; its element output (any strides;
+ * FP4 packed with even row strides) and its scale (x's dims with the last one divided by the
+ * block, any strides) are addressed per element from (row, col). The block must be a power of
+ * two that at most 32 lanes' vectors cover (MX 32 and NVFP4 16 always are); otherwise
+ * NOT_SUPPORTED.
  */
 #include <stdio.h>
 #include <string.h>
@@ -24,6 +29,7 @@ typedef struct norm {
     int64_t rows, cols;
     int vec, threads;
     bool rms;
+    const ir_op *quant;    /* the block-scale quantize ending the epilogue, or NULL */
 } norm;
 
 static bool packed_tail(const ir_tensor *t, int lead)
@@ -40,6 +46,8 @@ static bool packed_tail(const ir_tensor *t, int lead)
 static access access_of(const norm *n, int ti)
 {
     const ir_tensor *t = &n->g->t[ti], *x = &n->g->t[n->op->in[0]];
+    if (t->by_value || t->runtime_scalar)
+        return A_SCALAR; /* a value, not an address: any rank (an epsilon [1, 1] for x [A, R, C]) */
     if (t->rank != n->rank)
         return A_BAD;
     bool row_one = true, col_one = true, row_eq = true, col_eq = true;
@@ -129,6 +137,8 @@ static void run_part(const norm *n, ir_part part, bool *have, base_sb *sb)
         if (n->k->part[i] != part)
             continue;
         const ir_op *op = &n->g->ops[n->k->ops[i]];
+        if (op->kind != IR_OP_POINTWISE)
+            continue; /* the quantize tail: hd_row_quant */
         for (int s = 0; s < op->n_in; s++)
             load_vec(n, op->in[s], have, sb);
         char a[24], b[24], c[24], out[24];
@@ -144,6 +154,56 @@ static void run_part(const norm *n, ir_part part, bool *have, base_sb *sb)
         if (written(n, op->out[0]))
             store_vec(n, op->out[0], sb);
     }
+}
+
+/* Offset of tensor ti's element at (row r, column `col`) for any strides: col decomposed over
+ * x's normalized dims, the last coordinate divided by last_div (a scale's block). */
+static void elem_offset(const norm *n, int ti, const char *col, int64_t last_div, base_sb *sb)
+{
+    const ir_tensor *t = &n->g->t[ti], *x = &n->g->t[n->op->in[0]];
+    row_offset(n, ti, sb);
+    int64_t inner = 1;
+    for (int d = n->rank - 1; d >= n->lead; d--) {
+        int64_t div = d == n->rank - 1 ? last_div : 1;
+        if (t->dims[d] != 1)
+            base_sb_printf(sb, " + ((%s) / %lldLL %% %lldLL / %lldLL) * %lldLL", col, (long long)inner,
+                           (long long)x->dims[d], (long long)div, (long long)t->strides[d]);
+        inner *= x->dims[d];
+    }
+}
+
+static void emit_quant_hooks(const norm *n, base_sb *sb)
+{
+    int y = n->quant->out[0], s = n->quant->out[1];
+    const ir_tensor *yt = &n->g->t[y];
+    base_sb_puts(sb, "HD_DEVICE void hd_store_scale(hd_i64 r, int c, hd_u8 code, HD_PARAMS)\n{\n");
+    if (written(n, s)) {
+        base_sb_printf(sb, "    ((hd_u8 *)p%d)[", s);
+        elem_offset(n, s, "c", n->quant->a.quant.block[0], sb);
+        base_sb_puts(sb, "] = code;\n");
+    }
+    if (yt->dtype == HIPDNN_DATA_FP4_E2M1) { /* packed, even row offsets: whole bytes */
+        base_sb_puts(sb, "}\nHD_DEVICE void hd_store_fp4(hd_i64 r, int c, const hd_u8 *b, HD_PARAMS)\n{\n");
+        if (written(n, y)) {
+            base_sb_puts(sb, "    hd_i64 o = ");
+            row_offset(n, y, sb);
+            base_sb_printf(sb, " + c;\n    for (int j = 0; j < HD_VEC / 2; j++)\n"
+                           "        ((hd_u8 *)p%d)[(o >> 1) + j] = b[j];\n", y);
+        }
+        base_sb_puts(sb, "}\n");
+        return;
+    }
+    base_sb_puts(sb, "}\nHD_DEVICE void hd_store_q(hd_i64 r, int c, const float *q, HD_PARAMS)\n{\n");
+    if (written(n, y) && packed_tail(yt, n->lead)) {
+        base_sb_printf(sb, "    hd_stv<%s, HD_VEC>(p%d, ", cg_dtype(yt->dtype), y);
+        row_offset(n, y, sb);
+        base_sb_puts(sb, " + c, q);\n");
+    } else if (written(n, y)) {
+        base_sb_printf(sb, "    for (int j = 0; j < HD_VEC; j++)\n        hd_st<%s>(p%d, ", cg_dtype(yt->dtype), y);
+        elem_offset(n, y, "c + j", 1, sb);
+        base_sb_puts(sb, ", q[j]);\n");
+    }
+    base_sb_puts(sb, "}\n");
 }
 
 static void emit_hooks(const norm *n, bool *have, base_sb *sb)
@@ -168,14 +228,19 @@ static void emit_hooks(const norm *n, bool *have, base_sb *sb)
     }
 
     memset(have, 0, (size_t)n->g->n_t * sizeof *have);
-    base_sb_puts(sb, "HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS)\n{\n");
+    base_sb_printf(sb, "HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, %sHD_PARAMS)\n{\n",
+                   n->quant != NULL ? "float *qx, " : "");
     base_sb_printf(sb, "    float t%d[HD_VEC];\n    for (int j = 0; j < HD_VEC; j++) t%d[j] = hd_round<%s>(v[j]);\n",
                    y, y, cg_dtype(n->g->t[y].dtype));
     have[y] = true;
     if (written(n, y))
         store_vec(n, y, sb);
     run_part(n, IR_PART_EPILOGUE, have, sb);
+    if (n->quant != NULL)
+        base_sb_printf(sb, "    for (int j = 0; j < HD_VEC; j++) qx[j] = t%d[j];\n", n->quant->in[0]);
     base_sb_puts(sb, "}\n");
+    if (n->quant != NULL)
+        emit_quant_hooks(n, sb);
 
     base_sb_puts(sb, "HD_DEVICE void hd_store_stats(hd_i64 r, float mean, float inv, HD_PARAMS)\n{\n");
     int stats[2] = {n->rms ? -1 : op->out[1], n->rms ? op->out[1] : op->out[2]};
@@ -203,10 +268,52 @@ static int normalized_dims(const norm *n)
     return s->rank - 1;
 }
 
+/* The quantize tail: last op, blocks along the last dim of a ROW_COL value, types the
+ * kernels quantize to, an FP4 output packed with even row strides. */
+static bool check_quant(norm *n, const ir_op *q, char *why, size_t len)
+{
+    const ir_tensor *x = &n->g->t[q->in[0]], *y = &n->g->t[q->out[0]], *s = &n->g->t[q->out[1]];
+    int64_t axis = q->a.quant.axis < 0 ? q->a.quant.axis + x->rank : q->a.quant.axis;
+    int64_t block = q->a.quant.n_block > 0 ? q->a.quant.block[0] : 0;
+    if (!cg_check_quant_types(n->g, q, why, len))
+        return false;
+    const ir_tensor *nx = &n->g->t[n->op->in[0]]; /* one row: ROW_COL is classified COL */
+    bool ok = axis == n->rank - 1 && access_of(n, q->in[0]) != A_BAD && x->rank == n->rank &&
+              y->rank == n->rank && s->rank == n->rank && block >= 1 && x->dims[axis] % block == 0;
+    for (int d = 0; ok && d < n->rank; d++)
+        ok = x->dims[d] == nx->dims[d] && y->dims[d] == x->dims[d] &&
+             s->dims[d] == (d == axis ? x->dims[d] / block : x->dims[d]);
+    if (!ok) {
+        snprintf(why, len, "a block quantize ending a norm kernel needs blocks along the last dim "
+                 "that divide it, over the norm's rows");
+        return false;
+    }
+    if ((block & (block - 1)) != 0) {
+        snprintf(why, len, "a block quantize ending a norm kernel needs a power-of-two block (got %lld)",
+                 (long long)block);
+        return false;
+    }
+    if (y->dtype != HIPDNN_DATA_FP4_E2M1)
+        return true;
+    ok = block % 2 == 0 && packed_tail(y, n->lead);
+    for (int d = 0; ok && d < n->lead; d++)
+        ok = y->dims[d] == 1 || y->strides[d] % 2 == 0;
+    if (!ok)
+        snprintf(why, len, "a norm kernel quantizing to FP4 needs an even block and the output packed "
+                 "with even row strides (two elements share a byte)");
+    return ok;
+}
+
 static bool check(norm *n, char *why, size_t len)
 {
     for (int i = 0; i < n->k->n_ops; i++) {
         const ir_op *op = &n->g->ops[n->k->ops[i]];
+        if (op->kind == IR_OP_BS_QUANTIZE && i == n->k->n_ops - 1 && n->k->part[i] == IR_PART_EPILOGUE) {
+            n->quant = op;
+            if (!check_quant(n, op, why, len))
+                return false;
+            continue; /* its outputs are addressed per element (elem_offset) */
+        }
         if (op != n->op && op->kind != IR_OP_POINTWISE) {
             snprintf(why, len, "%s fused into a norm has no template yet", ir_op_info_of(op->kind)->name);
             return false;
@@ -235,6 +342,8 @@ static int choose_vec(const norm *n)
         return 1;
     for (int i = 0; i < n->k->n_ops; i++) {
         const ir_op *op = &n->g->ops[n->k->ops[i]];
+        if (op == n->quant)
+            continue; /* its outputs take scalar (or 8-byte) accesses */
         for (int s = 0; s < op->n_in + op->n_out; s++) {
             int ti = s < op->n_in ? op->in[s] : op->out[s - op->n_in];
             if (ti < 0 || access_of(n, ti) != A_ROW_COL)
@@ -245,6 +354,21 @@ static int choose_vec(const norm *n)
         }
     }
     return 8;
+}
+
+/* Vector width with a quantize tail: FP4 needs element pairs in one thread, and a block must
+ * span at most a warp's lanes. Width 2 is always possible (scalar accesses; COLS is a multiple
+ * of the even block), so 1-wide rows become 2-wide for FP4 and for blocks of 64. */
+static bool quant_vec(norm *n, char *why, size_t len)
+{
+    int64_t block = n->quant->a.quant.block[0];
+    if (n->vec == 1 && (n->g->t[n->quant->out[0]].dtype == HIPDNN_DATA_FP4_E2M1 || block == 64))
+        n->vec = 2;
+    if (block / n->vec <= 32)
+        return true;
+    snprintf(why, len, "a block quantize of %lld elements ending a norm kernel spans more than a warp "
+             "of %d-element accesses", (long long)block, n->vec);
+    return false;
 }
 
 static hipdnnStatus_t epsilon_expr(const norm *n, char *buf, size_t len)
@@ -274,6 +398,8 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
     n.vec = choose_vec(&n);
     if (t->max_vec > 0 && n.vec > t->max_vec)
         n.vec = 1;
+    if (n.quant != NULL && !quant_vec(&n, why, why_len))
+        return HIPDNN_STATUS_NOT_SUPPORTED;
     n.threads = 32;
     int per_thread = t->loads_per_thread > 0 ? t->loads_per_thread : 4; /* loads in flight */
     while (n.threads < 1024 && n.cols / n.vec / n.threads > per_thread)
@@ -287,9 +413,14 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
         epsilon_expr(&n, eps, sizeof eps);
         base_sb_printf(&defs, "#define HD_ROWS %lldLL\n#define HD_COLS %lld\n#define HD_THREADS %d\n"
                        "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_PREFETCH %d\n"
-                       "#define HD_SHIFTED_STATS %d\n",
+                       "#define HD_SHIFTED_STATS %d\n#define HD_QUANT %d\n",
                        (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps,
-                       t->row_prefetch ? 1 : 0, t->shifted_stats ? 1 : 0);
+                       t->row_prefetch ? 1 : 0, t->shifted_stats ? 1 : 0, n.quant != NULL);
+        if (n.quant != NULL)
+            base_sb_printf(&defs, "#define HD_QBLOCK %d\n#define HD_QSCALE_DT %s\n#define HD_QMAX %.1f\n"
+                           "#define HD_QY_DT %s\n", (int)n.quant->a.quant.block[0],
+                           cg_dtype(g->t[n.quant->out[1]].dtype), cg_quant_max(g->t[n.quant->out[0]].dtype),
+                           cg_dtype_load(g->t[n.quant->out[0]].dtype));
         emit_hooks(&n, have, &hooks);
         st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
     }
@@ -298,7 +429,7 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
     int64_t max_grid = t->row_prefetch ? (int64_t)(t->sm_count > 0 ? t->sm_count : 1) * (2048 / n.threads) : 1048576;
     out->grid[0] = (unsigned)(n.rows < max_grid ? n.rows : max_grid), out->grid[1] = out->grid[2] = 1;
     out->block[0] = (unsigned)n.threads, out->block[1] = out->block[2] = 1;
-    out->align = n.vec == 8 ? 16 : 1;
+    out->align = n.vec == 8 ? 16 : 1; /* vec 2 (FP4 pairs) uses scalar accesses */
     base_free(have);
     base_sb_free(&defs);
     base_sb_free(&hooks);

@@ -1,7 +1,7 @@
 /* fe_engine.c — the engine registry, engine enumeration (_ext calls) and the ENGINE descriptor.
  *
- * The registry lists every engine in heuristic rank order, best first; the reference engine is
- * last. An ENGINE descriptor names one engine (global index) for one finalized graph; it
+ * The registry lists every engine in heuristic rank order, best first: jit_fused, jit_unfused
+ * (one kernel per op: runs what the fused one cannot), then the reference engine. An ENGINE descriptor names one engine (global index) for one finalized graph; it
  * finalizes only if the engine supports the graph, and reports the engine's name, knobs
  * (as new KNOB_INFO descriptors) and behavior notes.
  */
@@ -12,7 +12,7 @@
 #define EXPORT HIPDNN_BACKEND_EXPORT
 #define PLUGIN_NAME "hipdnn-jit"
 
-const fe_engine *const fe_engines[] = {&fe_jit_engine, &fe_reference_engine};
+const fe_engine *const fe_engines[] = {&fe_jit_engine, &fe_jit_unfused_engine, &fe_reference_engine};
 const int fe_n_engines = (int)(sizeof fe_engines / sizeof fe_engines[0]);
 
 const fe_engine *fe_engine_by_id(int64_t id)

@@ -1,13 +1,26 @@
-/* fe_engine_jit.c — the fused JIT engine: the graph's fusion partition (ir_fuse), one kernel
- * per part emitted from the templates (codegen/), compiled at plan finalize with the run-time
- * compiler and loaded (runtime/); execute only binds pointers and launches, in order, on the
- * handle's stream.
+/* fe_engine_jit.c — the two JIT engines. jit_fused runs the graph's fusion partition
+ * (ir_fuse: anchors with their fused pointwise prologue and epilogue, pointwise regions);
+ * jit_unfused runs one kernel per op (ir_split), so a graph runs on the GPU even when a fused
+ * kernel of it has no template, as long as each op alone has one. Otherwise they are the same
+ * engine: one kernel per part emitted from the templates (codegen/), compiled at plan finalize
+ * with the run-time compiler and loaded (runtime/); execute only binds pointers and launches,
+ * in order, on the handle's stream.
  *
- * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned.
- * Knobs: jit.vector_width (1 or 8, default 8): the widest vector access codegen may use;
+ * Workspace: virtual tensors that cross kernels live in it, each 256-byte aligned, then one
+ * scratch region the multi-pass kernels (channel reductions) share, as large as the largest
+ * kernel's cg_scratch_bytes (kernels run one after another on the handle's stream). The size
+ * reported is exactly that (jit_unfused: a slot for every virtual tensor an op reads).
+ * Knobs (both engines): jit.vector_width (1 or 8, default 8): the widest vector access codegen
+ * may use (1 also keeps convolutions off the 16-byte tensor-core path);
  * jit.loads_per_thread (1, 2, 4, 8; default 4): row kernels' vector loads in flight per thread;
  * jit.row_prefetch (0 or 1, default 0): row kernels load the next row while reducing this one;
- * jit.shifted_stats (0 or 1, default 0): layernorm's statistics as pivot-shifted sums in warps.
+ * jit.shifted_stats (0 or 1, default 0): layernorm's statistics as pivot-shifted sums in warps;
+ * jit.matmul_wgmma (0 or 1, default 1): matmuls on sm_90 use the wgmma + TMA template where it
+ * fits (0: the mma.sync one); jit.matmul_tile_n (128 or 256, default 256) and
+ * jit.matmul_stages (2 .. 6, default 4; fewer when the shared memory cannot hold them): the
+ * wgmma template's tile columns and pipeline depth.
+ * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
+ * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
  */
 #include <stdio.h>
@@ -20,9 +33,13 @@
 
 #define WS_ALIGN 256
 
-enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS };
+enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
+       KNOB_MM_TILE_N, KNOB_MM_STAGES };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
+static const int64_t mm_wgmma[] = {0, 1};
+static const int64_t mm_tile_n[] = {128, 256};
+static const int64_t mm_stages[] = {2, 3, 4, 5, 6};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
      .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
@@ -35,6 +52,14 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.shifted_stats", .description = "layernorm statistics: 1 = sums around a per-warp "
      "pivot within each warp, merged across warps; 0 = each thread's exact mean and M2, merged "
      "pairwise throughout", .min = 0, .max = 1, .stride = 1, .dflt = 0},
+    {.id = "jit.matmul_wgmma", .description = "matmul on sm_90: 1 uses the wgmma + TMA template "
+     "where it fits, 0 the mma.sync one",
+     .min = 0, .max = 1, .stride = 1, .dflt = 1, .valid = mm_wgmma, .n_valid = 2},
+    {.id = "jit.matmul_tile_n", .description = "wgmma matmul: output tile columns (tile 128 x N)",
+     .min = 128, .max = 256, .stride = 128, .dflt = 256, .valid = mm_tile_n, .n_valid = 2},
+    {.id = "jit.matmul_stages", .description = "wgmma matmul: shared-memory pipeline stages (fewer "
+     "when the tile's stages do not fit)",
+     .min = 2, .max = 6, .stride = 1, .dflt = 4, .valid = mm_stages, .n_valid = 5},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -42,18 +67,23 @@ typedef struct jit_kernel {
     cg_kernel cg;       /* launch recipe (the source is freed once compiled) */
     rt_module *module;
     rt_function fn;
+    rt_function fn_then[CG_MAX_LAUNCHES - 1]; /* the entries of cg.then */
 } jit_kernel;
+
+/* How an engine splits a graph into kernels: ir_fuse or ir_split. */
+typedef hipdnnStatus_t (*partition_fn)(const ir_graph *, ir_partition *);
 
 struct fe_plan_impl {
     const fe_graph_state *g;
     jit_kernel *k;
     int n_kernels;
     int64_t *ws_offset; /* per IR tensor: its workspace offset, -1 when bound by the pack */
+    int64_t scratch_offset; /* the kernels' shared scratch region */
 };
 
 /* ---- support and workspace ------------------------------------------------------------------------- */
 
-static bool jit_supports(const fe_graph_state *g, char *why, size_t n)
+static bool supports_with(partition_fn split, const fe_graph_state *g, char *why, size_t n)
 {
     if (g->ir == NULL) {
         snprintf(why, n, "%s", g->lower_msg);
@@ -64,18 +94,24 @@ static bool jit_supports(const fe_graph_state *g, char *why, size_t n)
         return false;
     }
     ir_partition p;
-    if (ir_fuse(g->ir, &p) != HIPDNN_STATUS_SUCCESS) {
-        snprintf(why, n, "fusion failed");
+    if (split(g->ir, &p) != HIPDNN_STATUS_SUCCESS) {
+        snprintf(why, n, "partitioning the graph into kernels failed");
         return false;
     }
     bool ok = true;
-    for (int i = 0; ok && i < p.n; i++)
-        ok = cg_supports(g->ir, &p.k[i], why, n);
+    for (int i = 0; ok && i < p.n; i++) {
+        char kw[224] = "";
+        ok = cg_supports(g->ir, &p.k[i], kw, sizeof kw);
+        if (!ok)
+            snprintf(why, n, "kernel %d of %d (%s): %s", i, p.n, p.k[i].anchor >= 0 ?
+                     ir_op_info_of(g->ir->ops[p.k[i].anchor].kind)->name : "pointwise region", kw);
+    }
     ir_partition_free(&p);
     return ok;
 }
 
-/* Workspace offsets of the virtual tensors the partition writes to memory; returns the size. */
+/* Workspace offsets of the virtual tensors the partition writes to memory; returns the size
+ * (where the scratch region starts). */
 static int64_t layout(const ir_graph *ir, const ir_partition *p, int64_t *offset)
 {
     int64_t ws = 0;
@@ -93,13 +129,23 @@ static int64_t layout(const ir_graph *ir, const ir_partition *p, int64_t *offset
     return ws;
 }
 
-static int64_t jit_workspace(const fe_graph_state *g, const int64_t *knobs)
+/* The largest scratch region a kernel of the partition needs. */
+static int64_t scratch_size(const ir_graph *ir, const ir_partition *p)
 {
-    (void)knobs;
+    int64_t most = 0;
+    for (int k = 0; k < p->n; k++) {
+        int64_t s = cg_scratch_bytes(ir, &p->k[k]);
+        most = s > most ? s : most;
+    }
+    return most;
+}
+
+static int64_t workspace_with(partition_fn split, const fe_graph_state *g)
+{
     ir_partition p;
-    if (ir_fuse(g->ir, &p) != HIPDNN_STATUS_SUCCESS)
+    if (split(g->ir, &p) != HIPDNN_STATUS_SUCCESS)
         return 0;
-    int64_t ws = layout(g->ir, &p, NULL);
+    int64_t ws = layout(g->ir, &p, NULL) + scratch_size(g->ir, &p);
     ir_partition_free(&p);
     return ws;
 }
@@ -114,21 +160,43 @@ static bool has_row_kernel(const ir_graph *ir)
     return false;
 }
 
+static bool has_op(const ir_graph *ir, ir_op_kind kind)
+{
+    for (int i = 0; i < ir->n_ops; i++)
+        if (ir->ops[i].kind == kind)
+            return true;
+    return false;
+}
+
+static void defaults(int64_t *knobs)
+{
+    for (size_t i = 0; i < sizeof jit_knobs / sizeof jit_knobs[0]; i++)
+        knobs[i] = jit_knobs[i].dflt;
+}
+
 /* Ranked knob settings: the defaults (16-byte accesses; 4 loads in flight per thread, the best
- * measured for 1024..8192-wide rows, bench/NOTES.md; one row at a time; merged statistics); for
- * graphs with a row kernel, 2 and 8 loads per thread, the shifted statistics and the prefetching
- * kernel next; last, 1-wide accesses, which only pointers without 16-byte alignment need. */
-static int jit_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
+ * measured for 1024..8192-wide rows, bench/NOTES.md; one row at a time; merged statistics; the
+ * wgmma matmul with 128 x 256 tiles and 4 stages); for graphs with a row kernel, 2 and 8 loads
+ * per thread, the shifted statistics and the prefetching kernel next; for graphs with a matmul,
+ * 128 x 128 tiles, then the mma.sync template; last, 1-wide accesses, which only pointers
+ * without 16-byte alignment need. */
+static int fused_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
 {
     static const int64_t rows[][3] = {{4, 0, 0}, {2, 0, 0}, {8, 0, 0}, {4, 0, 1}, {4, 1, 0}}; /* loads, prefetch, shifted */
-    int n = 0, n_rows = has_row_kernel(g->ir) ? 5 : 1;
+    static const int64_t mms[][2] = {{1, 128}, {0, 256}}; /* wgmma, tile columns */
+    int n = 0, n_rows = has_row_kernel(g->ir) ? 5 : 1, n_mms = has_op(g->ir, IR_OP_MATMUL) ? 2 : 0;
     for (int r = 0; r < n_rows && n < max; r++, n++) {
-        knobs[n][KNOB_VECTOR_WIDTH] = 8, knobs[n][KNOB_LOADS_PER_THREAD] = rows[r][0];
+        defaults(knobs[n]);
+        knobs[n][KNOB_LOADS_PER_THREAD] = rows[r][0];
         knobs[n][KNOB_ROW_PREFETCH] = rows[r][1], knobs[n][KNOB_SHIFTED_STATS] = rows[r][2];
     }
+    for (int m = 0; m < n_mms && n < max; m++, n++) {
+        defaults(knobs[n]);
+        knobs[n][KNOB_MM_WGMMA] = mms[m][0], knobs[n][KNOB_MM_TILE_N] = mms[m][1];
+    }
     if (n < max) {
-        knobs[n][KNOB_VECTOR_WIDTH] = 1, knobs[n][KNOB_LOADS_PER_THREAD] = 4;
-        knobs[n][KNOB_ROW_PREFETCH] = 0, knobs[n++][KNOB_SHIFTED_STATS] = 0;
+        defaults(knobs[n]);
+        knobs[n++][KNOB_VECTOR_WIDTH] = 1;
     }
     return n;
 }
@@ -160,20 +228,26 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     cg_dump(name, out->cg.source);
     void *code = NULL;
     size_t code_len = 0;
-    st = rt_compile(out->cg.source, name, t->arch, NULL, 0, &code, &code_len, NULL);
+    st = rt_compile(out->cg.source, name, out->cg.arch, NULL, 0, &code, &code_len, NULL);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = rt_module_load(code, code_len, &out->module);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = rt_module_function(out->module, out->cg.entry, &out->fn);
     if (st == HIPDNN_STATUS_SUCCESS && out->cg.smem > 48 * 1024) /* above the default limit */
         st = rt_function_set_max_smem(out->fn, out->cg.smem);
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < out->cg.n_then; i++) {
+        st = rt_module_function(out->module, out->cg.then[i].entry, &out->fn_then[i]);
+        if (st == HIPDNN_STATUS_SUCCESS && out->cg.then[i].smem > 48 * 1024)
+            st = rt_function_set_max_smem(out->fn_then[i], out->cg.then[i].smem);
+    }
     free(code);
     base_free(out->cg.source);
     out->cg.source = NULL;
     return st;
 }
 
-static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+static hipdnnStatus_t build_with(partition_fn split, const fe_graph_state *g, const int64_t *knobs,
+                                 fe_plan_impl **out)
 {
     rt_device_info dev;
     hipdnnStatus_t st = rt_init();
@@ -184,10 +258,12 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
     cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
                    .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
                    .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH],
-                   .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS]};
+                   .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS],
+                   .mm_wgmma = knobs[KNOB_MM_WGMMA] ? 1 : -1, .mm_tile_n = (int)knobs[KNOB_MM_TILE_N],
+                   .mm_stages = (int)knobs[KNOB_MM_STAGES]};
     snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
     ir_partition part;
-    if ((st = ir_fuse(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
+    if ((st = split(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
         return st;
     fe_plan_impl *p = base_calloc(1, sizeof *p);
     if (p != NULL) {
@@ -200,7 +276,7 @@ static hipdnnStatus_t jit_build(const fe_graph_state *g, const int64_t *knobs, f
     for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < part.n; i++, p->n_kernels++)
         st = compile_kernel(g->ir, &part.k[i], &t, &p->k[i]);
     if (st == HIPDNN_STATUS_SUCCESS)
-        layout(g->ir, &part, p->ws_offset);
+        p->scratch_offset = layout(g->ir, &part, p->ws_offset);
     ir_partition_free(&part);
     if (st != HIPDNN_STATUS_SUCCESS && p != NULL)
         jit_destroy(p);
@@ -237,24 +313,45 @@ static float scalar_value(const fe_plan_impl *p, const fe_varpack_view *pack, in
     return (float)ir_load(&b, &zero);
 }
 
+/* A tensor-map parameter: the map over tensor ti's memory. */
+typedef struct tensor_map {
+    _Alignas(RT_TENSOR_MAP_ALIGN) unsigned char bytes[RT_TENSOR_MAP_BYTES];
+} tensor_map;
+
 static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *stream,
                              const fe_varpack_view *pack)
 {
     void *ptrs[CG_MAX_ARGS], *args[CG_MAX_ARGS];
     float scalars[CG_MAX_ARGS];
+    tensor_map maps[2];
+    int n_maps = 0;
     for (int a = 0; a < k->cg.n_args; a++) {
-        int ti = k->cg.args[a].tensor;
-        if (k->cg.args[a].kind == CG_ARG_SCALAR) {
-            scalars[a] = scalar_value(p, pack, ti);
+        const cg_arg *arg = &k->cg.args[a];
+        if (arg->kind == CG_ARG_SCALAR) {
+            scalars[a] = scalar_value(p, pack, arg->tensor);
             args[a] = &scalars[a];
             continue;
         }
-        hipdnnStatus_t st = tensor_ptr(p, pack, ti, k->cg.align, &ptrs[a]);
+        if (arg->kind == CG_ARG_WORKSPACE) {
+            ptrs[a] = (char *)pack->workspace + p->scratch_offset;
+            args[a] = &ptrs[a];
+            continue;
+        }
+        hipdnnStatus_t st = tensor_ptr(p, pack, arg->tensor, k->cg.align, &ptrs[a]);
+        if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP && n_maps == 2)
+            st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT launch: more than 2 tensor maps");
+        if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP)
+            st = rt_tensor_map(&maps[n_maps], ptrs[a], arg->map.rank, 2, arg->map.dims,
+                               arg->map.strides, arg->map.box);
         if (st != HIPDNN_STATUS_SUCCESS)
             return st;
-        args[a] = &ptrs[a];
+        args[a] = arg->kind == CG_ARG_TMAP ? (void *)&maps[n_maps++] : (void *)&ptrs[a];
     }
-    return rt_launch(k->fn, k->cg.grid, k->cg.block, k->cg.smem, stream, args);
+    hipdnnStatus_t st = rt_launch(k->fn, k->cg.grid, k->cg.block, k->cg.smem, stream, args);
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < k->cg.n_then; i++)
+        st = rt_launch(k->fn_then[i], k->cg.then[i].grid, k->cg.then[i].block, k->cg.then[i].smem,
+                       stream, args);
+    return st;
 }
 
 static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack)
@@ -265,6 +362,53 @@ static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const 
     return st;
 }
 
+/* ---- the two engines ------------------------------------------------------------------------------ */
+
+static bool fused_supports(const fe_graph_state *g, char *why, size_t n)
+{
+    return supports_with(ir_fuse, g, why, n);
+}
+
+static int64_t fused_workspace(const fe_graph_state *g, const int64_t *knobs)
+{
+    (void)knobs;
+    return workspace_with(ir_fuse, g);
+}
+
+static hipdnnStatus_t fused_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+{
+    return build_with(ir_fuse, g, knobs, out);
+}
+
+static bool unfused_supports(const fe_graph_state *g, char *why, size_t n)
+{
+    return supports_with(ir_split, g, why, n);
+}
+
+/* The unfused engine is the fallback, not tuned: every knob's default, then 1-wide accesses
+ * (pointers without 16-byte alignment). */
+static int unfused_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max)
+{
+    (void)g;
+    int n = 0;
+    for (int w = 0; w < 2 && n < max; w++, n++) {
+        defaults(knobs[n]);
+        knobs[n][KNOB_VECTOR_WIDTH] = w == 0 ? 8 : 1;
+    }
+    return n;
+}
+
+static int64_t unfused_workspace(const fe_graph_state *g, const int64_t *knobs)
+{
+    (void)knobs;
+    return workspace_with(ir_split, g);
+}
+
+static hipdnnStatus_t unfused_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+{
+    return build_with(ir_split, g, knobs, out);
+}
+
 const fe_engine fe_jit_engine = {
     .id = 1,
     .name = "jit_fused",
@@ -273,10 +417,26 @@ const fe_engine fe_jit_engine = {
     .n_knobs = (int)(sizeof jit_knobs / sizeof jit_knobs[0]),
     .notes = jit_notes,
     .n_notes = 1,
-    .supports = jit_supports,
-    .configs = jit_configs,
-    .workspace = jit_workspace,
-    .build = jit_build,
+    .supports = fused_supports,
+    .configs = fused_configs,
+    .workspace = fused_workspace,
+    .build = fused_build,
+    .execute = jit_execute,
+    .destroy = jit_destroy,
+};
+
+const fe_engine fe_jit_unfused_engine = {
+    .id = 2,
+    .name = "jit_unfused",
+    .type = "gpu",
+    .knobs = jit_knobs,
+    .n_knobs = (int)(sizeof jit_knobs / sizeof jit_knobs[0]),
+    .notes = jit_notes,
+    .n_notes = 1,
+    .supports = unfused_supports,
+    .configs = unfused_configs,
+    .workspace = unfused_workspace,
+    .build = unfused_build,
     .execute = jit_execute,
     .destroy = jit_destroy,
 };

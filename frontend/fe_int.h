@@ -318,7 +318,7 @@ typedef struct fe_engine {
 extern const fe_engine *const fe_engines[];
 extern const int fe_n_engines;
 const fe_engine *fe_engine_by_id(int64_t id);
-extern const fe_engine fe_reference_engine, fe_jit_engine;
+extern const fe_engine fe_reference_engine, fe_jit_engine, fe_jit_unfused_engine;
 extern const fe_class fe_engine_class, fe_enginecfg_class, fe_engineheur_class, fe_plan_class;
 
 /* The finalized graph state behind an OPERATIONGRAPH object. */

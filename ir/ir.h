@@ -249,6 +249,9 @@ typedef struct ir_partition {
 /* Partitions a sealed graph into kernels (one anchor + fused pointwise prologue/epilogue, or a
  * pure pointwise region). A virtual tensor is materialised only when it crosses kernels. */
 hipdnnStatus_t ir_fuse(const ir_graph *g, ir_partition *p);
+/* The unfused partition: one kernel per op (an anchor alone, each pointwise op a region of its
+ * own), in graph order; every virtual tensor read by another op is materialised. */
+hipdnnStatus_t ir_split(const ir_graph *g, ir_partition *p);
 void ir_partition_free(ir_partition *p);
 /* A readable dump of the kernels of a graph. */
 void ir_partition_dump(const ir_graph *g, const ir_partition *p, base_sb *out);

@@ -15,6 +15,8 @@
  * A tensor is written to memory when it is not virtual or when an op of another kernel reads
  * it; virtual tensors used only inside a kernel never touch memory. Kernels come out in a
  * topological order.
+ * ir_split is the unfused partition (the unfused JIT engine's): one kernel per op, so every
+ * tensor between two ops goes through memory.
  */
 #include <string.h>
 
@@ -282,7 +284,24 @@ static void sort_ops(ir_kernel *k)
         }
 }
 
-hipdnnStatus_t ir_fuse(const ir_graph *g, ir_partition *p)
+/* One kernel per op, in graph order: anchors (and ALONE ops) alone, each pointwise op a region
+ * of its own. */
+static hipdnnStatus_t place_each(fuse *f)
+{
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    for (int k = 0; st == HIPDNN_STATUS_SUCCESS && k < f->g->n_ops; k++) {
+        bool pw = is_pointwise(f, k);
+        int ki = -1;
+        st = new_kernel(f, pw ? -1 : k, &ki);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            st = add_op(f, ki, k, pw ? IR_PART_REGION : IR_PART_ANCHOR);
+    }
+    return st;
+}
+
+/* Places every op (fused or one per kernel), then sets each kernel's reads and writes and
+ * orders the kernels. */
+static hipdnnStatus_t partition(const ir_graph *g, ir_partition *p, bool fused)
 {
     *p = (ir_partition){0};
     fuse f = {g, base_malloc(((size_t)g->n_ops + 1) * sizeof(int)), p};
@@ -290,11 +309,11 @@ hipdnnStatus_t ir_fuse(const ir_graph *g, ir_partition *p)
     hipdnnStatus_t st = f.kernel_of != NULL && avail != NULL ? HIPDNN_STATUS_SUCCESS : oom();
     for (int k = 0; st == HIPDNN_STATUS_SUCCESS && k < g->n_ops; k++)
         f.kernel_of[k] = -1;
-    for (int k = 0; st == HIPDNN_STATUS_SUCCESS && k < g->n_ops; k++)
+    for (int k = 0; fused && st == HIPDNN_STATUS_SUCCESS && k < g->n_ops; k++)
         if (f.kernel_of[k] < 0 && ir_op_info_of(g->ops[k].kind)->role == IR_ROLE_ANCHOR)
             st = place_anchor(&f, k, avail);
     if (st == HIPDNN_STATUS_SUCCESS)
-        st = place_rest(&f);
+        st = fused ? place_rest(&f) : place_each(&f);
     for (int ki = 0; st == HIPDNN_STATUS_SUCCESS && ki < p->n; ki++) {
         sort_ops(&p->k[ki]);
         st = interface(&f, ki);
@@ -307,6 +326,10 @@ hipdnnStatus_t ir_fuse(const ir_graph *g, ir_partition *p)
         ir_partition_free(p);
     return st;
 }
+
+hipdnnStatus_t ir_fuse(const ir_graph *g, ir_partition *p) { return partition(g, p, true); }
+
+hipdnnStatus_t ir_split(const ir_graph *g, ir_partition *p) { return partition(g, p, false); }
 
 void ir_partition_free(ir_partition *p)
 {

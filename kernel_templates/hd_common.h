@@ -5,9 +5,16 @@
  *                value as the reference interpreter does); hd_ldv / hd_stv move VEC elements,
  *                with 16-byte accesses when VEC elements fill them (the caller guarantees the
  *                alignment).
+ *                The packed 4-bit types (FP4_E2M1, INT4: element i in byte i / 2, even i in the
+ *                low nibble) load one element at a time; they are stored only by code that
+ *                writes whole bytes (hd_f32_to_fp4). FP8_E8M0 (a block scale, 2^(b-127)) loads
+ *                and stores (rounding up to a power of two, as ir_to_e8m0).
  *   pointwise    hd_pointwise<MODE>(a, b, c, params) is the device twin of ir_pointwise_eval
  *                (ir/ir_ref_pointwise.c), in float; MODE is a compile-time constant, so each
  *                call folds to its one formula.
+ *   block scale  hd_block_scale<SCALE_DT>(amax, qmax, &code), hd_bs_quant and hd_bs_fp4 are the
+ *                device twin of ir_ref_bs_quantize's scale and value rules (ir/ir_ref_quant.c),
+ *                bit for bit.
  */
 #define HD_DT_FLOAT 0
 #define HD_DT_HALF 2
@@ -17,6 +24,10 @@
 #define HD_DT_BFLOAT16 6
 #define HD_DT_FP8_E4M3 7
 #define HD_DT_FP8_E5M2 8
+#define HD_DT_FP8_E8M0 9
+#define HD_DT_FP4_E2M1 10
+#define HD_DT_INT4 11
+#define HD_DT_INT64 14
 #define HD_DT_BOOLEAN 15
 
 /* ---- scalar conversions ----------------------------------------------------------------------- */
@@ -25,11 +36,15 @@ HD_DEVICE float hd_bf16_to_f32(hd_u16 h) { return hd_bits_f32((hd_u32)h << 16); 
 
 HD_DEVICE hd_u16 hd_f32_to_bf16(float f)
 {
+#ifdef HD_HAS_BF16_CVT
+    return hd_f32_to_bf16_hw(f);
+#else
     hd_u32 u = hd_f32_bits(f);
     if ((u & 0x7fffffffu) > 0x7f800000u)
         return (hd_u16)((u >> 16) | 0x40u); /* quiet NaN */
     u += 0x7fffu + ((u >> 16) & 1u);
     return (hd_u16)(u >> 16);
+#endif
 }
 
 /* FP8 with `mbits` mantissa bits and exponent bias `bias`: round to nearest even, saturating
@@ -73,6 +88,60 @@ HD_DEVICE float hd_fp8_to_f32(hd_u8 b, int mbits, int bias)
     return (b & 0x80) ? -v : v;
 }
 
+/* E8M0: 2^(b - 127) (b = 0 is the subnormal 2^-127); 0xff is NaN. */
+HD_DEVICE float hd_e8m0_to_f32(hd_u8 b)
+{
+    return b == 0xff ? hd_bits_f32(0x7fc00000u) : b == 0 ? hd_bits_f32(0x00400000u)
+                                                         : hd_bits_f32((hd_u32)b << 23);
+}
+
+/* The smallest power of two >= v as E8M0: v <= 2^-127 (zero, negatives) -> 0x00, v > 2^127
+ * -> 0xfe, NaN -> 0xff (ir_to_e8m0). */
+HD_DEVICE hd_u8 hd_f32_to_e8m0(float v)
+{
+    if (v != v)
+        return 0xff;
+    if (v <= hd_bits_f32(0x00400000u))
+        return 0;
+    if (v > hd_bits_f32(0x7f000000u))
+        return 0xfe;
+    hd_u32 u = hd_f32_bits(v), e = u >> 23;
+    return e == 0 ? 1 : (hd_u8)(e + ((u & 0x7fffffu) != 0));
+}
+
+/* The FP4 E2M1 magnitude code of a / s (s > 0; s = 1 for a plain conversion), rounded to nearest
+ * even and saturating at 6: a counts the midpoints between the eight magnitudes 0, .5, 1, 1.5,
+ * 2, 3, 4, 6 it passes (strictly where the lower neighbour is the even code, inclusively where
+ * the upper one is). Each midpoint times an E4M3 s is exact in float, so this is the rounding
+ * of the exact quotient, which the reference's double quotient rounds the same way. */
+HD_DEVICE hd_u8 hd_fp4_mag(float a, float s)
+{
+    return (hd_u8)((a > 0.25f * s) + (a >= 0.75f * s) + (a > 1.25f * s) + (a >= 1.75f * s) +
+                   (a > 2.5f * s) + (a >= 3.5f * s) + (a > 5.0f * s));
+}
+
+/* FP4 E2M1 nibble: round to nearest even, saturating to +-6; NaN -> +6 (no NaN code). */
+HD_DEVICE hd_u8 hd_f32_to_fp4(float f)
+{
+    if (f != f)
+        return 0x7;
+    hd_u8 c = hd_fp4_mag(fabsf(f), 1.0f);
+    return (hd_f32_bits(f) >> 31) ? (hd_u8)(c | 0x8) : c;
+}
+
+HD_DEVICE hd_u8 hd_nibble(const void *p, hd_i64 i)
+{
+    hd_u8 byte = ((const hd_u8 *)p)[i >> 1];
+    return (i & 1) ? (hd_u8)(byte >> 4) : (hd_u8)(byte & 0xf);
+}
+
+HD_DEVICE float hd_fp4_to_f32(hd_u8 nib)
+{
+    int e = (nib >> 1) & 3, m = nib & 1;
+    float v = e == 0 ? 0.5f * (float)m : ldexpf(1.0f + 0.5f * (float)m, e - 1);
+    return (nib & 0x8) ? -v : v;
+}
+
 template <int DT> HD_DEVICE float hd_ld(const void *p, hd_i64 i)
 {
     if (DT == HD_DT_FLOAT) return ((const float *)p)[i];
@@ -83,7 +152,20 @@ template <int DT> HD_DEVICE float hd_ld(const void *p, hd_i64 i)
     if (DT == HD_DT_UINT8 || DT == HD_DT_BOOLEAN) return (float)((const hd_u8 *)p)[i];
     if (DT == HD_DT_FP8_E4M3) return hd_fp8_to_f32(((const hd_u8 *)p)[i], 3, 7);
     if (DT == HD_DT_FP8_E5M2) return hd_fp8_to_f32(((const hd_u8 *)p)[i], 2, 15);
+    if (DT == HD_DT_FP8_E8M0) return hd_e8m0_to_f32(((const hd_u8 *)p)[i]);
+    if (DT == HD_DT_FP4_E2M1) return hd_fp4_to_f32(hd_nibble(p, i));
+    if (DT == HD_DT_INT4) return (float)((int)(hd_nibble(p, i) ^ 8) - 8);
     return 0.0f;
+}
+
+/* An integer element (page ids, sequence lengths) without a detour through float. */
+template <int DT> HD_DEVICE hd_i64 hd_ldi(const void *p, hd_i64 i)
+{
+    if (DT == HD_DT_INT32) return ((const int *)p)[i];
+    if (DT == HD_DT_INT64) return ((const hd_i64 *)p)[i];
+    if (DT == HD_DT_INT8) return ((const signed char *)p)[i];
+    if (DT == HD_DT_UINT8) return ((const hd_u8 *)p)[i];
+    return (hd_i64)hd_ld<DT>(p, i);
 }
 
 template <int DT> HD_DEVICE void hd_st(void *p, hd_i64 i, float v)
@@ -92,8 +174,9 @@ template <int DT> HD_DEVICE void hd_st(void *p, hd_i64 i, float v)
     if (DT == HD_DT_HALF) ((hd_u16 *)p)[i] = hd_f32_to_f16(v);
     if (DT == HD_DT_BFLOAT16) ((hd_u16 *)p)[i] = hd_f32_to_bf16(v);
     if (DT == HD_DT_INT32) ((int *)p)[i] = (int)rintf(v);
-    if (DT == HD_DT_INT8) ((signed char *)p)[i] = (signed char)fminf(fmaxf(rintf(v), -128.f), 127.f);
-    if (DT == HD_DT_UINT8) ((hd_u8 *)p)[i] = (hd_u8)fminf(fmaxf(rintf(v), 0.f), 255.f);
+    if (DT == HD_DT_INT8) ((signed char *)p)[i] = v != v ? 0 : (signed char)fminf(fmaxf(rintf(v), -128.f), 127.f);
+    if (DT == HD_DT_UINT8) ((hd_u8 *)p)[i] = v != v ? 0 : (hd_u8)fminf(fmaxf(rintf(v), 0.f), 255.f);
+    if (DT == HD_DT_FP8_E8M0) ((hd_u8 *)p)[i] = hd_f32_to_e8m0(v);
     if (DT == HD_DT_BOOLEAN) ((hd_u8 *)p)[i] = v != 0.0f;
 #ifdef HD_HAS_E4M3_CVT
     if (DT == HD_DT_FP8_E4M3) ((hd_u8 *)p)[i] = hd_f32_to_e4m3_hw(v);
@@ -108,6 +191,10 @@ template <int DT> HD_DEVICE float hd_round(float v)
 {
     if (DT == HD_DT_FLOAT)
         return v;
+    if (DT == HD_DT_FP4_E2M1)
+        return hd_fp4_to_f32(hd_f32_to_fp4(v));
+    if (DT == HD_DT_INT4)
+        return v != v ? 0.0f : fminf(fmaxf(rintf(v), -8.f), 7.f);
     hd_vec16 w;
     hd_st<DT>(&w, 0, v);
     return hd_ld<DT>(&w, 0);
@@ -158,6 +245,77 @@ template <int DT, int VEC> HD_DEVICE void hd_stv(void *p, hd_i64 i, const float 
     }
 }
 
+/* ---- block scaling (ir/ir_ref_quant.c) ---------------------------------------------------------- */
+
+/* max(|v|, m) where a NaN anywhere wins (the block's amax is NaN then). */
+HD_DEVICE float hd_amax(float m, float v)
+{
+    float a = fabsf(v);
+    return a != a || a > m ? a : m;
+}
+
+/* The block scale for a block whose largest magnitude is amax, when quantized elements reach
+ * qmax: the smallest SCALE_DT value >= amax / qmax (the ratio taken in double, as the
+ * reference does). E8M0: a power of two in [2^-127, 2^127]; E4M3: an E4M3 value in
+ * [2^-9, 448] (an all-zero block gets the smallest). NaN amax gives a NaN scale. *code is
+ * the scale's encoding, the result its value. */
+template <int SCALE_DT> HD_DEVICE float hd_block_scale(float amax, double qmax, hd_u8 *code)
+{
+    double r = (double)amax / qmax;
+    if (SCALE_DT == HD_DT_FP8_E8M0) {
+        if (r != r)
+            *code = 0xff;
+        else if (r <= 0x1p-127)
+            *code = 0;
+        else if (r > 0x1p127)
+            *code = 0xfe;
+        else {
+            int e;
+            double m = frexp(r, &e); /* r = m * 2^e, m in [0.5, 1) */
+            *code = (hd_u8)((m == 0.5 ? e - 1 : e) + 127);
+        }
+        return hd_e8m0_to_f32(*code);
+    }
+    if (r != r) {
+        *code = 0x7f;
+        return hd_bits_f32(0x7fc00000u);
+    }
+    if (r <= 0.0)
+        *code = 0x01;
+    else if (r >= 448.0)
+        *code = 0x7e;
+    else {
+        int e;
+        frexp(r, &e);
+        e -= 1;                             /* r in [2^e, 2^(e+1)) */
+        if (e < -6)
+            e = -6;                         /* subnormal: quantum 2^-9 */
+        double q = ceil(ldexp(r, 3 - e));   /* units of 2^(e-3), in (0, 16] */
+        if (q >= 16.0)
+            e += 1, q = 8.0;
+        *code = q < 8.0 ? (hd_u8)q : (hd_u8)(((e + 7) << 3) | ((int)q - 8));
+    }
+    return hd_fp8_to_f32(*code, 3, 7);
+}
+
+/* v / scale, rounded once, for an FP8 / INT8 element type (IEEE division; a power-of-two
+ * scale multiplies by its exact reciprocal `inv`, which gives the same bits). The caller
+ * stores it in the element type (round to nearest even, saturating). */
+template <int SCALE_DT> HD_DEVICE float hd_bs_quant(float v, float scale, float inv)
+{
+    return SCALE_DT == HD_DT_FP8_E8M0 ? v * inv : v / scale;
+}
+
+/* The FP4 E2M1 nibble of v / scale, rounded once, without a division: an E8M0 scale multiplies
+ * exactly, an E4M3 one scales the midpoints exactly (hd_fp4_mag). NaN (a NaN scale) -> +6. */
+template <int SCALE_DT> HD_DEVICE hd_u8 hd_bs_fp4(float v, float scale, float inv)
+{
+    if (scale != scale)
+        return 0x7;
+    hd_u8 c = SCALE_DT == HD_DT_FP8_E8M0 ? hd_fp4_mag(fabsf(v) * inv, 1.0f) : hd_fp4_mag(fabsf(v), scale);
+    return (hd_f32_bits(v) >> 31) ? (hd_u8)(c | 0x8) : c;
+}
+
 /* ---- pointwise math (modes are hipdnnPointwiseMode_t values) --------------------------------- */
 
 struct hd_pw_params {
@@ -206,7 +364,7 @@ template <int MODE> HD_DEVICE float hd_pointwise(float a, float b, float c, hd_p
     case 18: return a * hd_gelu_tanh_grad(b);                  /* GELU_APPROX_TANH_BWD */
     case 19: return hd_gelu_tanh(a);                           /* GELU_APPROX_TANH_FWD */
     case 20: return a * (0.5f * erfcf(-b * 0.70710678f) + b * expf(-0.5f * b * b) * 0.39894228f);
-    case 21: return 0.5f * a * erfcf(-a * 0.70710678f);        /* GELU_FWD */
+    case 21: return 0.5f * a * (1.0f + erff(a * 0.70710678f)); /* GELU_FWD (erff: half erfcf's cost) */
     case 23: return a;                                         /* IDENTITY */
     case 24: return logf(a);                                   /* LOG */
     case 25: return a != 0.0f && b != 0.0f;                    /* LOGICAL_AND */

@@ -1,15 +1,15 @@
-/* pointwise.hip — a region of elementwise ops over one iteration shape, one element per thread
- * (grid-stride loop).
+/* pointwise.hip — a region of elementwise ops over one iteration shape, one element (or one
+ * group of 8 consecutive elements, vectorized by codegen) per thread (grid-stride loop).
  *
  * Contract
  *   holes        HD_THREADS   threads per block (multiple of the warp size)
- *                HD_NUMEL     elements of the iteration shape (the region's output dims)
+ *                HD_NUMEL     elements (or 8-element groups) of the iteration shape
  *                HD_PARAMS    the kernel's parameter list (tensor pointers, run-time scalars)
  *                HD_ARGS      the same names as an argument list
  *                hd_element(i, HD_PARAMS)   computes and stores every output of element i
  *                             (codegen: decomposes i over the iteration dims, loads each input
  *                             with its own strides, broadcasting size-1 dims, runs the ops)
- *   layout       any strides; no alignment needed (scalar accesses)
+ *   layout       any strides; scalar accesses need no alignment, the vectorized form 16 bytes
  *   reference    ir_ref_pointwise (ir/ir_ref_pointwise.c), element by element
  */
 #ifndef HD_GENERATED /* defaults, so the template compiles on its own after a prelude */

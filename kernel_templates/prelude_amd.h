@@ -10,9 +10,15 @@ typedef unsigned char hd_u8;
 typedef unsigned int hd_u32;
 typedef long long hd_i64;
 struct __attribute__((aligned(16))) hd_vec16 { hd_u32 x, y, z, w; };
+struct __attribute__((aligned(8))) hd_vec8 { hd_u32 x, y; };
 
 HD_DEVICE float hd_shfl_xor(float v, int lane_mask) { return __shfl_xor(v, lane_mask); }
 HD_DEVICE float hd_shfl(float v, int src_lane) { return __shfl(v, src_lane); }
+HD_DEVICE float hd_shfl_xor_group(float v, int lane_mask, int group)
+{
+    (void)group; /* no lane mask to name on AMD */
+    return __shfl_xor(v, lane_mask);
+}
 HD_DEVICE float hd_bits_f32(hd_u32 u) { return __uint_as_float(u); }
 HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
 HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }

@@ -11,9 +11,17 @@ typedef unsigned char hd_u8;
 typedef unsigned int hd_u32;
 typedef long long hd_i64;
 struct __align__(16) hd_vec16 { hd_u32 x, y, z, w; };
+struct __align__(8) hd_vec8 { hd_u32 x, y; };
 
 HD_DEVICE float hd_shfl_xor(float v, int lane_mask) { return __shfl_xor_sync(0xffffffffu, v, lane_mask); }
 HD_DEVICE float hd_shfl(float v, int src_lane) { return __shfl_sync(0xffffffffu, v, src_lane); }
+/* The same within an aligned group of `group` lanes (a power of two <= 32) that all take part,
+ * while other lanes of the warp may be elsewhere. */
+HD_DEVICE float hd_shfl_xor_group(float v, int lane_mask, int group)
+{
+    hd_u32 lanes = group >= 32 ? 0xffffffffu : ((1u << group) - 1u) << (threadIdx.x % 32u & ~(hd_u32)(group - 1));
+    return __shfl_xor_sync(lanes, v, lane_mask);
+}
 HD_DEVICE float hd_bits_f32(hd_u32 u) { return __uint_as_float(u); }
 HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
 HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }
@@ -33,6 +41,17 @@ HD_DEVICE hd_u16 hd_f32_to_f16(float f)
     asm("{ .reg .f16 t; cvt.rn.f16.f32 t, %1; mov.b16 %0, t; }" : "=h"(h) : "f"(f));
     return h;
 }
+
+/* Ampere and newer convert fp32 to bf16 in hardware (round to nearest even; NaN stays NaN). */
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 800
+#define HD_HAS_BF16_CVT 1
+HD_DEVICE hd_u16 hd_f32_to_bf16_hw(float f)
+{
+    hd_u16 r;
+    asm("cvt.rn.bf16.f32 %0, %1;" : "=h"(r) : "f"(f));
+    return r;
+}
+#endif
 
 /* Hopper/Ada convert to FP8 E4M3 in hardware (round to nearest even, saturating to 448). */
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 890

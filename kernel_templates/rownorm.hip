@@ -9,6 +9,12 @@
  * cancellation; rmsnorm reduces the sum of squares. Then y is computed and stored. Math in
  * float.
  *
+ * Block-scale quantize tail (HD_QUANT 1): the epilogue ends in a quantize along the last dim
+ * (op-semantics §5.2; the reference is ir_ref_bs_quantize). A block of HD_QBLOCK columns is
+ * held by HD_QBLOCK / HD_VEC neighbouring lanes of one warp (their amax meets through
+ * shuffles within the group) or, when HD_QBLOCK < HD_VEC, lies inside one thread's vector;
+ * the scale and the quantized values are then computed as blockquant.hip does.
+ *
  * Contract
  *   holes   HD_ROWS, HD_COLS        rows and normalized elements per row (COLS % HD_VEC == 0)
  *           HD_THREADS, HD_VEC      threads per block, elements per vector access (1, 2, 4, 8)
@@ -24,6 +30,19 @@
  *           hd_load_w(col, float s[HD_VEC], float b[HD_VEC], HD_PARAMS)   scale and bias (0s)
  *           hd_store_y(row, col, const float v[HD_VEC], HD_PARAMS)        y and the epilogue
  *           hd_store_stats(row, float mean, float inv, HD_PARAMS)        saved statistics
+ *           HD_QUANT                1: the quantize tail below; hd_store_y then has a float
+ *                                   qx[HD_VEC] parameter before HD_PARAMS and hands back the
+ *                                   quantizer's input (the epilogue's last value)
+ *           HD_QBLOCK               block size, a power of two; HD_QBLOCK / HD_VEC <= 32 when
+ *                                   HD_QBLOCK >= HD_VEC, else HD_VEC % HD_QBLOCK == 0;
+ *                                   COLS % HD_QBLOCK == 0
+ *           HD_QSCALE_DT, HD_QMAX   scale type (E8M0 or E4M3) and the elements' largest value
+ *           HD_QY_DT                the elements' type (FP8, INT8, FP4_E2M1)
+ *           hd_store_scale(row, col, hd_u8 code, HD_PARAMS)   the scale of the block at col
+ *           hd_store_q(row, col, const float q[HD_VEC], HD_PARAMS)  quantized values (scaled,
+ *                                   not yet rounded: the hook stores them in the element type)
+ *           hd_store_fp4(row, col, const hd_u8 b[HD_VEC / 2], HD_PARAMS)   FP4 instead: the
+ *                                   packed codes (HD_VEC even)
  *   layout  the normalized dims packed (unit stride); 16-byte aligned rows when VEC is 8
  *   reference  ir_ref_layernorm / ir_ref_rmsnorm (ir/ir_ref_norm.c)
  */
@@ -36,12 +55,13 @@
 #define HD_EPS 1e-5f
 #define HD_PREFETCH 0
 #define HD_SHIFTED_STATS 0
-#define HD_PARAMS void *x, void *y
-#define HD_ARGS x, y
-HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS) { hd_ldv<HD_DT_BFLOAT16, HD_VEC>(x, r * HD_COLS + c, v); }
+#define HD_PARAMS void *px, void *py
+#define HD_ARGS px, py
+HD_DEVICE void hd_load_x(hd_i64 r, int c, float *v, HD_PARAMS) { hd_ldv<HD_DT_BFLOAT16, HD_VEC>(px, r * HD_COLS + c, v); }
 HD_DEVICE void hd_load_w(int c, float *s, float *b, HD_PARAMS) { for (int j = 0; j < HD_VEC; j++) s[j] = 1.f, b[j] = 0.f; }
-HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS) { hd_stv<HD_DT_BFLOAT16, HD_VEC>(y, r * HD_COLS + c, v); }
+HD_DEVICE void hd_store_y(hd_i64 r, int c, const float *v, HD_PARAMS) { hd_stv<HD_DT_BFLOAT16, HD_VEC>(py, r * HD_COLS + c, v); }
 HD_DEVICE void hd_store_stats(hd_i64 r, float mean, float inv, HD_PARAMS) {}
+#define HD_QUANT 0
 #endif
 
 #define HD_PER_THREAD ((HD_COLS + HD_THREADS * HD_VEC - 1) / (HD_THREADS * HD_VEC))
@@ -103,6 +123,59 @@ HD_DEVICE hd_stats hd_block_stats_of_warps(hd_stats s, float *red)
                  mine ? red[2 * HD_WARPS + lane] : 0.0f};
     return hd_warp_merge(s);
 }
+
+#if HD_QUANT
+/* Quantizes this thread's HD_VEC values x (columns col .. col + HD_VEC of the row). The lanes
+ * of one block are all active or all idle (COLS % HD_QBLOCK == 0), so the group shuffles are
+ * safe inside the caller's `col < HD_COLS` branch. */
+HD_DEVICE void hd_row_quant(hd_i64 row, int col, const float *x, HD_PARAMS)
+{
+#if HD_QY_DT == HD_DT_FP4_E2M1
+    hd_u8 b[HD_VEC / 2] = {};
+#define HD_Q(j, scale, inv) b[(j) / 2] |= hd_bs_fp4<HD_QSCALE_DT>(x[j], scale, inv) << ((j) % 2 * 4)
+#else
+    float q[HD_VEC];
+#define HD_Q(j, scale, inv) q[j] = hd_bs_quant<HD_QSCALE_DT>(x[j], scale, inv)
+#endif
+#if HD_QBLOCK >= HD_VEC
+    const int group = HD_QBLOCK / HD_VEC; /* lanes sharing a block */
+    float amax = 0.0f;
+#pragma unroll
+    for (int j = 0; j < HD_VEC; j++)
+        amax = hd_amax(amax, x[j]);
+#pragma unroll
+    for (int m = group / 2; m > 0; m /= 2)
+        amax = hd_amax(amax, hd_shfl_xor_group(amax, m, group));
+    hd_u8 code;
+    float scale = hd_block_scale<HD_QSCALE_DT>(amax, HD_QMAX, &code), inv = 1.0f / scale;
+    if (col % HD_QBLOCK == 0)
+        hd_store_scale(row, col, code, HD_ARGS);
+#pragma unroll
+    for (int j = 0; j < HD_VEC; j++)
+        HD_Q(j, scale, inv);
+#else
+#pragma unroll
+    for (int k = 0; k < HD_VEC; k += HD_QBLOCK) {
+        float amax = 0.0f;
+#pragma unroll
+        for (int j = k; j < k + HD_QBLOCK; j++)
+            amax = hd_amax(amax, x[j]);
+        hd_u8 code;
+        float scale = hd_block_scale<HD_QSCALE_DT>(amax, HD_QMAX, &code), inv = 1.0f / scale;
+        hd_store_scale(row, col + k, code, HD_ARGS);
+#pragma unroll
+        for (int j = k; j < k + HD_QBLOCK; j++)
+            HD_Q(j, scale, inv);
+    }
+#endif
+#undef HD_Q
+#if HD_QY_DT == HD_DT_FP4_E2M1
+    hd_store_fp4(row, col, b, HD_ARGS);
+#else
+    hd_store_q(row, col, q, HD_ARGS);
+#endif
+}
+#endif
 
 /* The row's statistics from every thread's partial ones; every thread gets them. */
 HD_DEVICE hd_stats hd_block_stats(hd_stats s, float *red)
@@ -189,7 +262,13 @@ HD_DEVICE void hd_norm_row(hd_i64 row, const float (&x)[HD_PER_THREAD][HD_VEC], 
 #pragma unroll
             for (int j = 0; j < HD_VEC; j++)
                 y[j] = (x[p][j] - mean) * inv * s[j] + b[j];
+#if HD_QUANT
+            float qx[HD_VEC];
+            hd_store_y(row, col, y, qx, HD_ARGS);
+            hd_row_quant(row, col, qx, HD_ARGS);
+#else
             hd_store_y(row, col, y, HD_ARGS);
+#endif
         }
     }
 }

@@ -268,6 +268,27 @@ hipdnnStatus_t rt_function_set_max_smem(rt_function f, size_t bytes)
     return S.b->set_max_smem ? S.b->set_max_smem(f, bytes) : HIPDNN_STATUS_SUCCESS;
 }
 
+hipdnnStatus_t rt_tensor_map(void *map, const void *base, int rank, int elem_bytes,
+                             const uint64_t *dims, const uint64_t *strides, const uint32_t *box)
+{
+    if (map == NULL || base == NULL || dims == NULL || box == NULL || (rank > 1 && strides == NULL))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "rt_tensor_map: NULL argument");
+    if ((uintptr_t)map % RT_TENSOR_MAP_ALIGN != 0 || (uintptr_t)base % 16 != 0)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "rt_tensor_map: the map must be %d-byte and "
+                         "the tensor 16-byte aligned", RT_TENSOR_MAP_ALIGN);
+    if (rank < 1 || rank > RT_TENSOR_MAP_MAX_RANK || (elem_bytes != 1 && elem_bytes != 2))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "rt_tensor_map: rank %d / element size %d "
+                         "(1 .. %d dims of 1- or 2-byte elements)", rank, elem_bytes,
+                         RT_TENSOR_MAP_MAX_RANK);
+    hipdnnStatus_t st = rt_init();
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    if (S.b->tensor_map == NULL)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "rt_tensor_map: the %s platform has no "
+                         "tensor maps", S.b->name);
+    return S.b->tensor_map(map, base, rank, elem_bytes, dims, strides, box);
+}
+
 hipdnnStatus_t rt_launch(rt_function f, const unsigned grid[3], const unsigned block[3],
                          size_t smem_bytes, void *stream, void **args)
 {

@@ -75,6 +75,21 @@ hipdnnStatus_t rt_function_set_max_smem(rt_function f, size_t bytes);
 hipdnnStatus_t rt_launch(rt_function f, const unsigned grid[3], const unsigned block[3],
                          size_t smem_bytes, void *stream, void **args);
 
+/* Tensor maps: the description of a strided tensor in device memory that a kernel's bulk tensor
+ * copies (NVIDIA TMA, sm_90 and newer) read tiles of; passed to the kernel by value. */
+#define RT_TENSOR_MAP_BYTES 128
+#define RT_TENSOR_MAP_ALIGN 64
+#define RT_TENSOR_MAP_MAX_RANK 5
+/* Fills `map` (RT_TENSOR_MAP_BYTES, RT_TENSOR_MAP_ALIGN-aligned) for `rank` (1 ..
+ * RT_TENSOR_MAP_MAX_RANK) dims of elem_bytes-byte (1 or 2) elements at base (16-byte aligned):
+ * dims innermost first (elements, 1 .. 2^32), strides of dims 1 .. rank-1 in bytes (multiples of
+ * 16, below 2^40), box: elements a copy moves along each dim (1 .. 256; box[0] * elem_bytes a
+ * multiple of 16, at most 128). Shared memory gets the 128-byte swizzle; elements outside the
+ * tensor read as zero. BAD_PARAM naming the values when the driver refuses them;
+ * NOT_SUPPORTED on a platform or driver without tensor maps. */
+hipdnnStatus_t rt_tensor_map(void *map, const void *base, int rank, int elem_bytes,
+                             const uint64_t *dims, const uint64_t *strides, const uint32_t *box);
+
 /* ---- memory, streams, events (the engines' workspace, tests and benchmarks) ------------------------ */
 
 /* bytes == 0 gives *p = NULL and SUCCESS. */

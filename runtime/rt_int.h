@@ -17,6 +17,7 @@
  *   is_device_pointer  yes       any thread; never raises    -
  *   make_current       optional  before every device call    NULL: no per-thread binding
  *   set_max_smem       optional  -                           NULL: no opt-in needed
+ *   tensor_map         optional  any thread                  NULL: no tensor maps (TMA)
  */
 #ifndef HIPDNN_RT_INT_H
 #define HIPDNN_RT_INT_H
@@ -69,6 +70,10 @@ typedef struct rt_backend {
     hipdnnStatus_t (*make_current)(void);
     /* Raises the dynamic shared-memory limit of a function; bytes <= the opt-in maximum. */
     hipdnnStatus_t (*set_max_smem)(void *function, size_t bytes);
+    /* Encodes a tiled tensor map (rt_tensor_map's contract; arguments already checked). */
+    hipdnnStatus_t (*tensor_map)(void *map, const void *base, int rank, int elem_bytes,
+                                 const uint64_t *dims, const uint64_t *strides,
+                                 const uint32_t *box);
 } rt_backend;
 
 /* rt_nvidia.c: libcuda.so.1 + libnvrtc. Never NULL; the table is static and immutable. */

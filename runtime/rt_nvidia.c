@@ -49,6 +49,19 @@ enum {                                                        /* CUpointer_attri
     CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
 };
 enum { CU_MEMORYTYPE_DEVICE = 2 }; /* CUmemorytype */
+enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1 }; /* CUtensorMapDataType */
+enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };                                     /* CUtensorMapInterleave */
+enum { CU_TENSOR_MAP_SWIZZLE_128B = 3 };                                        /* CUtensorMapSwizzle */
+enum { CU_TENSOR_MAP_L2_PROMOTION_L2_256B = 3 };                                /* CUtensorMapL2promotion */
+enum { CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE = 0 };                                 /* CUtensorMapFloatOOBfill */
+/* cuTensorMapEncodeTiled (CUDA 12.0 and newer drivers; looked up apart from the table, so an
+ * older driver still loads): fills a 128-byte CUtensorMap. */
+typedef CUresult (*cuTensorMapEncodeTiled_fn)(void *map, int dtype, unsigned rank, void *base,
+                                              const unsigned long long *dims,
+                                              const unsigned long long *strides,
+                                              const unsigned *box, const unsigned *elem_strides,
+                                              int interleave, int swizzle, int l2_promotion,
+                                              int oob_fill);
 enum { CU_EVENT_DEFAULT = 0 };     /* CUevent_flags: timing enabled */
 
 /* Enum parameters are passed as int: the same in the C ABI. */
@@ -123,6 +136,7 @@ static const char *const nvrtc_lib_names[] = {"libnvrtc.so", "libnvrtc.so.13", "
 static void *cuda_lib;     /* dlopen handle of libcuda.so.1 */
 static CUdevice dev;       /* the device rt_init picked */
 static CUcontext primary;  /* its primary context, retained for the life of the process */
+static cuTensorMapEncodeTiled_fn encode_tiled; /* NULL: the driver has no tensor maps */
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
@@ -263,6 +277,7 @@ static hipdnnStatus_t nv_driver_init(rt_device_info *info)
     const char *missing = load_cu(cuda_lib);
     if (missing != NULL)
         return base_fail(ns, "%s has no %s (driver too old?)", cuda_lib_name, missing);
+    encode_tiled = (cuTensorMapEncodeTiled_fn)dlsym(cuda_lib, "cuTensorMapEncodeTiled");
     hipdnnStatus_t st = cu_check(cu.cuInit(0), ns, "cuInit");
     if (st == HIPDNN_STATUS_SUCCESS)
         st = pick_device();
@@ -460,6 +475,33 @@ static hipdnnStatus_t nv_launch(void *function, const unsigned g[3], const unsig
                     g[1], g[2], b[0], b[1], b[2], smem);
 }
 
+/* A tiled tensor map of 1- or 2-byte elements, 128-byte swizzle, zeros out of range. */
+static hipdnnStatus_t nv_tensor_map(void *map, const void *base, int rank, int elem_bytes,
+                                    const uint64_t *dims, const uint64_t *strides,
+                                    const uint32_t *box)
+{
+    if (encode_tiled == NULL)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "rt_tensor_map: %s has no "
+                         "cuTensorMapEncodeTiled (a CUDA 12 driver or newer is needed)",
+                         cuda_lib_name);
+    unsigned long long d[RT_TENSOR_MAP_MAX_RANK] = {0}, s[RT_TENSOR_MAP_MAX_RANK] = {0};
+    unsigned b[RT_TENSOR_MAP_MAX_RANK] = {0}, one[RT_TENSOR_MAP_MAX_RANK] = {0};
+    for (int i = 0; i < rank; i++) {
+        d[i] = dims[i], b[i] = box[i], one[i] = 1;
+        s[i] = i + 1 < rank ? strides[i] : 0;
+    }
+    int dtype = elem_bytes == 2 ? CU_TENSOR_MAP_DATA_TYPE_UINT16 : CU_TENSOR_MAP_DATA_TYPE_UINT8;
+    return cu_check(encode_tiled(map, dtype, (unsigned)rank, (void *)base, d, s, b, one,
+                                 CU_TENSOR_MAP_INTERLEAVE_NONE, CU_TENSOR_MAP_SWIZZLE_128B,
+                                 CU_TENSOR_MAP_L2_PROMOTION_L2_256B,
+                                 CU_TENSOR_MAP_FLOAT_OOB_FILL_NONE),
+                    HIPDNN_STATUS_BAD_PARAM,
+                    "cuTensorMapEncodeTiled(rank %d, dims %llu x %llu x %llu, strides %llu %llu "
+                    "bytes, box %u x %u x %u)", rank, d[0], rank > 1 ? d[1] : 1,
+                    rank > 2 ? d[2] : 1, rank > 1 ? s[0] : 0, rank > 2 ? s[1] : 0, b[0],
+                    rank > 1 ? b[1] : 1, rank > 2 ? b[2] : 1);
+}
+
 /* ---- memory, streams, events --------------------------------------------------------------- */
 
 static CUdeviceptr dptr(const void *p) { return (CUdeviceptr)(uintptr_t)p; }
@@ -587,6 +629,7 @@ static const rt_backend nvidia = {
     .is_device_pointer = nv_is_device_pointer,
     .make_current = nv_make_current,
     .set_max_smem = nv_set_max_smem,
+    .tensor_map = nv_tensor_map,
 };
 
 const rt_backend *rt_nvidia_backend(void) { return &nvidia; }

@@ -16,6 +16,19 @@
 hipdnnHandle_t handle;
 unsigned seed;
 
+#define MAX_TEST_KNOBS 8
+static int n_knobs;
+static const char *knob_ids[MAX_TEST_KNOBS];
+static int64_t knob_values[MAX_TEST_KNOBS];
+
+void gpu_set_knobs(int n, const char *const *ids, const int64_t *values)
+{
+    cr_assert(n >= 0 && n <= MAX_TEST_KNOBS);
+    n_knobs = n;
+    for (int i = 0; i < n; i++)
+        knob_ids[i] = ids[i], knob_values[i] = values[i];
+}
+
 void gpu_setup(void)
 {
     if (rt_init() != HIPDNN_STATUS_SUCCESS)
@@ -95,6 +108,16 @@ hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *eng
     TU_OK(hipdnnBackendFinalize(e));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
     TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
+    for (int i = 0; strcmp(engine, "reference") != 0 && i < n_knobs; i++) {
+        hipdnnBackendDescriptor_t kc;
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &kc));
+        TU_OK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR,
+                                        (int64_t)strlen(knob_ids[i]), knob_ids[i]));
+        TU_OK(hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &knob_values[i]));
+        TU_OK(hipdnnBackendFinalize(kc));
+        TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &kc));
+        hipdnnBackendDestroyDescriptor(kc);
+    }
     TU_OK(hipdnnBackendFinalize(cfg));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));

@@ -37,6 +37,9 @@ json_t *node(const char *type, json_t *attrs);
 hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes);
 
 /* ---- running ---- */
+/* Knob choices every following plan_with gives engines other than the reference one (ids are
+ * kept, not copied; n = 0 goes back to the defaults). Suites that set knobs reset them. */
+void gpu_set_knobs(int n, const char *const *ids, const int64_t *values);
 hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *engine);
 int64_t workspace_of(hipdnnBackendDescriptor_t plan);
 void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws);

@@ -93,7 +93,7 @@ static void norm_case(bool rms, const char *io, int64_t R, int64_t C, int64_t pa
  * result as the reference. */
 Test(gpu, heuristic_configs_all_compute_the_norm)
 {
-    char what[160], label[200];
+    char what[160], label[320];
     hipdnnBackendDescriptor_t g = norm_graph(false, "BFLOAT16", rnd(1, 200), 8 * rnd(1, 600), 0, true,
                                              false, true, what);
     hipdnnBackendDescriptor_t h, cfgs[64];
@@ -174,25 +174,33 @@ Test(gpu, norm_with_fp8_epilogue)
 }
 
 /* x [N,C,H,W] (NHWC strides) + bias [1,C,1,1] -> mode -> y (NCHW) */
-static void pointwise_case(const char *mode, const char *in_t, const char *out_t)
+/* The same with y NHWC too (`nhwc_out`) and C drawn as a multiple of 8 (`c8`): both together
+ * take the vectorized kernel (16-byte accesses along C); either alone, the scalar one. */
+static void pointwise_layout_case(const char *mode, const char *in_t, const char *out_t, bool nhwc_out, bool c8)
 {
-    int64_t d[4] = {rnd(1, 4), rnd(1, 33), rnd(1, 17), rnd(1, 19)};
+    int64_t d[4] = {rnd(1, 4), c8 ? 8 * rnd(1, 12) : rnd(1, 33), rnd(1, 17), rnd(1, 19)};
     int64_t nhwc[4] = {d[1] * d[2] * d[3], 1, d[3] * d[1], d[1]}, nchw[4], bd[4] = {1, d[1], 1, 1}, bs[4];
     packed(4, d, nchw, 0), packed(4, bd, bs, 0);
     json_t *tensors = json_array(), *nodes = json_array();
     json_array_append_new(tensors, tensor(1, in_t, 4, d, nhwc, false));
     json_array_append_new(tensors, tensor(2, "FLOAT", 4, bd, bs, false));
     json_array_append_new(tensors, tensor(3, "FLOAT", 4, d, nchw, true));
-    json_array_append_new(tensors, tensor(4, out_t, 4, d, nchw, false));
+    json_array_append_new(tensors, tensor(4, out_t, 4, d, nhwc_out ? nhwc : nchw, false));
     json_array_append_new(nodes, node("PointwiseAttributes", json_pack("{s:s, s:i, s:i, s:i}",
         "operation", "ADD", "in_0_tensor_uid", 1, "in_1_tensor_uid", 2, "out_0_tensor_uid", 3)));
     json_array_append_new(nodes, node("PointwiseAttributes", json_pack("{s:s, s:i, s:i}",
         "operation", mode, "in_0_tensor_uid", 3, "out_0_tensor_uid", 4)));
     hipdnnBackendDescriptor_t g = finalize_graph(tensors, nodes);
     char what[96];
-    snprintf(what, sizeof what, "bias + %s %s -> %s", mode, in_t, out_t);
+    snprintf(what, sizeof what, "bias + %s %s -> %s [%lld,%lld,%lld,%lld] %s", mode, in_t, out_t, (long long)d[0],
+             (long long)d[1], (long long)d[2], (long long)d[3], nhwc_out ? "NHWC -> NHWC" : "NHWC -> NCHW");
     check_graph(g, what);
     hipdnnBackendDestroyDescriptor(g);
+}
+
+static void pointwise_case(const char *mode, const char *in_t, const char *out_t)
+{
+    pointwise_layout_case(mode, in_t, out_t, false, false);
 }
 
 Test(gpu, pointwise_regions)
@@ -202,6 +210,14 @@ Test(gpu, pointwise_regions)
     const char *types[] = {"BFLOAT16", "HALF", "FLOAT"};
     for (int i = 0; i < 8; i++)
         pointwise_case(modes[i], types[i % 3], types[(i + 1) % 3]);
+}
+
+/* Iteration along the stored result's contiguous dim, 8-wide when every tensor allows it. */
+Test(gpu, pointwise_layouts_and_vectors)
+{
+    const char *types[] = {"BFLOAT16", "HALF", "FLOAT"};
+    for (int i = 0; i < 6; i++)
+        pointwise_layout_case(i % 2 ? "GELU_FWD" : "RELU_FWD", types[i % 3], types[(i + 2) % 3], true, i < 4);
 }
 
 /* x [N,C,H,W] NHWC -> batchnorm inference (mean, inv_variance, scale, bias [1,C,1,1]) -> relu */

@@ -42,6 +42,18 @@ static bool have_compiler(void)
     return rt_compiler(&info) == HIPDNN_STATUS_SUCCESS;
 }
 
+/* Compiles source for sm_90 when a compiler is present; false only when compilation failed. */
+static bool compiles_for_sm90(const char *source, const char *name)
+{
+    if (!have_compiler())
+        return true;
+    void *code = NULL;
+    size_t len = 0;
+    hipdnnStatus_t st = rt_compile(source, name, "sm_90", NULL, 0, &code, &len, NULL);
+    free(code);
+    return st == HIPDNN_STATUS_SUCCESS;
+}
+
 /* Emits every kernel of the graph's partition twice (same bytes) and compiles it per arch. */
 static int emit_and_compile(const ir_graph *ir, const char *what)
 {
@@ -59,13 +71,15 @@ static int emit_and_compile(const ir_graph *ir, const char *what)
             cr_assert_eq(cg_emit(ir, &p.k[k], &t, &k1), HIPDNN_STATUS_SUCCESS);
             cr_assert_eq(cg_emit(ir, &p.k[k], &t, &k2), HIPDNN_STATUS_SUCCESS);
             cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
-            cg_dump(what, k1.source); /* with HIPDNN_JIT_DUMP_DIR set */
+            char name[128];
+            snprintf(name, sizeof name, "%s.%s", what, k1.arch);
+            cg_dump(name, k1.source); /* with HIPDNN_JIT_DUMP_DIR set */
             void *code = NULL;
             size_t len = 0;
             char *log = NULL;
-            hipdnnStatus_t st = rt_compile(k1.source, what, t.arch, NULL, 0, &code, &len, &log);
+            hipdnnStatus_t st = rt_compile(k1.source, what, k1.arch, NULL, 0, &code, &len, &log);
             cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s for %s:\n%s\n---- source ----\n%s", what,
-                         t.arch, log ? log : "", k1.source);
+                         k1.arch, log ? log : "", k1.source);
             cr_expect(len > 4 && memcmp(code, "\x7f" "ELF", 4) == 0, "a code object came back");
             compiled += st == HIPDNN_STATUS_SUCCESS;
             free(code), free(log);
@@ -81,8 +95,8 @@ Test(codegen, example_graphs_with_templates_compile)
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     const char *files[] = {"layernorm.json", "rmsnorm_residual.json", "bn_inference_relu.json",
-                           "matmul_bias_gelu.json"};
-    for (size_t i = 0; i < 4; i++) {
+                           "matmul_bias_gelu.json", "conv_bias_relu.json"};
+    for (size_t i = 0; i < sizeof files / sizeof files[0]; i++) {
         hipdnnBackendDescriptor_t g = load_graph(files[i]);
         cr_expect_eq(emit_and_compile(fe_graph_of(g->obj)->ir, files[i]), 2);
         hipdnnBackendDestroyDescriptor(g);
@@ -196,13 +210,7 @@ Test(codegen, knobs_change_the_row_kernel)
                          atoi(threads + 19) == 1024, true, "%s", sig);
             if (vecs[v] == 8) /* 512 vectors per row: threads = 512 / loads, below the 1024 cap */
                 cr_expect_eq(atoi(threads + 19), 512 / loads[l], "%d loads per thread: %s", loads[l], sig);
-            if (have_compiler()) {
-                void *code = NULL;
-                size_t len = 0;
-                cr_expect_eq(rt_compile(k.source, "knobs", "sm_90", NULL, 0, &code, &len, NULL),
-                             HIPDNN_STATUS_SUCCESS, "%s", sig);
-                free(code);
-            }
+            cr_expect(compiles_for_sm90(k.source, "knobs"), "%s", sig);
             cg_kernel_free(&k);
         }
     ir_partition_free(&p);
@@ -229,12 +237,7 @@ Test(codegen, training_statistics_keep_vector_accesses)
     t.shifted_stats = 1; /* the other layernorm statistics variant compiles too */
     cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect(strstr(k.source, "#define HD_SHIFTED_STATS 1\n") != NULL);
-    if (have_compiler()) {
-        void *code = NULL;
-        size_t len = 0;
-        cr_expect_eq(rt_compile(k.source, "shifted", "sm_90", NULL, 0, &code, &len, NULL), HIPDNN_STATUS_SUCCESS);
-        free(code);
-    }
+    cr_expect(compiles_for_sm90(k.source, "shifted"));
     cg_kernel_free(&k);
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);
@@ -262,13 +265,114 @@ Test(codegen, row_prefetch_knob)
             cr_expect_leq((long long)k.grid[0], 132LL * (2048 / (long long)k.block[0]), "grid %u", k.grid[0]);
         else
             cr_expect_eq((long long)k.grid[0], n_rows, "one block per row");
-        if (have_compiler()) {
-            void *code = NULL;
-            size_t len = 0;
-            cr_expect_eq(rt_compile(k.source, "prefetch", "sm_90", NULL, 0, &code, &len, NULL),
-                         HIPDNN_STATUS_SUCCESS);
-            free(code);
+        cr_expect(compiles_for_sm90(k.source, "prefetch"));
+        cg_kernel_free(&k);
+    }
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* On sm_90 a matmul takes the wgmma + TMA template (compiled for sm_90a, A and B as tensor
+ * maps, a persistent grid, the knobs' tile width and stages); on sm_80, with jit.matmul_wgmma 0,
+ * or with batch strides one tensor-map stride cannot address, the mma.sync template. */
+Test(codegen, matmul_picks_the_wgmma_template_on_sm_90)
+{
+    hipdnnBackendDescriptor_t g = load_graph("matmul_bias_gelu.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_sm90_kernel");
+    cr_expect_str_eq(k.arch, "sm_90a");
+    cr_expect_eq(k.block[0], 384u);
+    cr_expect(k.grid[0] >= 1 && k.grid[0] <= 132 && k.grid[1] == 1 && k.grid[2] == 1);
+    cr_expect_eq(k.smem, 1024u + 4 * (128 + 256) * 128 + 4 * 16, "default: 128 x 256 tiles, 4 stages");
+    int maps = 0;
+    for (int i = 0; i < k.n_args; i++)
+        if (k.args[i].kind == CG_ARG_TMAP) {
+            maps++;
+            cr_expect_eq(k.args[i].map.rank, 3);
+            cr_expect_eq(k.args[i].map.box[0], 64u);
+            cr_expect_eq(k.args[i].map.strides[0] % 16, 0u);
         }
+    cr_expect_eq(maps, 2, "A and B as tensor maps");
+    cg_kernel_free(&k);
+
+    t.mm_tile_n = 128, t.mm_stages = 6;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_eq(k.smem, 1024u + 6 * (128 + 128) * 128 + 6 * 16);
+    cr_expect_not_null(strstr(k.source, "#define HD_BN 128\n#define HD_STAGES 6\n"));
+    cg_kernel_free(&k);
+    t.mm_tile_n = 256; /* 6 stages of 128 x 256 do not fit: as many as do */
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_BN 256\n#define HD_STAGES 4\n"));
+    cg_kernel_free(&k);
+
+    t.mm_wgmma = -1;
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_kernel");
+    cr_expect_str_eq(k.arch, "sm_90");
+    cg_kernel_free(&k);
+    cg_target t80 = {.platform = "nvidia", .arch = "sm_80", .sm_count = 108};
+    cr_assert_eq(cg_emit(ir, &p.k[0], &t80, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_kernel");
+    cg_kernel_free(&k);
+
+    ir_partition_free(&p);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* A's two batch matrices 8 elements apart (overlapping): no tensor map addresses them, so the
+ * mma.sync template runs it even on sm_90. */
+Test(codegen, matmul_with_overlapping_batches_takes_mma_sync)
+{
+    ir_graph g;
+    ir_graph_init(&g);
+    ir_tensor a = {.uid = 1, .dtype = HIPDNN_DATA_BFLOAT16, .rank = 3, .dims = {2, 37, 24}, .strides = {8, 24, 1}};
+    ir_tensor b = {.uid = 2, .dtype = HIPDNN_DATA_BFLOAT16, .rank = 3, .dims = {2, 24, 16}, .strides = {384, 16, 1}};
+    ir_tensor c = {.uid = 3, .dtype = HIPDNN_DATA_BFLOAT16, .rank = 3, .dims = {2, 37, 16}, .strides = {592, 16, 1}};
+    int ta = ir_add_tensor(&g, &a), tb = ir_add_tensor(&g, &b), tc = ir_add_tensor(&g, &c);
+    ir_op mm = {.kind = IR_OP_MATMUL, .n_in = 2, .n_out = 1, .in = {ta, tb}, .out = {tc}};
+    ir_add_op(&g, &mm);
+    cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_kernel");
+    cg_kernel_free(&k);
+    g.t[ta].strides[0] = 37 * 24; /* packed: the wgmma template */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(k.entry, "hd_matmul_sm90_kernel");
+    cg_kernel_free(&k);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}
+
+/* Pointwise regions iterate along the stored result's contiguous dim, 8 wide when all tensors
+ * allow: the NHWC batchnorm-inference example (C = 256) decomposes c1 (C) fastest and uses
+ * 16-byte accesses; with the vector-width knob at 1 it stays scalar along C. Both compile. */
+Test(codegen, pointwise_follows_the_layout)
+{
+    hipdnnBackendDescriptor_t g = load_graph("bn_inference_relu.json");
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(p.n, 1);
+    for (int v = 0; v < 2; v++) {
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .max_vec = v ? 1 : 8};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(ir, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+        const char *body = strstr(k.source, "hd_element(hd_i64 i");
+        cr_assert_not_null(body);
+        cr_expect(strncmp(strstr(body, "hd_i64 c"), v ? "hd_i64 c1 = i % 256LL" : "hd_i64 c1 = i % 32LL", 20) == 0,
+                  "C iterates fastest: %.60s", strstr(body, "hd_i64 c"));
+        cr_expect_eq(strstr(body, "hd_ldv<") != NULL && strstr(body, ", 8>") != NULL, v == 0);
+        cr_expect_eq(k.align, v ? 1 : 16);
+        cr_expect(compiles_for_sm90(k.source, "pointwise_layout"));
         cg_kernel_free(&k);
     }
     ir_partition_free(&p);

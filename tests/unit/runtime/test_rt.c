@@ -533,3 +533,53 @@ Test(rt_gpu, other_threads)
         cr_assert_eq((uintptr_t)r, 0, "thread %d: %lu", i, (unsigned long)(uintptr_t)r);
     }
 }
+
+/* ---- tensor maps ----------------------------------------------------------------------------- */
+
+typedef struct map_bytes {
+    _Alignas(RT_TENSOR_MAP_ALIGN) unsigned char b[RT_TENSOR_MAP_BYTES];
+} map_bytes;
+
+static const uint64_t map_dims[3] = {100, 30, 2}, map_strides[2] = {208, 208 * 30};
+static const uint32_t map_box[3] = {64, 16, 1};
+
+Test(rt_tensor_map, bad_arguments_named_before_any_device_call)
+{
+    map_bytes m[2];
+    _Alignas(16) static unsigned char data[32];
+    cr_assert_eq(rt_tensor_map(NULL, data, 3, 2, map_dims, map_strides, map_box), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    cr_assert_eq(rt_tensor_map(m, data, 3, 2, NULL, map_strides, map_box), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    cr_assert_eq(rt_tensor_map(m[0].b + 8, data, 3, 2, map_dims, map_strides, map_box), HIPDNN_STATUS_BAD_PARAM);
+    cr_assert(strstr(last_error(), "aligned") != NULL, "%s", last_error());
+    cr_assert_eq(rt_tensor_map(m, data + 2, 3, 2, map_dims, map_strides, map_box), HIPDNN_STATUS_BAD_PARAM);
+    cr_assert_eq(rt_tensor_map(m, data, 6, 2, map_dims, map_strides, map_box), HIPDNN_STATUS_BAD_PARAM);
+    cr_assert_eq(rt_tensor_map(m, data, 3, 4, map_dims, map_strides, map_box), HIPDNN_STATUS_BAD_PARAM);
+    cr_assert(strstr(last_error(), "element size 4") != NULL, "%s", last_error());
+}
+
+Test(rt_nogpu, tensor_map_not_supported)
+{
+    if (rt_init() == HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("a GPU is present");
+    map_bytes m;
+    _Alignas(16) static unsigned char data[32];
+    cr_assert_eq(rt_tensor_map(&m, data, 3, 2, map_dims, map_strides, map_box), HIPDNN_STATUS_NOT_SUPPORTED);
+}
+
+/* A map over device memory encodes; a row stride that is not a multiple of 16 bytes is refused
+ * with the driver's call and the values in the message. */
+Test(rt_gpu, tensor_map_encodes)
+{
+    rt_device_info dev;
+    need_gpu(&dev);
+    if (dev.cc_major < 9)
+        cr_skip_test("tensor maps need sm_90 or newer (this is %s)", dev.arch);
+    void *p = NULL;
+    OK(rt_malloc(&p, 208 * 30 * 2));
+    map_bytes m;
+    OK(rt_tensor_map(&m, p, 3, 2, map_dims, map_strides, map_box));
+    const uint64_t bad[2] = {200, 200 * 30};
+    cr_assert_eq(rt_tensor_map(&m, p, 3, 2, map_dims, bad, map_box), HIPDNN_STATUS_BAD_PARAM);
+    cr_assert(strstr(last_error(), "cuTensorMapEncodeTiled") != NULL, "%s", last_error());
+    rt_free(p);
+}

@@ -255,7 +255,7 @@ static hipdnnStatus_t build_with(partition_fn split, const fe_graph_state *g, co
         st = rt_device(&dev);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
-    cg_target t = {.platform = "nvidia", .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
+    cg_target t = {.platform = dev.platform, .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
                    .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
                    .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH],
                    .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS],

@@ -1,26 +1,30 @@
 /* rt.c — the vendor-neutral front of runtime/: the rt_* functions of rt.h.
  *
- * Owns: choosing a backend (rt_int.h's table), initialising its driver and its compiler once
- * each (pthread_once; the results are immutable afterwards), checking arguments, binding the
+ * Owns: choosing a backend (rt_int.h's table), initialising its driver once and each backend's
+ * compiler once (the results are immutable afterwards), checking arguments, binding the
  * device's context to the calling thread before every device call, and the module wrapper.
  * Does not own: anything vendor-specific (rt_<vendor>.c), where kernels come from (codegen/),
  * dumping sources (codegen/).
  *
- * Backend choice: the first backend in `backends` whose driver library loads; when none loads,
- * the first one still serves the compiler (so a build machine can warm caches) and every device
- * call answers NOT_SUPPORTED "no GPU driver found (tried ...)". Compiling never initialises the
- * driver (no context is created just to compile).
+ * Backend choice (the device's platform): HIPDNN_PLATFORM=nvidia|amd names it; unset, the first
+ * backend in `backends` whose driver library loads (NVIDIA's libcuda.so.1, then AMD's
+ * libamdhip64). When none loads (or the named one does not), every device call answers
+ * NOT_SUPPORTED "no GPU driver found (tried ...)".
+ * Compiling is separate: rt_compile goes to the backend whose targets the arch names ("sm_*" to
+ * NVRTC, "gfx*" to hipRTC), whatever the device, and never initialises a driver (no context is
+ * created just to compile), so a build machine can warm caches for any target whose compiler
+ * library it has.
  */
 #include <assert.h>
 #include <pthread.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "runtime/rt_int.h"
 
-/* An AMD backend (rt_amd.c: libamdhip64.so + libhiprtc.so, arch prefix "gfx") would be listed
- * after NVIDIA's: it is then chosen when libcuda.so.1 is absent and libamdhip64.so is present. */
-static const rt_backend *(*const backends[])(void) = {rt_nvidia_backend};
+/* In order of preference when HIPDNN_PLATFORM is unset. */
+static const rt_backend *(*const backends[])(void) = {rt_nvidia_backend, rt_amd_backend};
 #define N_BACKENDS (sizeof backends / sizeof backends[0])
 
 struct rt_module {
@@ -28,18 +32,26 @@ struct rt_module {
 };
 
 static struct {
-    pthread_once_t pick_once, gpu_once, cc_once;
+    pthread_once_t pick_once, gpu_once;
     const rt_backend *b;     /* chosen backend; never NULL after pick */
     bool driver_found;       /* b's driver library loads */
+    bool named;              /* b was named by HIPDNN_PLATFORM */
+    char bad_platform[40];   /* HIPDNN_PLATFORM's value when it names no backend, else "" */
     hipdnnStatus_t gpu_st;   /* driver_init's result */
-    hipdnnStatus_t cc_st;    /* compiler_init's result */
     char gpu_why[512];       /* the failure's message, raised again for each later caller */
-    char cc_why[512];
     rt_device_info dev;
-    rt_compiler_info cc;
-} S = {.pick_once = PTHREAD_ONCE_INIT, .gpu_once = PTHREAD_ONCE_INIT, .cc_once = PTHREAD_ONCE_INIT};
+} S = {.pick_once = PTHREAD_ONCE_INIT, .gpu_once = PTHREAD_ONCE_INIT};
 
-static _Thread_local bool ran_here; /* set by gpu_init / cc_init, read right after by once() */
+/* Each backend's compiler, initialised on its first use (under cc_lock; immutable once done). */
+static struct {
+    bool done;
+    hipdnnStatus_t st;
+    char why[512];
+    rt_compiler_info info;
+} CC[N_BACKENDS];
+static pthread_mutex_t cc_lock = PTHREAD_MUTEX_INITIALIZER;
+
+static _Thread_local bool ran_here; /* set by gpu_init, read right after by once() */
 
 /* ---- initialisation ------------------------------------------------------------------------ */
 
@@ -54,11 +66,29 @@ static void check_table(const rt_backend *b)
     (void)b;
 }
 
-static void pick(void)
+/* HIPDNN_PLATFORM=name: that backend, found or not. */
+static bool pick_named(const char *want)
 {
     for (size_t i = 0; i < N_BACKENDS; i++) {
         const rt_backend *b = backends[i]();
-        check_table(b);
+        if (strcmp(b->name, want) == 0) {
+            S.b = b, S.named = true, S.driver_found = b->driver_present();
+            return true;
+        }
+    }
+    snprintf(S.bad_platform, sizeof S.bad_platform, "%s", want);
+    return false;
+}
+
+static void pick(void)
+{
+    for (size_t i = 0; i < N_BACKENDS; i++)
+        check_table(backends[i]());
+    const char *want = getenv("HIPDNN_PLATFORM");
+    if (want != NULL && want[0] != '\0' && pick_named(want))
+        return;
+    for (size_t i = 0; i < N_BACKENDS && S.bad_platform[0] == '\0'; i++) {
+        const rt_backend *b = backends[i]();
         if (b->driver_present()) {
             S.b = b, S.driver_found = true;
             return;
@@ -72,36 +102,35 @@ static void driver_libs(char *buf, size_t n)
     size_t used = 0;
     buf[0] = '\0';
     for (size_t i = 0; i < N_BACKENDS && used < n; i++)
-        used += (size_t)snprintf(buf + used, n - used, "%s%s", i ? ", " : "",
-                                 backends[i]()->driver_libs);
+        if (!S.named || backends[i]() == S.b)
+            used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
+                                     backends[i]()->driver_libs);
+}
+
+/* The reason no driver is used: a bad HIPDNN_PLATFORM, or no library found. */
+static hipdnnStatus_t no_driver(void)
+{
+    if (S.bad_platform[0] != '\0')
+        return base_fail(HIPDNN_STATUS_BAD_PARAM,
+                         "HIPDNN_PLATFORM=\"%s\" names no platform (nvidia or amd)", S.bad_platform);
+    char libs[256];
+    driver_libs(libs, sizeof libs);
+    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "no GPU driver found (tried %s%s%s)", libs,
+                     S.named ? "; HIPDNN_PLATFORM=" : "", S.named ? S.b->name : "");
 }
 
 static void gpu_init(void)
 {
     ran_here = true;
     pthread_once(&S.pick_once, pick);
-    if (!S.driver_found) {
-        char libs[256];
-        driver_libs(libs, sizeof libs);
-        S.gpu_st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "no GPU driver found (tried %s)", libs);
-    } else {
-        S.gpu_st = S.b->driver_init(&S.dev);
-    }
+    S.gpu_st = S.driver_found ? S.b->driver_init(&S.dev) : no_driver();
     if (S.gpu_st != HIPDNN_STATUS_SUCCESS) {
         base_last_error(S.gpu_why, sizeof S.gpu_why, false);
         return;
     }
+    S.dev.platform = S.b->name;
     base_log(HIPDNN_SEV_INFO, "runtime: %s %s, %d multiprocessors, %zu MiB (%s backend)",
              S.dev.name, S.dev.arch, S.dev.sm_count, S.dev.total_mem >> 20, S.b->name);
-}
-
-static void cc_init(void)
-{
-    ran_here = true;
-    pthread_once(&S.pick_once, pick);
-    S.cc_st = S.b->compiler_init(&S.cc);
-    if (S.cc_st != HIPDNN_STATUS_SUCCESS)
-        base_last_error(S.cc_why, sizeof S.cc_why, false);
 }
 
 /* Runs init once per process; true when this very call ran it. */
@@ -147,19 +176,82 @@ hipdnnStatus_t rt_device(rt_device_info *out)
 
 /* ---- compiler ------------------------------------------------------------------------------ */
 
-static hipdnnStatus_t compiler_ready(void)
+/* Backend i's compiler, initialised on first use; its cached failure is raised again for later
+ * callers (the first one got it from compiler_init itself). */
+static hipdnnStatus_t compiler_ready(size_t i)
 {
-    return once_result(&S.cc_once, cc_init, &S.cc_st, S.cc_why);
+    pthread_mutex_lock(&cc_lock);
+    bool fresh = !CC[i].done;
+    if (fresh) {
+        CC[i].st = backends[i]()->compiler_init(&CC[i].info);
+        if (CC[i].st != HIPDNN_STATUS_SUCCESS)
+            base_last_error(CC[i].why, sizeof CC[i].why, false);
+        CC[i].done = true;
+    }
+    hipdnnStatus_t st = CC[i].st;
+    pthread_mutex_unlock(&cc_lock);
+    return fresh || st == HIPDNN_STATUS_SUCCESS ? st : base_fail(st, "%s", CC[i].why);
+}
+
+/* The backend compiling for arch, or NOT_SUPPORTED naming the targets there are. */
+static hipdnnStatus_t backend_for_arch(const char *arch, size_t *out)
+{
+    char known[64] = "";
+    size_t used = 0;
+    for (size_t i = 0; i < N_BACKENDS; i++) {
+        const char *prefix = backends[i]()->arch_prefix;
+        if (strncmp(arch, prefix, strlen(prefix)) == 0) {
+            *out = i;
+            return HIPDNN_STATUS_SUCCESS;
+        }
+        used += (size_t)snprintf(known + used, sizeof known - used, "%s%s*", i ? ", " : "", prefix);
+    }
+    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
+                     "rt_compile: no compiler for arch \"%s\" (targets are %s)", arch, known);
+}
+
+static size_t chosen_index(void)
+{
+    pthread_once(&S.pick_once, pick);
+    for (size_t i = 0; i < N_BACKENDS; i++)
+        if (backends[i]() == S.b)
+            return i;
+    assert(!"the chosen backend is listed");
+    return 0;
 }
 
 hipdnnStatus_t rt_compiler(rt_compiler_info *out)
 {
     if (out == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "rt_compiler: out is NULL");
-    hipdnnStatus_t st = compiler_ready();
+    size_t i = chosen_index();
+    if (S.bad_platform[0] != '\0')
+        return no_driver();
+    hipdnnStatus_t st = compiler_ready(i);
     if (st == HIPDNN_STATUS_SUCCESS)
-        *out = S.cc;
+        *out = CC[i].info;
     return st;
+}
+
+hipdnnStatus_t rt_compiler_for(const char *arch, rt_compiler_info *out)
+{
+    if (arch == NULL || out == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "rt_compiler_for: NULL argument");
+    size_t i = 0;
+    hipdnnStatus_t st = backend_for_arch(arch, &i);
+    if (st == HIPDNN_STATUS_SUCCESS && (st = compiler_ready(i)) == HIPDNN_STATUS_SUCCESS)
+        *out = CC[i].info;
+    return st;
+}
+
+hipdnnStatus_t rt_compile_failed(const char *compiler, const char *name, const char *arch,
+                                 const char *result, const char *log)
+{
+    const size_t budget = HIPDNN_ERROR_STRING_MAX_LENGTH - 512;
+    size_t n = strlen(log);
+    return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "%s: compiling %s for %s failed (%s):\n%.*s%s",
+                     compiler, name, arch, result, (int)(n < budget ? n : budget), log,
+                     n > budget ? "\n[compiler log truncated]" : "");
 }
 
 static hipdnnStatus_t check_compile_args(const char *source, const char *arch,
@@ -189,15 +281,14 @@ hipdnnStatus_t rt_compile(const char *source, const char *program_name, const ch
         *code = NULL;
     if (code_len != NULL)
         *code_len = 0;
+    size_t i = 0;
     hipdnnStatus_t st = check_compile_args(source, arch, options, n_options, code, code_len);
-    if (st != HIPDNN_STATUS_SUCCESS || (st = compiler_ready()) != HIPDNN_STATUS_SUCCESS)
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = backend_for_arch(arch, &i);
+    if (st != HIPDNN_STATUS_SUCCESS || (st = compiler_ready(i)) != HIPDNN_STATUS_SUCCESS)
         return st;
-    const char *prefix = S.b->arch_prefix;
-    if (strncmp(arch, prefix, strlen(prefix)) != 0)
-        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
-                         "rt_compile: no compiler for arch \"%s\" (the %s backend compiles %s*)",
-                         arch, S.b->name, prefix);
-    return S.b->compile(source, program_name, arch, options, n_options, code, code_len, log);
+    return backends[i]()->compile(source, program_name, arch, options, n_options, code, code_len,
+                                  log);
 }
 
 /* ---- modules and launch -------------------------------------------------------------------- */

@@ -4,7 +4,14 @@
  *
  *   NVIDIA: libcuda.so.1 (driver API, the device's primary context, as the CUDA runtime and
  *           PyTorch use it, so framework pointers and streams work as they are) + libnvrtc.so
- *   AMD:    libamdhip64.so + libhiprtc.so (not yet written)
+ *   AMD:    libamdhip64.so (the HIP runtime, the thread's current device, as PyTorch uses it)
+ *           + libhiprtc.so (hipRTC; inside libamdhip64 before ROCm 6). Not yet run on an AMD GPU:
+ *           see rt_amd.c.
+ *
+ * The platform: HIPDNN_PLATFORM=nvidia or HIPDNN_PLATFORM=amd picks it; unset, NVIDIA when
+ * libcuda.so.1 loads, else AMD when libamdhip64 loads. Another value makes every device call
+ * fail with BAD_PARAM. Compiling does not depend on it: rt_compile takes any target whose
+ * compiler library is there ("sm_*": NVRTC, "gfx*": hipRTC).
  *
  * Without a GPU the library still loads: rt_have_gpu() is false and every device call returns
  * HIPDNN_STATUS_NOT_SUPPORTED with a message, but compiling (rt_compile) works wherever the
@@ -22,6 +29,7 @@
 #include "base/base.h"
 
 typedef struct rt_device_info {
+    const char *platform; /* "nvidia" / "amd" (a static string): the prelude codegen uses */
     char name[128];       /* "NVIDIA H200" */
     char arch[32];        /* compile target: "sm_90", "gfx942" */
     int cc_major, cc_minor;
@@ -53,10 +61,16 @@ hipdnnStatus_t rt_device(rt_device_info *out);
 
 /* ---- compiler (works without a GPU) ------------------------------------------------------------- */
 
+/* The compiler for the platform's targets (HIPDNN_PLATFORM's, or the first found driver's, or
+ * NVIDIA's without one). */
 hipdnnStatus_t rt_compiler(rt_compiler_info *out);
+/* The compiler rt_compile uses for `arch`: NOT_SUPPORTED when no backend compiles such targets
+ * or its compiler library is absent. Its id and version belong in a cache key for that arch.
+ * For hipRTC the version is HIP's (hiprtcVersion says 9.0 in every release). */
+hipdnnStatus_t rt_compiler_for(const char *arch, rt_compiler_info *out);
 /* Compiles HIP/CUDA C++ source for `arch` ("sm_90", "sm_90a", "sm_80", "gfx942") with extra
- * options (may be NULL). On success *code (malloc'd, caller frees) holds the code object
- * (CUBIN / HSACO). On a compile error: HIPDNN_STATUS_INTERNAL_ERROR, the last-error message
+ * options (may be NULL), with the compiler for that arch (rt_compiler_for). On success *code
+ * (malloc'd, caller frees) holds the code object (CUBIN / HSACO). On a compile error: HIPDNN_STATUS_INTERNAL_ERROR, the last-error message
  * holds the compiler's log (truncated), and *log (if log != NULL) the whole log (caller frees);
  * *log is NULL on success. Never initialises the driver: no GPU or context is needed. */
 hipdnnStatus_t rt_compile(const char *source, const char *program_name, const char *arch,

@@ -9,7 +9,7 @@
  *   slot               required  called                      vendor handle in / out
  *   driver_present     yes       once per process            -
  *   driver_init        yes       once, under pthread_once    fills rt_device_info
- *   compiler_init      yes       once, under pthread_once    fills rt_compiler_info
+ *   compiler_init      yes       once, under a lock          fills rt_compiler_info
  *   compile            yes       any thread                  -
  *   module_* / launch  yes       any thread                  module, function
  *   mem_* / stream_*   yes       any thread                  device pointer, stream
@@ -28,9 +28,9 @@
 
 typedef struct rt_backend {
     int version;             /* RT_BACKEND_VERSION the table was written against */
-    const char *name;        /* "nvidia" */
+    const char *name;        /* "nvidia", "amd": HIPDNN_PLATFORM's values, rt_device_info.platform */
     const char *driver_libs; /* named in messages: "libcuda.so.1" */
-    const char *arch_prefix; /* the targets its compiler takes: "sm_" */
+    const char *arch_prefix; /* the targets its compiler takes: "sm_"; rt_compile dispatches on it */
 
     /* ---- required ------------------------------------------------------------------------ */
     /* The driver library loads (dlopen only: cheap, initialises nothing). */
@@ -78,5 +78,12 @@ typedef struct rt_backend {
 
 /* rt_nvidia.c: libcuda.so.1 + libnvrtc. Never NULL; the table is static and immutable. */
 const rt_backend *rt_nvidia_backend(void);
+/* rt_amd.c: libamdhip64 + hipRTC. Never NULL; the table is static and immutable. */
+const rt_backend *rt_amd_backend(void);
+
+/* For the compile slots: raises INTERNAL_ERROR "<compiler>: compiling <name> for <arch> failed
+ * (<result>):" followed by the head of the compiler's log, cut to fit the last-error slot. */
+hipdnnStatus_t rt_compile_failed(const char *compiler, const char *name, const char *arch,
+                                 const char *result, const char *log);
 
 #endif

@@ -353,18 +353,6 @@ static hipdnnStatus_t read_log(nvrtcProgram prog, char **log)
     return st;
 }
 
-/* The log's head goes into the message; what does not fit the last-error slot is cut. */
-static hipdnnStatus_t compile_failed(nvrtcResult r, const char *name, const char *arch,
-                                     const char *log)
-{
-    const size_t budget = HIPDNN_ERROR_STRING_MAX_LENGTH - 512;
-    size_t n = strlen(log);
-    return base_fail(HIPDNN_STATUS_INTERNAL_ERROR,
-                     "nvrtc: compiling %s for %s failed (%s):\n%.*s%s", name, arch,
-                     rtc.nvrtcGetErrorString(r), (int)(n < budget ? n : budget), log,
-                     n > budget ? "\n[compiler log truncated]" : "");
-}
-
 static hipdnnStatus_t run_compile(nvrtcProgram prog, const char *name, const char *arch,
                                   const char **argv, int argc, char **log_out)
 {
@@ -376,7 +364,7 @@ static hipdnnStatus_t run_compile(nvrtcProgram prog, const char *name, const cha
     if (log[0] != '\0' && base_debug_level() >= 4)
         base_log(HIPDNN_SEV_INFO, "nvrtc log of %s for %s:\n%s", name, arch, log);
     if (r != NVRTC_SUCCESS)
-        st = compile_failed(r, name, arch, log);
+        st = rt_compile_failed("nvrtc", name, arch, rtc.nvrtcGetErrorString(r), log);
     if (r != NVRTC_SUCCESS && log_out != NULL)
         *log_out = log;
     else

@@ -1,9 +1,14 @@
 /* test_rt.c — unit tests of runtime/ (rt.h), through its functions only.
  *
- * Owns two groups:
- *   rt_compile  compile-only: run wherever the run-time compiler (NVRTC) loads, with or without a
+ * Owns these groups:
+ *   rt_compile  compile-only with NVRTC ("sm_*"): run wherever NVRTC loads, with or without a
  *               GPU; skipped (not passed) where it does not. Code objects are checked for the ELF
  *               magic and the CUDA machine type, compile errors for the compiler's diagnostic.
+ *   rt_compile_amd  the same with hipRTC ("gfx*"), skipped without it; a target the installed
+ *               hipRTC does not know answers NOT_SUPPORTED naming it.
+ *   rt_platform HIPDNN_PLATFORM: the named platform or a clear error; compiling never depends on
+ *               it. Each test sets it before the first runtime call (Criterion runs each test in
+ *               a fresh process).
  *   rt_gpu      need a usable GPU; skipped when rt_init() fails. y = 2x + 1 on fresh random x
  *               with y poisoned (NaN) first, compared exactly (2x is exact, so fused or not the
  *               device must give the host's float result); copies of random bytes; events; bad
@@ -54,12 +59,15 @@ static const char *last_error(void)
                      base_status_name(st_), last_error(), (unsigned long long)seed);             \
     } while (0)
 
-static void need_compiler(void)
+/* The compiler for arch's targets, else the test is skipped. */
+static void need_compiler_for(const char *arch)
 {
     rt_compiler_info ci;
-    if (rt_compiler(&ci) != HIPDNN_STATUS_SUCCESS)
-        cr_skip_test("no run-time compiler: %s", last_error());
+    if (rt_compiler_for(arch, &ci) != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no run-time compiler for %s: %s", arch, last_error());
 }
+
+static void need_compiler(void) { need_compiler_for("sm_90"); }
 
 static void need_gpu(rt_device_info *dev)
 {
@@ -75,14 +83,17 @@ static const char axpb_src[] = "extern \"C\" __global__ void k(float *y, const f
                                "        y[i] = 2.0f * x[i] + 1.0f;\n"
                                "}\n";
 
-/* An ELF object for NVIDIA GPUs: magic, 64-bit class, e_machine EM_CUDA (190). */
-static void check_cubin(const void *code, size_t len)
+/* An ELF object for the arch's GPUs: magic, 64-bit class, e_machine EM_CUDA (190) for "sm_*",
+ * EM_AMDGPU (224) for "gfx*". */
+static void check_code_object(const void *code, size_t len, const char *arch)
 {
     const unsigned char *b = code;
+    int machine = strncmp(arch, "gfx", 3) == 0 ? 224 : 190;
     cr_assert(code != NULL && len > 64, "code object of %zu bytes", len);
     cr_assert(b[0] == 0x7f && b[1] == 'E' && b[2] == 'L' && b[3] == 'F', "no ELF magic");
     cr_assert_eq(b[4], 2, "ELF class %d, expected 64-bit", b[4]);
-    cr_assert_eq(b[18] | b[19] << 8, 190, "e_machine %d, expected EM_CUDA", b[18] | b[19] << 8);
+    cr_assert_eq(b[18] | b[19] << 8, machine, "e_machine %d, expected %d for %s",
+                 b[18] | b[19] << 8, machine, arch);
 }
 
 static void compile_ok(const char *src, const char *arch, const char *const *opts, int n,
@@ -91,7 +102,7 @@ static void compile_ok(const char *src, const char *arch, const char *const *opt
     char *log = (char *)1;
     OK(rt_compile(src, "test.cu", arch, opts, n, code, len, &log));
     cr_assert_null(log, "log must be NULL on success");
-    check_cubin(*code, *len);
+    check_code_object(*code, *len, arch);
 }
 
 /* ---- compile-only ---------------------------------------------------------------------------- */
@@ -100,7 +111,7 @@ Test(rt_compile, compiler_info)
 {
     need_compiler();
     rt_compiler_info ci;
-    OK(rt_compiler(&ci));
+    OK(rt_compiler_for("sm_80", &ci));
     cr_assert_str_eq(ci.id, "nvrtc");
     cr_assert_geq(ci.major, 12, "NVRTC %d.%d", ci.major, ci.minor);
     cr_assert(ci.minor >= 0 && ci.minor < 100);
@@ -230,9 +241,12 @@ Test(rt_compile, bad_arguments)
     const char *opts[] = {"-lineinfo", NULL};
     cr_assert_eq(rt_compile(axpb_src, NULL, "sm_90", opts, 2, &code, &len, NULL),
                  HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
-    cr_assert_eq(rt_compile(axpb_src, NULL, "gfx942", NULL, 0, &code, &len, NULL),
+    cr_assert_eq(rt_compile(axpb_src, NULL, "xyz_1", NULL, 0, &code, &len, NULL),
                  HIPDNN_STATUS_NOT_SUPPORTED);
-    cr_assert_not_null(strstr(last_error(), "gfx942"));
+    cr_assert_not_null(strstr(last_error(), "xyz_1"), "message: %s", last_error());
+    rt_compiler_info ci;
+    cr_assert_eq(rt_compiler_for("xyz_1", &ci), HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_assert_eq(rt_compiler_for(NULL, &ci), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
     cr_assert_eq(rt_compile(axpb_src, NULL, "sm_999", NULL, 0, &code, &len, NULL),
                  HIPDNN_STATUS_INTERNAL_ERROR);
     cr_assert_null(code);
@@ -258,6 +272,195 @@ Test(rt_compile, allocation_faults)
         free(log);
     }
     cr_assert_eq(st, HIPDNN_STATUS_SUCCESS);
+}
+
+/* ---- compile-only, hipRTC ----------------------------------------------------------------- */
+
+static void need_hiprtc(void) { need_compiler_for("gfx90a"); }
+
+/* Compiles axpb for arch, or skips when the installed hipRTC does not know arch (after checking
+ * that the refusal names it). */
+static void compile_amd(const char *arch, void **code, size_t *len)
+{
+    char *log = NULL;
+    hipdnnStatus_t st = rt_compile(axpb_src, "test.hip", arch, NULL, 0, code, len, &log);
+    if (st == HIPDNN_STATUS_NOT_SUPPORTED) {
+        cr_assert_not_null(strstr(last_error(), arch), "message: %s", last_error());
+        cr_assert_null(log);
+        cr_skip_test("hipRTC does not know %s: %s", arch, last_error());
+    }
+    OK(st);
+    cr_assert_null(log);
+    check_code_object(*code, *len, arch);
+}
+
+Test(rt_compile_amd, compiler_info)
+{
+    need_hiprtc();
+    rt_compiler_info ci;
+    OK(rt_compiler_for("gfx942", &ci));
+    cr_assert_str_eq(ci.id, "hiprtc");
+    cr_assert_geq(ci.major, 5, "HIP %d.%d", ci.major, ci.minor); /* HIP's version, not 9.0 */
+    cr_assert_lt(ci.major, 9, "HIP %d.%d", ci.major, ci.minor);
+    cr_assert(ci.minor >= 0 && ci.minor < 100);
+}
+
+static void compile_amd_for(const char *arch)
+{
+    need_hiprtc();
+    void *code = NULL;
+    size_t len = 0;
+    compile_amd(arch, &code, &len);
+    free(code);
+}
+
+Test(rt_compile_amd, gfx90a) { compile_amd_for("gfx90a"); }
+Test(rt_compile_amd, gfx942) { compile_amd_for("gfx942"); }
+/* A target with its feature suffixes, as gcnArchName spells it. */
+Test(rt_compile_amd, gfx90a_with_features) { compile_amd_for("gfx90a:xnack-"); }
+
+Test(rt_compile_amd, targets_differ)
+{
+    need_hiprtc();
+    void *a = NULL, *b = NULL;
+    size_t la = 0, lb = 0;
+    compile_amd("gfx908", &a, &la);
+    compile_amd("gfx90a", &b, &lb);
+    cr_assert(la != lb || memcmp(a, b, la) != 0, "gfx908 and gfx90a code objects are identical");
+    free(a);
+    free(b);
+}
+
+/* A target hipRTC cannot know: refused with its name, never a crash. */
+Test(rt_compile_amd, unknown_target)
+{
+    need_hiprtc();
+    void *code = (void *)1;
+    size_t len = 7;
+    cr_assert_neq(rt_compile(axpb_src, "test.hip", "gfx9999", NULL, 0, &code, &len, NULL),
+                  HIPDNN_STATUS_SUCCESS);
+    cr_assert(code == NULL && len == 0);
+    cr_assert_not_null(strstr(last_error(), "gfx9999"), "message: %s", last_error());
+}
+
+Test(rt_compile_amd, options_passed)
+{
+    need_hiprtc();
+    static const char src[] = "extern \"C\" __global__ void k(int *y) { *y = VALUE; }\n";
+    const char *opts[] = {"-DVALUE=3"};
+    void *code = NULL;
+    size_t len = 0;
+    char *log = NULL;
+    OK(rt_compile(src, "test.hip", "gfx90a", opts, 1, &code, &len, &log));
+    check_code_object(code, len, "gfx90a");
+    free(code);
+    cr_assert_eq(rt_compile(src, "test.hip", "gfx90a", NULL, 0, &code, &len, &log),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    cr_assert_not_null(strstr(last_error(), "VALUE"), "message: %s", last_error());
+    cr_assert_not_null(log);
+    free(log);
+}
+
+Test(rt_compile_amd, syntax_error)
+{
+    need_hiprtc();
+    static const char src[] = "extern \"C\" __global__ void k(float *y)\n"
+                              "{\n"
+                              "    y[0] = undeclared_thing_xyz;\n"
+                              "}\n";
+    void *code = (void *)1;
+    size_t len = 7;
+    char *log = NULL;
+    cr_assert_eq(rt_compile(src, "bad.hip", "gfx90a", NULL, 0, &code, &len, &log),
+                 HIPDNN_STATUS_INTERNAL_ERROR);
+    cr_assert(code == NULL && len == 0);
+    const char *msg = last_error();
+    cr_assert_not_null(strstr(msg, "hiprtc: compiling bad.hip for gfx90a failed"), "message: %s", msg);
+    cr_assert_not_null(strstr(msg, "undeclared_thing_xyz"), "message: %s", msg);
+    cr_assert_not_null(log);
+    cr_assert_not_null(strstr(log, "undeclared_thing_xyz"), "log: %s", log);
+    cr_assert_not_null(strstr(log, "error"), "log: %s", log);
+    free(log);
+}
+
+/* Fail the Nth host allocation of a compile, for every N until one succeeds: each ends in
+ * ALLOC_FAILED with nothing leaked. */
+Test(rt_compile_amd, allocation_faults)
+{
+    need_hiprtc();
+    hipdnnStatus_t st = HIPDNN_STATUS_ALLOC_FAILED;
+    for (long n = 1; st == HIPDNN_STATUS_ALLOC_FAILED && n < 100; n++) {
+        void *code = NULL;
+        size_t len = 0;
+        char *log = NULL;
+        base_alloc_fail_at(n, false);
+        st = rt_compile(axpb_src, NULL, "gfx90a", NULL, 0, &code, &len, &log);
+        base_alloc_fail_at(0, false);
+        cr_assert(st == HIPDNN_STATUS_SUCCESS || st == HIPDNN_STATUS_ALLOC_FAILED,
+                  "fault %ld: %s: %s", n, base_status_name(st), last_error());
+        cr_assert(st == HIPDNN_STATUS_SUCCESS || code == NULL);
+        free(code);
+        free(log);
+    }
+    cr_assert_eq(st, HIPDNN_STATUS_SUCCESS);
+}
+
+/* ---- HIPDNN_PLATFORM ----------------------------------------------------------------------- */
+
+/* Without an AMD GPU: NOT_SUPPORTED, naming the library tried (none loads) or the HIP call that
+ * failed (the library loads, no device). */
+Test(rt_platform, amd_without_a_gpu)
+{
+    setenv("HIPDNN_PLATFORM", "amd", 1);
+    hipdnnStatus_t st = rt_init();
+    if (st == HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("an AMD GPU is present");
+    cr_assert_eq(st, HIPDNN_STATUS_NOT_SUPPORTED, "%s: %s", base_status_name(st), last_error());
+    const char *msg = last_error();
+    bool absent = strcmp(msg, "no GPU driver found (tried libamdhip64.so, libamdhip64.so.7, "
+                              "libamdhip64.so.6, libamdhip64.so.5; HIPDNN_PLATFORM=amd)") == 0;
+    bool no_device = strstr(msg, "libamdhip64.so") != NULL && strstr(msg, "hip") == msg;
+    cr_assert(absent || no_device, "message: %s", msg);
+    cr_assert_null(strstr(msg, "libcuda"), "message: %s", msg);
+    cr_assert_not(rt_have_gpu());
+    void *p = (void *)1;
+    cr_assert_eq(rt_malloc(&p, 64), HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_assert_null(p);
+    rt_device_info dev;
+    cr_assert_eq(rt_device(&dev), HIPDNN_STATUS_NOT_SUPPORTED);
+    rt_compiler_info ci;
+    st = rt_compiler(&ci); /* the platform's compiler: hipRTC */
+    cr_assert(st == HIPDNN_STATUS_NOT_SUPPORTED || strcmp(ci.id, "hiprtc") == 0, "%s",
+              st == HIPDNN_STATUS_SUCCESS ? ci.id : last_error());
+    cr_assert_not(rt_is_device_pointer(&dev));
+}
+
+/* A name that is no platform: BAD_PARAM naming it; compiling does not depend on the platform. */
+Test(rt_platform, unknown_name)
+{
+    setenv("HIPDNN_PLATFORM", "vulkan", 1);
+    cr_assert_eq(rt_init(), HIPDNN_STATUS_BAD_PARAM);
+    cr_assert_not_null(strstr(last_error(), "HIPDNN_PLATFORM=\"vulkan\""), "%s", last_error());
+    cr_assert_eq(rt_init(), HIPDNN_STATUS_BAD_PARAM); /* the same answer again */
+    rt_compiler_info ci;
+    cr_assert_eq(rt_compiler(&ci), HIPDNN_STATUS_BAD_PARAM);
+    if (rt_compiler_for("sm_90", &ci) == HIPDNN_STATUS_SUCCESS)
+        compile_for("sm_90");
+}
+
+/* The named platform only: its library alone is tried and named. */
+Test(rt_platform, nvidia_named)
+{
+    setenv("HIPDNN_PLATFORM", "nvidia", 1);
+    rt_device_info d;
+    if (rt_init() == HIPDNN_STATUS_SUCCESS) {
+        OK(rt_device(&d));
+        cr_assert_str_eq(d.platform, "nvidia");
+        return;
+    }
+    cr_assert_null(strstr(last_error(), "libamdhip64"), "message: %s", last_error());
+    if (strstr(last_error(), "no GPU driver found"))
+        cr_assert_str_eq(last_error(), "no GPU driver found (tried libcuda.so.1; HIPDNN_PLATFORM=nvidia)");
 }
 
 /* ---- without a GPU --------------------------------------------------------------------------- */
@@ -296,7 +499,8 @@ Test(rt_nogpu, no_driver_message)
         cr_skip_test("a GPU is present");
     if (!strstr(last_error(), "no GPU driver found"))
         cr_skip_test("a driver is installed but unusable: %s", last_error());
-    cr_assert_str_eq(last_error(), "no GPU driver found (tried libcuda.so.1)");
+    cr_assert_str_eq(last_error(), "no GPU driver found (tried libcuda.so.1, libamdhip64.so, "
+                                   "libamdhip64.so.7, libamdhip64.so.6, libamdhip64.so.5)");
 }
 
 /* ---- with a GPU ------------------------------------------------------------------------------ */
@@ -305,12 +509,19 @@ Test(rt_gpu, device_info)
 {
     rt_device_info d;
     need_gpu(&d);
-    cr_assert_eq(strncmp(d.arch, "sm_", 3), 0, "arch %s", d.arch);
-    char want[32];
-    snprintf(want, sizeof want, "sm_%d%d", d.cc_major, d.cc_minor);
-    cr_assert_str_eq(d.arch, want);
+    cr_assert_not_null(d.platform);
+    if (strcmp(d.platform, "amd") == 0) { /* "gfx942", no ":sramecc+:xnack-" */
+        cr_assert_eq(strncmp(d.arch, "gfx", 3), 0, "arch %s", d.arch);
+        cr_assert_null(strchr(d.arch, ':'), "arch %s", d.arch);
+        cr_assert(d.warp_size == 64 || d.warp_size == 32, "warp %d", d.warp_size);
+    } else {
+        cr_assert_str_eq(d.platform, "nvidia");
+        char want[32];
+        snprintf(want, sizeof want, "sm_%d%d", d.cc_major, d.cc_minor);
+        cr_assert_str_eq(d.arch, want);
+        cr_assert_eq(d.warp_size, 32);
+    }
     cr_assert_gt(d.sm_count, 0);
-    cr_assert_eq(d.warp_size, 32);
     cr_assert_geq(d.smem_per_block, 16 * 1024);
     cr_assert_geq(d.smem_per_block_optin, d.smem_per_block);
     cr_assert_gt(d.l2_bytes, 0);
@@ -363,7 +574,7 @@ static void axpb_setup(axpb *a, const rt_device_info *d, int n)
 {
     void *code = NULL;
     size_t len = 0;
-    need_compiler();
+    need_compiler_for(d->arch);
     compile_ok(axpb_src, d->arch, NULL, 0, &code, &len);
     OK(rt_module_load(code, len, &a->m));
     free(code);

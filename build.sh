@@ -9,7 +9,9 @@ cd "$(dirname "$0")"
 mode=${1:-}
 jobs=$(nproc 2>/dev/null || echo 2)
 
-deps="cmake make gcc g++ pkg-config liblmdb-dev libxxhash-dev libcriterion-dev libjansson-dev flatbuffers-compiler"
+# libamdhip64-5: Debian's HIP 5.2 runtime with hipRTC inside (about 80 MB with its dependencies),
+# so the AMD compile-only tests run (gfx90a); no AMD GPU is needed or used.
+deps="cmake make gcc g++ pkg-config liblmdb-dev libxxhash-dev libcriterion-dev libjansson-dev flatbuffers-compiler libamdhip64-5"
 missing=""
 for p in $deps; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

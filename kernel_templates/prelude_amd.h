@@ -1,5 +1,8 @@
-/* prelude_amd.h — the AMD spellings the kernel templates use (compiled by hipRTC). Same names as
- * prelude_nvidia.h; templates use only these. (Not yet exercised: no AMD device or hipRTC here.) */
+/* prelude_amd.h — the AMD spellings the kernel templates use (compiled by hipRTC, which brings
+ * the HIP device headers). Same names as prelude_nvidia.h; templates use only these.
+ * Every template kernel codegen emits for AMD compiles with it (tests/unit/codegen/test_cg_amd.c:
+ * hipRTC for gfx942 / gfx90a), but none has run on an AMD GPU yet.
+ * HD_WARP is the wavefront: 64 on CDNA (gfx9xx); a block may be smaller than one. */
 #define HD_DEVICE __device__ __forceinline__
 #define HD_GLOBAL extern "C" __global__
 #define HD_LAUNCH_BOUNDS(threads) __launch_bounds__(threads)

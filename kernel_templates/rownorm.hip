@@ -65,13 +65,16 @@ HD_DEVICE void hd_store_stats(hd_i64 r, float mean, float inv, HD_PARAMS) {}
 #endif
 
 #define HD_PER_THREAD ((HD_COLS + HD_THREADS * HD_VEC - 1) / (HD_THREADS * HD_VEC))
-#define HD_WARPS (HD_THREADS / HD_WARP)
+/* A block smaller than a warp (32 threads in a 64-lane AMD wavefront) is one warp whose
+ * shuffles stay within its HD_LANES threads. */
+#define HD_LANES (HD_THREADS < HD_WARP ? HD_THREADS : HD_WARP)
+#define HD_WARPS ((HD_THREADS + HD_WARP - 1) / HD_WARP)
 
 /* Sum of v over the block; every thread gets the result. `red` holds HD_WARPS floats. */
 HD_DEVICE float hd_block_sum(float v, float *red)
 {
 #pragma unroll
-    for (int m = HD_WARP / 2; m > 0; m /= 2)
+    for (int m = HD_LANES / 2; m > 0; m /= 2)
         v += hd_shfl_xor(v, m);
     if (HD_WARPS == 1)
         return v;
@@ -82,7 +85,7 @@ HD_DEVICE float hd_block_sum(float v, float *red)
     __syncthreads();
     v = lane < HD_WARPS ? red[lane] : 0.0f;
 #pragma unroll
-    for (int m = HD_WARP / 2; m > 0; m /= 2)
+    for (int m = HD_LANES / 2; m > 0; m /= 2)
         v += hd_shfl_xor(v, m);
     return v;
 }
@@ -103,7 +106,7 @@ HD_DEVICE hd_stats hd_merge(hd_stats a, hd_stats b)
 HD_DEVICE hd_stats hd_warp_merge(hd_stats s)
 {
 #pragma unroll
-    for (int m = HD_WARP / 2; m > 0; m /= 2)
+    for (int m = HD_LANES / 2; m > 0; m /= 2)
         s = hd_merge(s, hd_stats{hd_shfl_xor(s.n, m), hd_shfl_xor(s.mean, m), hd_shfl_xor(s.m2, m)});
     return s;
 }

@@ -34,7 +34,7 @@ static int fail(const char *what, hipdnnStatus_t st)
 
 static void print_info(const rt_device_info *d, const rt_compiler_info *c)
 {
-    printf("device    %s\n", d->name);
+    printf("device    %s (%s)\n", d->name, d->platform);
     printf("arch      %s (compute capability %d.%d)\n", d->arch, d->cc_major, d->cc_minor);
     printf("SMs       %d, warp %d\n", d->sm_count, d->warp_size);
     printf("smem      %zu B per block, %zu B opt-in\n", d->smem_per_block, d->smem_per_block_optin);

@@ -221,7 +221,7 @@ HD_DEVICE void hd_norm_row(hd_i64 row, const float (&x)[HD_PER_THREAD][HD_VEC], 
                     s1 += x[p][j] - pivot, sq += (x[p][j] - pivot) * (x[p][j] - pivot);
             }
 #pragma unroll
-        for (int m = HD_WARP / 2; m > 0; m /= 2)
+        for (int m = HD_LANES / 2; m > 0; m /= 2)
             cnt += hd_shfl_xor(cnt, m), s1 += hd_shfl_xor(s1, m), sq += hd_shfl_xor(sq, m);
         float d = cnt > 0.0f ? hd_div(s1, cnt) : 0.0f; /* a warp past the row's end: n = 0 */
         hd_stats st = hd_block_stats_of_warps(

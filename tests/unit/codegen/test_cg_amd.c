@@ -1,6 +1,8 @@
-/* test_cg_amd.c — codegen for AMD: every kernel of every example graph (the .json files of examples/graphs)
- * that codegen can emit for AMD is emitted with the AMD prelude, under several engine knobs, and
- * compiles with hipRTC for gfx942 and gfx90a (compile only: no GPU needed).
+/* test_cg_amd.c — codegen for AMD: every kernel that codegen can emit for AMD is emitted with the
+ * AMD prelude, under several engine knobs, and compiles with hipRTC for gfx942 and gfx90a
+ * (compile only: no GPU needed). Kernels: every example graph (the .json files of
+ * examples/graphs) and the channel reductions (batchnorm training and backward, genstats), which
+ * have no example graph.
  *
  * Skipped when hipRTC is absent. A target the installed hipRTC does not know (gfx942 before
  * ROCm 5.7; Debian 12 has HIP 5.2) is left out and named; at least one target must compile.
@@ -98,10 +100,11 @@ typedef struct tally {
 
 /* Knob variants that change the emitted code: widest vectors and 4 loads per thread (the
  * defaults), 1-wide accesses, 8 loads per thread (fewer threads, down to a 32-thread block,
- * half of a 64-lane wavefront), 1 load per thread (the most threads). */
+ * half of a 64-lane wavefront) with the pivot-shifted statistics, 1 load per thread (the most
+ * threads), the row-prefetching kernel. */
 static const struct {
-    int max_vec, loads;
-} variants[] = {{0, 0}, {1, 0}, {0, 8}, {0, 1}};
+    int max_vec, loads, prefetch, shifted;
+} variants[] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {0, 8, 0, 1}, {0, 1, 0, 0}, {0, 4, 1, 0}};
 enum { N_VARIANTS = sizeof variants / sizeof variants[0] };
 
 static void compile_kernel(const ir_graph *ir, const ir_kernel *k, const char *what,
@@ -109,7 +112,8 @@ static void compile_kernel(const ir_graph *ir, const ir_kernel *k, const char *w
 {
     for (int v = 0; v < N_VARIANTS; v++) {
         cg_target tg = {.platform = "amd", .sm_count = 304, .max_vec = variants[v].max_vec,
-                        .loads_per_thread = variants[v].loads};
+                        .loads_per_thread = variants[v].loads, .row_prefetch = variants[v].prefetch,
+                        .shifted_stats = variants[v].shifted};
         snprintf(tg.arch, sizeof tg.arch, "%s", archs[0]);
         cg_kernel out;
         hipdnnStatus_t st = cg_emit(ir, k, &tg, &out);
@@ -126,9 +130,8 @@ static void compile_kernel(const ir_graph *ir, const ir_kernel *k, const char *w
             size_t len = 0;
             char *log = NULL;
             st = rt_compile(out.source, what, archs[a], NULL, 0, &code, &len, &log);
-            cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s (knobs %d/%d) for %s:\n%s\n---- source ----\n%s",
-                         what, variants[v].max_vec, variants[v].loads, archs[a], log ? log : last_error(),
-                         out.source);
+            cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s (knob variant %d) for %s:\n%s\n---- source ----\n%s",
+                         what, v, archs[a], log ? log : last_error(), out.source);
             cr_expect(st != HIPDNN_STATUS_SUCCESS || is_hsaco(code, len), "%s: an AMD code object", what);
             t->compiled += st == HIPDNN_STATUS_SUCCESS;
             t->failed += st != HIPDNN_STATUS_SUCCESS;
@@ -138,39 +141,141 @@ static void compile_kernel(const ir_graph *ir, const ir_kernel *k, const char *w
     }
 }
 
+/* The targets the installed hipRTC compiles for (at least one), else the test is skipped. */
+static int amd_targets(const char **archs, rt_compiler_info *ci)
+{
+    if (rt_compiler_for("gfx90a", ci) != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no hipRTC on this machine: %s", last_error());
+    const char *candidates[] = {"gfx942", "gfx90a"};
+    int n = 0;
+    for (int i = 0; i < 2; i++)
+        if (target_known(candidates[i]))
+            archs[n++] = candidates[i];
+    if (n == 0)
+        cr_skip_test("hipRTC %d.%d compiles for neither gfx942 nor gfx90a", ci->major, ci->minor);
+    return n;
+}
+
+static void compile_graph(const ir_graph *ir, const char *name, const char *const *archs,
+                          int n_archs, tally *t)
+{
+    ir_partition p;
+    cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS, "%s: %s", name, last_error());
+    for (int k = 0; k < p.n; k++) {
+        char what[96];
+        snprintf(what, sizeof what, "%s kernel %d", name, k);
+        compile_kernel(ir, &p.k[k], what, archs, n_archs, t);
+    }
+    ir_partition_free(&p);
+}
+
+static void report(const rt_compiler_info *ci, const char *const *archs, int n_archs,
+                   const tally *t)
+{
+    cr_log_info("hipRTC (HIP %d.%d) for %s%s%s: %d compiled, %d failed; %d kernels without an AMD "
+                "template", ci->major, ci->minor, archs[0], n_archs > 1 ? " and " : "",
+                n_archs > 1 ? archs[1] : "", t->compiled, t->failed, t->refused);
+    cr_expect_eq(t->failed, 0);
+}
+
 Test(codegen_amd, example_graphs_compile_for_amd, .timeout = 600)
 {
     rt_compiler_info ci;
-    if (rt_compiler_for("gfx90a", &ci) != HIPDNN_STATUS_SUCCESS)
-        cr_skip_test("no hipRTC on this machine: %s", last_error());
-    const char *candidates[] = {"gfx942", "gfx90a"}, *archs[2];
-    int n_archs = 0;
-    for (int i = 0; i < 2; i++)
-        if (target_known(candidates[i]))
-            archs[n_archs++] = candidates[i];
-    if (n_archs == 0)
-        cr_skip_test("hipRTC %d.%d compiles for neither gfx942 nor gfx90a", ci.major, ci.minor);
+    const char *archs[2];
+    int n_archs = amd_targets(archs, &ci);
     char files[32][64];
     int n_files = graph_files(files, 32);
     cr_assert_gt(n_files, 0);
     tally t = {0};
     for (int f = 0; f < n_files; f++) {
         hipdnnBackendDescriptor_t g = load_graph(files[f]);
-        const ir_graph *ir = fe_graph_of(g->obj)->ir;
-        ir_partition p;
-        cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS, "%s: %s", files[f], last_error());
-        for (int k = 0; k < p.n; k++) {
-            char what[96];
-            snprintf(what, sizeof what, "%s kernel %d", files[f], k);
-            compile_kernel(ir, &p.k[k], what, archs, n_archs, &t);
-        }
-        ir_partition_free(&p);
+        compile_graph(fe_graph_of(g->obj)->ir, files[f], archs, n_archs, &t);
         hipdnnBackendDestroyDescriptor(g);
     }
-    cr_log_info("hipRTC (HIP %d.%d) for %s%s%s: %d compiled, %d failed; %d kernels without an AMD "
-                "template", ci.major, ci.minor, archs[0], n_archs > 1 ? " and " : "",
-                n_archs > 1 ? archs[1] : "", t.compiled, t.failed, t.refused);
-    cr_expect_eq(t.failed, 0);
+    report(&ci, archs, n_archs, &t);
     /* pointwise (bn_inference_relu) and the row kernels (layernorm, rmsnorm_residual) at least */
     cr_expect_geq(t.compiled, 3 * N_VARIANTS * n_archs, "%d compiled", t.compiled);
+}
+
+/* ---- the channel reductions (channorm.hip): graphs built here ------------------------------- */
+
+/* x-shaped [2, 5, 7, 3] tensor: NCHW packed, or NHWC (channel innermost). */
+static int add_x(ir_graph *g, int64_t uid, hipdnnDataType_t dt, bool nhwc, bool is_virtual)
+{
+    ir_tensor t = {.uid = uid, .dtype = dt, .rank = 4, .dims = {2, 5, 7, 3}, .is_virtual = is_virtual};
+    const int64_t nchw[4] = {105, 21, 3, 1}, nhwc_s[4] = {105, 1, 15, 5};
+    for (int d = 0; d < 4; d++)
+        t.strides[d] = nhwc ? nhwc_s[d] : nchw[d];
+    return ir_add_tensor(g, &t);
+}
+
+static int add_chan(ir_graph *g, int64_t uid)
+{
+    ir_tensor t = {.uid = uid, .dtype = HIPDNN_DATA_FLOAT, .rank = 4, .dims = {1, 5, 1, 1},
+                   .strides = {5, 1, 1, 1}};
+    return ir_add_tensor(g, &t);
+}
+
+static int add_const(ir_graph *g, int64_t uid, float v)
+{
+    ir_tensor t = {.uid = uid, .dtype = HIPDNN_DATA_FLOAT, .rank = 4, .dims = {1, 1, 1, 1},
+                   .strides = {1, 1, 1, 1}, .by_value = true};
+    memcpy(t.value, &v, sizeof v);
+    return ir_add_tensor(g, &t);
+}
+
+/* bf16 NCHW x -> batchnorm training (running statistics) -> ReLU -> y. */
+static void bn_training(ir_graph *g)
+{
+    int x = add_x(g, 1, HIPDNN_DATA_BFLOAT16, false, false), scale = add_chan(g, 2), bias = add_chan(g, 3);
+    int eps = add_const(g, 4, 1e-3f), pm = add_chan(g, 5), pv = add_chan(g, 6), mom = add_const(g, 7, 0.1f);
+    int nm = add_chan(g, 8), nv = add_chan(g, 9), mean = add_chan(g, 11), inv = add_chan(g, 12);
+    int v = add_x(g, 10, HIPDNN_DATA_FLOAT, false, true), y = add_x(g, 13, HIPDNN_DATA_BFLOAT16, false, false);
+    ir_op bn = {.kind = IR_OP_BN_TRAIN, .n_in = 7, .n_out = 5, .in = {x, scale, bias, eps, pm, pv, mom},
+                .out = {v, mean, inv, nm, nv}};
+    ir_op relu = {.kind = IR_OP_POINTWISE, .n_in = 3, .n_out = 1, .in = {v, -1, -1}, .out = {y}};
+    relu.a.pw.mode = HIPDNN_POINTWISE_RELU_FWD, relu.a.pw.relu_upper = 1e30;
+    cr_assert_geq(ir_add_op(g, &bn), 0);
+    cr_assert_geq(ir_add_op(g, &relu), 0);
+}
+
+/* fp16 NHWC batchnorm backward. */
+static void bn_backward(ir_graph *g)
+{
+    int dy = add_x(g, 1, HIPDNN_DATA_HALF, true, false), x = add_x(g, 2, HIPDNN_DATA_HALF, true, false);
+    int scale = add_chan(g, 3), mean = add_chan(g, 4), inv = add_chan(g, 5);
+    int dx = add_x(g, 6, HIPDNN_DATA_HALF, true, false), ds = add_chan(g, 7), db = add_chan(g, 8);
+    ir_op bn = {.kind = IR_OP_BN_BWD, .n_in = 5, .n_out = 3, .in = {dy, x, scale, mean, inv},
+                .out = {dx, ds, db}};
+    cr_assert_geq(ir_add_op(g, &bn), 0);
+}
+
+/* fp32 NCHW genstats. */
+static void genstats(ir_graph *g)
+{
+    int x = add_x(g, 1, HIPDNN_DATA_FLOAT, false, false), sum = add_chan(g, 2), sq = add_chan(g, 3);
+    ir_op gs = {.kind = IR_OP_GENSTATS, .n_in = 1, .n_out = 2, .in = {x}, .out = {sum, sq}};
+    cr_assert_geq(ir_add_op(g, &gs), 0);
+}
+
+Test(codegen_amd, channel_reductions_compile_for_amd, .timeout = 600)
+{
+    rt_compiler_info ci;
+    const char *archs[2];
+    int n_archs = amd_targets(archs, &ci);
+    static const struct {
+        const char *name;
+        void (*build)(ir_graph *g);
+    } graphs[] = {{"bn_training+relu", bn_training}, {"bn_backward", bn_backward}, {"genstats", genstats}};
+    tally t = {0};
+    for (int i = 0; i < 3; i++) {
+        ir_graph g;
+        ir_graph_init(&g);
+        graphs[i].build(&g);
+        cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS, "%s: %s", graphs[i].name, last_error());
+        compile_graph(&g, graphs[i].name, archs, n_archs, &t);
+        ir_graph_free(&g);
+    }
+    report(&ci, archs, n_archs, &t);
+    cr_expect_geq(t.compiled, 3 * n_archs, "%d compiled", t.compiled);
 }

@@ -37,7 +37,7 @@ static const char *last_error(void)
 static hipdnnBackendDescriptor_t load_graph(const char *file)
 {
     char path[512];
-    snprintf(path, sizeof path, "%s/examples/graphs/%s", HIPDNN_SOURCE_DIR, file);
+    snprintf(path, sizeof path, "%s/examples/graphs/%.63s", HIPDNN_SOURCE_DIR, file);
     FILE *f = fopen(path, "rb");
     cr_assert_not_null(f, "%s", path);
     static char text[1 << 16];

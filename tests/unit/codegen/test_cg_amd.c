@@ -1,8 +1,8 @@
 /* test_cg_amd.c — codegen for AMD: every kernel that codegen can emit for AMD is emitted with the
  * AMD prelude, under several engine knobs, and compiles with hipRTC for gfx942 and gfx90a
  * (compile only: no GPU needed). Kernels: every example graph (the .json files of
- * examples/graphs) and the channel reductions (batchnorm training and backward, genstats), which
- * have no example graph.
+ * examples/graphs), and graphs built here for what has no example graph: the channel reductions
+ * (batchnorm training and backward, genstats) and the convolution's data and filter gradients.
  *
  * Skipped when hipRTC is absent. A target the installed hipRTC does not know (gfx942 before
  * ROCm 5.7; Debian 12 has HIP 5.2) is left out and named; at least one target must compile.
@@ -197,7 +197,7 @@ Test(codegen_amd, example_graphs_compile_for_amd, .timeout = 600)
     cr_expect_geq(t.compiled, 3 * N_VARIANTS * n_archs, "%d compiled", t.compiled);
 }
 
-/* ---- the channel reductions (channorm.hip): graphs built here ------------------------------- */
+/* ---- graphs built here: channel reductions (channorm.hip), conv gradients (conv.hip) --------- */
 
 /* x-shaped [2, 5, 7, 3] tensor: NCHW packed, or NHWC (channel innermost). */
 static int add_x(ir_graph *g, int64_t uid, hipdnnDataType_t dt, bool nhwc, bool is_virtual)
@@ -258,7 +258,35 @@ static void genstats(ir_graph *g)
     cr_assert_geq(ir_add_op(g, &gs), 0);
 }
 
-Test(codegen_amd, channel_reductions_compile_for_amd, .timeout = 600)
+/* fp16 NCHW 2-D convolution gradient, 3x3 filter, padding 1, stride 2: dx from dy and w
+ * (dgrad), or dw from x and dy (wgrad); fp32 accumulation. */
+static void conv_grad(ir_graph *g, ir_op_kind kind)
+{
+    const int64_t xd[4] = {2, 6, 9, 9}, wd[4] = {4, 6, 3, 3}, yd[4] = {2, 4, 5, 5};
+    int t[3];
+    const int64_t *dims[3] = {xd, wd, yd};
+    for (int i = 0; i < 3; i++) {
+        ir_tensor v = {.uid = i + 1, .dtype = HIPDNN_DATA_HALF, .rank = 4, .producer = -1};
+        memcpy(v.dims, dims[i], sizeof xd);
+        v.strides[3] = 1, v.strides[2] = v.dims[3], v.strides[1] = v.dims[2] * v.dims[3];
+        v.strides[0] = v.dims[1] * v.strides[1];
+        t[i] = ir_add_tensor(g, &v);
+    }
+    ir_op op = {.kind = kind, .compute = HIPDNN_DATA_FLOAT, .n_in = 2, .n_out = 1};
+    op.a.conv.spatial = 2;
+    for (int d = 0; d < 2; d++)
+        op.a.conv.pre[d] = op.a.conv.post[d] = 1, op.a.conv.stride[d] = 2, op.a.conv.dilation[d] = 1;
+    if (kind == IR_OP_CONV_DGRAD)
+        op.in[0] = t[2], op.in[1] = t[1], op.out[0] = t[0];
+    else
+        op.in[0] = t[0], op.in[1] = t[2], op.out[0] = t[1];
+    cr_assert_geq(ir_add_op(g, &op), 0);
+}
+
+static void conv_dgrad(ir_graph *g) { conv_grad(g, IR_OP_CONV_DGRAD); }
+static void conv_wgrad(ir_graph *g) { conv_grad(g, IR_OP_CONV_WGRAD); }
+
+Test(codegen_amd, graphs_built_here_compile_for_amd, .timeout = 600)
 {
     rt_compiler_info ci;
     const char *archs[2];
@@ -266,9 +294,11 @@ Test(codegen_amd, channel_reductions_compile_for_amd, .timeout = 600)
     static const struct {
         const char *name;
         void (*build)(ir_graph *g);
-    } graphs[] = {{"bn_training+relu", bn_training}, {"bn_backward", bn_backward}, {"genstats", genstats}};
+    } graphs[] = {{"bn_training+relu", bn_training}, {"bn_backward", bn_backward},
+                  {"genstats", genstats}, {"conv_dgrad", conv_dgrad}, {"conv_wgrad", conv_wgrad}};
+    enum { N_GRAPHS = sizeof graphs / sizeof graphs[0] };
     tally t = {0};
-    for (int i = 0; i < 3; i++) {
+    for (int i = 0; i < N_GRAPHS; i++) {
         ir_graph g;
         ir_graph_init(&g);
         graphs[i].build(&g);
@@ -277,5 +307,6 @@ Test(codegen_amd, channel_reductions_compile_for_amd, .timeout = 600)
         ir_graph_free(&g);
     }
     report(&ci, archs, n_archs, &t);
-    cr_expect_geq(t.compiled, 3 * n_archs, "%d compiled", t.compiled);
+    cr_expect_eq(t.refused, 0, "every graph here has an AMD template");
+    cr_expect_geq(t.compiled, N_GRAPHS * n_archs, "%d compiled", t.compiled);
 }

@@ -39,7 +39,7 @@ static hipdnnBackendDescriptor_t load_graph(const char *file)
 static bool have_compiler(void)
 {
     rt_compiler_info info;
-    return rt_compiler(&info) == HIPDNN_STATUS_SUCCESS;
+    return rt_compiler_for("sm_90", &info) == HIPDNN_STATUS_SUCCESS; /* NVRTC */
 }
 
 /* Compiles source for sm_90 when a compiler is present; false only when compilation failed. */

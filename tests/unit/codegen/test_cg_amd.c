@@ -2,7 +2,10 @@
  * AMD prelude, under several engine knobs, and compiles with hipRTC for gfx942 and gfx90a
  * (compile only: no GPU needed). Kernels: every example graph (the .json files of
  * examples/graphs), and graphs built here for what has no example graph: the channel reductions
- * (batchnorm training and backward, genstats) and the convolution's data and filter gradients.
+ * (batchnorm training and backward, genstats), the convolution's data and filter gradients, block
+ * quantization (standalone, and as rmsnorm's tail) and the paged cache load.
+ * And every template on its own (its default holes) after the AMD prelude, except the ones
+ * written for NVIDIA only (listed with the reason: inline PTX for tensor cores).
  *
  * Skipped when hipRTC is absent. A target the installed hipRTC does not know (gfx942 before
  * ROCm 5.7; Debian 12 has HIP 5.2) is left out and named; at least one target must compile.
@@ -18,6 +21,7 @@
 #include <string.h>
 
 #include "codegen/cg.h"
+#include "codegen/cg_int.h"
 #include "frontend/fe_int.h"
 #include "runtime/rt.h"
 
@@ -286,6 +290,70 @@ static void conv_grad(ir_graph *g, ir_op_kind kind)
 static void conv_dgrad(ir_graph *g) { conv_grad(g, IR_OP_CONV_DGRAD); }
 static void conv_wgrad(ir_graph *g) { conv_grad(g, IR_OP_CONV_WGRAD); }
 
+/* A packed tensor. */
+static int packed(ir_graph *g, hipdnnDataType_t dt, int rank, const int64_t *dims, bool is_virtual)
+{
+    ir_tensor t = {.uid = 100 + g->n_t, .dtype = dt, .rank = rank, .is_virtual = is_virtual};
+    int64_t stride = 1;
+    for (int d = rank - 1; d >= 0; d--)
+        t.dims[d] = dims[d], t.strides[d] = stride, stride *= dims[d];
+    return ir_add_tensor(g, &t);
+}
+
+/* x [3, 5, 96] -> block-scaled y along the last dim: block 32 FP8 E4M3 with E8M0 scales, or
+ * block 16 FP4 E2M1 with E4M3 scales. */
+static void quantize(ir_graph *g, int x, bool fp4)
+{
+    const int64_t *xd = g->t[x].dims;
+    int64_t block = fp4 ? 16 : 32, sd[IR_MAX_RANK];
+    memcpy(sd, xd, sizeof sd);
+    sd[g->t[x].rank - 1] /= block;
+    int y = packed(g, fp4 ? HIPDNN_DATA_FP4_E2M1 : HIPDNN_DATA_FP8_E4M3, g->t[x].rank, xd, false);
+    int sc = packed(g, fp4 ? HIPDNN_DATA_FP8_E4M3 : HIPDNN_DATA_FP8_E8M0, g->t[x].rank, sd, false);
+    ir_op op = {.kind = IR_OP_BS_QUANTIZE, .n_in = 1, .n_out = 2, .in = {x}, .out = {y, sc}};
+    op.a.quant.block[0] = block, op.a.quant.n_block = 1, op.a.quant.axis = g->t[x].rank - 1;
+    cr_assert_geq(ir_add_op(g, &op), 0);
+}
+
+static void quantize_fp8(ir_graph *g)
+{
+    const int64_t xd[3] = {3, 5, 96};
+    quantize(g, packed(g, HIPDNN_DATA_BFLOAT16, 3, xd, false), false);
+}
+
+static void quantize_fp4(ir_graph *g)
+{
+    const int64_t xd[3] = {3, 5, 96};
+    quantize(g, packed(g, HIPDNN_DATA_HALF, 3, xd, false), true);
+}
+
+/* bf16 x [8, 256] -> rmsnorm -> virtual fp32 -> FP8 block quantization (the row kernel's tail). */
+static void rmsnorm_quantize(ir_graph *g)
+{
+    const int64_t xd[2] = {8, 256}, wd[2] = {1, 256};
+    int x = packed(g, HIPDNN_DATA_BFLOAT16, 2, xd, false), w = packed(g, HIPDNN_DATA_FLOAT, 2, wd, false);
+    ir_tensor e = {.uid = 99, .dtype = HIPDNN_DATA_FLOAT, .rank = 2, .dims = {1, 1}, .strides = {1, 1},
+                   .by_value = true};
+    float eps = 1e-5f;
+    memcpy(e.value, &eps, sizeof eps);
+    int y = packed(g, HIPDNN_DATA_FLOAT, 2, xd, true);
+    ir_op op = {.kind = IR_OP_RMSNORM, .n_in = 4, .n_out = 2, .in = {x, w, ir_add_tensor(g, &e), -1},
+                .out = {y, -1}};
+    op.a.norm.normalized_dims = 1;
+    cr_assert_geq(ir_add_op(g, &op), 0);
+    quantize(g, y, false);
+}
+
+/* bf16 cache [11 blocks, 2 heads, 4 per page, 64] -> y [3, 2, 19, 64] through the block table. */
+static void paged_load(ir_graph *g)
+{
+    const int64_t cd[4] = {11, 2, 4, 64}, sd[4] = {3, 1, 1, 1}, td[4] = {3, 1, 5, 1}, yd[4] = {3, 2, 19, 64};
+    int c = packed(g, HIPDNN_DATA_BFLOAT16, 4, cd, false), s = packed(g, HIPDNN_DATA_INT32, 4, sd, false);
+    int t = packed(g, HIPDNN_DATA_INT32, 4, td, false), y = packed(g, HIPDNN_DATA_BFLOAT16, 4, yd, false);
+    ir_op op = {.kind = IR_OP_PAGED_CACHE_LOAD, .n_in = 3, .n_out = 1, .in = {c, s, t}, .out = {y}};
+    cr_assert_geq(ir_add_op(g, &op), 0);
+}
+
 Test(codegen_amd, graphs_built_here_compile_for_amd, .timeout = 600)
 {
     rt_compiler_info ci;
@@ -295,7 +363,9 @@ Test(codegen_amd, graphs_built_here_compile_for_amd, .timeout = 600)
         const char *name;
         void (*build)(ir_graph *g);
     } graphs[] = {{"bn_training+relu", bn_training}, {"bn_backward", bn_backward},
-                  {"genstats", genstats}, {"conv_dgrad", conv_dgrad}, {"conv_wgrad", conv_wgrad}};
+                  {"genstats", genstats}, {"conv_dgrad", conv_dgrad}, {"conv_wgrad", conv_wgrad},
+                  {"quantize_fp8", quantize_fp8}, {"quantize_fp4", quantize_fp4},
+                  {"rmsnorm+quantize", rmsnorm_quantize}, {"paged_load", paged_load}};
     enum { N_GRAPHS = sizeof graphs / sizeof graphs[0] };
     tally t = {0};
     for (int i = 0; i < N_GRAPHS; i++) {
@@ -309,4 +379,61 @@ Test(codegen_amd, graphs_built_here_compile_for_amd, .timeout = 600)
     report(&ci, archs, n_archs, &t);
     cr_expect_eq(t.refused, 0, "every graph here has an AMD template");
     cr_expect_geq(t.compiled, N_GRAPHS * n_archs, "%d compiled", t.compiled);
+}
+
+/* ---- every template on its own ---------------------------------------------------------------- */
+
+/* The embedded files (cmake/embed.cmake), NULL-terminated. */
+struct cg_template_file {
+    const char *name;
+    const char *text;
+};
+extern const struct cg_template_file cg_template_files[];
+
+/* Templates with NVIDIA inline PTX (mma.sync / wgmma / cp.async / ldmatrix): no AMD version. */
+static const char *const nvidia_only[] = {"matmul.hip", "matmul_sm90.hip", "conv_igemm.hip"};
+
+static bool is_nvidia_only(const char *name)
+{
+    for (size_t i = 0; i < sizeof nvidia_only / sizeof nvidia_only[0]; i++)
+        if (strcmp(name, nvidia_only[i]) == 0)
+            return true;
+    return false;
+}
+
+Test(codegen_amd, every_template_compiles_on_its_own_for_amd, .timeout = 600)
+{
+    rt_compiler_info ci;
+    const char *archs[2];
+    int n_archs = amd_targets(archs, &ci);
+    int compiled = 0, templates = 0;
+    for (int i = 0; cg_template_files[i].name != NULL; i++) {
+        const char *name = cg_template_files[i].name;
+        size_t len = strlen(name);
+        if (len < 4 || strcmp(name + len - 4, ".hip") != 0 || is_nvidia_only(name))
+            continue;
+        templates++;
+        cg_target t = {.platform = "amd", .sm_count = 304};
+        snprintf(t.arch, sizeof t.arch, "%s", archs[0]);
+        base_sb defs = {0}, hooks = {0};
+        cg_kernel k = {0};
+        cr_assert_eq(cg_assemble(&t, name, &defs, &hooks, &k), HIPDNN_STATUS_SUCCESS, "%s", name);
+        char *gen = strstr(k.source, "#define HD_GENERATED 1\n"); /* off: the defaults apply */
+        cr_assert_not_null(gen);
+        memcpy(gen, "//efine", 7);
+        for (int a = 0; a < n_archs; a++) {
+            void *code = NULL;
+            size_t n = 0;
+            char *log = NULL;
+            hipdnnStatus_t st = rt_compile(k.source, name, archs[a], NULL, 0, &code, &n, &log);
+            cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s for %s (NVIDIA only? list it):\n%s", name,
+                         archs[a], log ? log : last_error());
+            compiled += st == HIPDNN_STATUS_SUCCESS;
+            free(code), free(log);
+        }
+        cg_kernel_free(&k);
+    }
+    cr_log_info("%d templates on their own, %d compiles for AMD", templates, compiled);
+    cr_expect_geq(templates, 3, "pointwise, rownorm, channorm at least");
+    cr_expect_eq(compiled, templates * n_archs);
 }

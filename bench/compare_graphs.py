@@ -47,9 +47,9 @@ def torch_fn(name, g):
         bias = torch.randn(b[-1], device=dev, dtype=bf)
         sets = [(torch.randn(*a[1:], device=dev, dtype=bf),) for _ in range(SETS)]
         return (lambda x: F.gelu(torch.addmm(bias, x, bb))), sets
-    if name == "rmsnorm_residual":
+    if name == "rmsnorm_residual":  # bf16 weight: fp32 would take PyTorch's unfused path
         x = dims(g, 1)
-        w = torch.rand(x[-1], device=dev) + 0.5
+        w = (torch.rand(x[-1], device=dev) + 0.5).to(bf)
         sets = [(torch.randn(*x, device=dev, dtype=bf), torch.randn(*x, device=dev, dtype=bf)) for _ in range(SETS)]
         return (lambda x, r: F.rms_norm(x + r, (x.shape[-1],), w, 1e-5)), sets
     if name == "layernorm":  # training: PyTorch's forward also keeps mean and rstd for backward

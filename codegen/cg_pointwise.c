@@ -296,6 +296,13 @@ static int choose_vec(const ir_graph *g, const ir_kernel *k, const ir_tensor *sh
     return 8;
 }
 
+/* Whether tensor t (of an iteration shape of rank `rank`) varies along iteration dim f. */
+static bool varies_along(const ir_tensor *t, int rank, int f)
+{
+    int d = f - (rank - t->rank);
+    return d >= 0 && t->dims[d] != 1 && t->strides[d] != 0;
+}
+
 /* Vectorized prologue: each input in memory contiguous along f as an 8-wide register array v<ti>
  * (16-byte loads), broadcast ones as one value; each stored result gets an array o<ti>. */
 static void vector_loads(const ir_graph *g, const ir_kernel *k, int rank, int f, base_sb *sb)
@@ -306,8 +313,7 @@ static void vector_loads(const ir_graph *g, const ir_kernel *k, int rank, int f,
         char buf[64];
         if (cg_scalar_expr(g, ti, buf, sizeof buf) != NULL)
             continue;
-        int d = f - (rank - t->rank);
-        bool along = d >= 0 && t->dims[d] != 1 && t->strides[d] != 0;
+        bool along = varies_along(t, rank, f);
         base_sb_printf(sb, "    float v%d[%d];\n    hd_ldv<%s, %d>(p%d, ", ti, along ? 8 : 1,
                        cg_dtype(t->dtype), along ? 8 : 1, ti);
         cg_offset_expr(t, rank, NULL, sb);
@@ -326,9 +332,7 @@ static void lane_inputs(const ir_graph *g, const ir_kernel *k, int rank, int f, 
         char buf[64];
         if (cg_scalar_expr(g, ti, buf, sizeof buf) != NULL)
             continue;
-        int d = f - (rank - t->rank);
-        bool along = d >= 0 && t->dims[d] != 1 && t->strides[d] != 0;
-        base_sb_printf(sb, "    float t%d = v%d[%s];\n", ti, ti, along ? "j" : "0");
+        base_sb_printf(sb, "    float t%d = v%d[%s];\n", ti, ti, varies_along(t, rank, f) ? "j" : "0");
         have[ti] = true;
     }
 }

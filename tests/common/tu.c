@@ -1,4 +1,6 @@
-/* tu.c — the shared test helpers declared in tu.h (random numbers, last-error text). */
+/* tu.c — the shared test helpers declared in tu.h (random numbers, last-error text, example
+ * graphs). */
+#include <stdio.h>
 #include <time.h>
 #include <unistd.h>
 
@@ -50,4 +52,22 @@ const char *tu_msg(void)
     static _Thread_local char buf[HIPDNN_ERROR_STRING_MAX_LENGTH];
     hipdnnPeekLastErrorString_ext(buf, sizeof buf);
     return buf;
+}
+
+hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *file)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/examples/graphs/%.63s", HIPDNN_SOURCE_DIR, file);
+    FILE *f = fopen(path, "rb");
+    cr_assert_not_null(f, "%s", path);
+    static char text[1 << 16];
+    size_t n = fread(text, 1, sizeof text, f);
+    fclose(f);
+    hipdnnBackendDescriptor_t g;
+    cr_assert_eq(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n), HIPDNN_STATUS_SUCCESS, "%s: %s",
+                 file, tu_msg());
+    cr_assert_eq(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
+                 HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_SUCCESS, "%s: %s", file, tu_msg());
+    return g;
 }

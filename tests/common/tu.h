@@ -56,6 +56,9 @@ static inline const char *tu_st(hipdnnStatus_t s) { return hipdnnGetErrorString(
 
 /* ---- small descriptor helpers ---------------------------------------------------------------- */
 
+/* examples/graphs/<file>, deserialized, bound to handle and finalized (asserts on failure). */
+hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *file);
+
 static inline void tu_destroy(hipdnnBackendDescriptor_t *d)
 {
     if (*d != NULL) {

@@ -24,6 +24,7 @@
 #include "codegen/cg_int.h"
 #include "frontend/fe_int.h"
 #include "runtime/rt.h"
+#include "../../common/tu.h"
 
 static hipdnnHandle_t handle;
 
@@ -38,23 +39,7 @@ static const char *last_error(void)
     return msg;
 }
 
-static hipdnnBackendDescriptor_t load_graph(const char *file)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/examples/graphs/%.63s", HIPDNN_SOURCE_DIR, file);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text, f);
-    fclose(f);
-    hipdnnBackendDescriptor_t g;
-    cr_assert_eq(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n), HIPDNN_STATUS_SUCCESS,
-                 "%s: %s", file, last_error());
-    cr_assert_eq(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
-                 HIPDNN_STATUS_SUCCESS);
-    cr_assert_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_SUCCESS, "%s: %s", file, last_error());
-    return g;
-}
+static hipdnnBackendDescriptor_t load_graph(const char *file) { return tu_example_graph(handle, file); }
 
 /* The example graphs, sorted (so the log reads the same every run). */
 static int graph_files(char names[][64], int max)

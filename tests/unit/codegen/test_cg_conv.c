@@ -17,6 +17,7 @@
 #include "codegen/cg.h"
 #include "frontend/fe_int.h"
 #include "runtime/rt.h"
+#include "../../common/tu.h"
 
 static hipdnnHandle_t handle;
 
@@ -268,22 +269,7 @@ Test(codegen_conv, broadcast_epilogue_needs_the_unfused_partition)
 
 /* ---- example graphs --------------------------------------------------------------------------- */
 
-static hipdnnBackendDescriptor_t load_graph(const char *file)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/examples/graphs/%s", HIPDNN_SOURCE_DIR, file);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text, f);
-    fclose(f);
-    hipdnnBackendDescriptor_t g;
-    cr_assert_eq(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n), HIPDNN_STATUS_SUCCESS);
-    cr_assert_eq(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
-                 HIPDNN_STATUS_SUCCESS);
-    cr_assert_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_SUCCESS);
-    return g;
-}
+static hipdnnBackendDescriptor_t load_graph(const char *file) { return tu_example_graph(handle, file); }
 
 /* The example conv (bf16 NHWC 3x3, C 64) gets the tensor-core path, fused with bias + ReLU. */
 Test(codegen_conv, example_conv_bias_relu)

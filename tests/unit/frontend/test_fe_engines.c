@@ -14,6 +14,7 @@
 
 #include "frontend/fe_int.h"
 #include "runtime/rt.h"
+#include "../../common/tu.h"
 
 static hipdnnHandle_t handle;
 
@@ -21,22 +22,7 @@ static void setup(void) { cr_assert_eq(hipdnnCreate(&handle), HIPDNN_STATUS_SUCC
 static void teardown(void) { hipdnnDestroy(handle); }
 TestSuite(fe_engines, .init = setup, .fini = teardown);
 
-static hipdnnBackendDescriptor_t load_graph(const char *file)
-{
-    char path[512];
-    snprintf(path, sizeof path, "%s/examples/graphs/%s", HIPDNN_SOURCE_DIR, file);
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "%s", path);
-    static char text[1 << 16];
-    size_t n = fread(text, 1, sizeof text, f);
-    fclose(f);
-    hipdnnBackendDescriptor_t g;
-    cr_assert_eq(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n), HIPDNN_STATUS_SUCCESS);
-    cr_assert_eq(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
-                 HIPDNN_STATUS_SUCCESS);
-    cr_assert_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_SUCCESS);
-    return g;
-}
+static hipdnnBackendDescriptor_t load_graph(const char *file) { return tu_example_graph(handle, file); }
 
 Test(fe_engines, rank_order_and_unfused_engine)
 {

@@ -10,7 +10,7 @@
  * Owns: the few HIP and hipRTC types, constants and entry points it uses, declared here from
  * AMD's public documentation (no HIP header is needed to build); loading them; the device
  * (HIP's current device of the thread that initialised, made current on other threads); turning
- * every hipError_t / hiprtcResult into a status and a message naming the call and the error.
+ * every hipError_t / hipRTC result into a status and a message naming the call and the error.
  * Does not own: choosing a backend, argument checks, once-only initialisation (rt.c).
  *
  * Version notes (what differs between HIP releases and how this file copes):
@@ -104,40 +104,30 @@ enum { PROPS_BYTES = 8192 };
     X(hipPointerGetAttribute, (void *data, int attrib, void *p))                                \
     X(hipGetLastError, (void))
 
-/* ---- hipRTC, as documented for hiprtc.h ------------------------------------------------------ */
-typedef int hiprtcResult; /* 0 is HIPRTC_SUCCESS */
-typedef struct _hiprtcProgram *hiprtcProgram;
-enum { HIPRTC_SUCCESS = 0, HIPRTC_ERROR_OUT_OF_MEMORY = 1 };
-
-#define HIPRTC_API(X)                                                                           \
-    X(hiprtcCreateProgram, (hiprtcProgram * prog, const char *src, const char *name,           \
-                            int n_headers, const char *const *headers,                         \
-                            const char *const *include_names))                                 \
-    X(hiprtcCompileProgram, (hiprtcProgram prog, int n_options, const char *const *options))   \
-    X(hiprtcGetProgramLogSize, (hiprtcProgram prog, size_t *size))                              \
-    X(hiprtcGetProgramLog, (hiprtcProgram prog, char *log))                                     \
-    X(hiprtcGetCodeSize, (hiprtcProgram prog, size_t *size))                                    \
-    X(hiprtcGetCode, (hiprtcProgram prog, char *code))                                          \
-    X(hiprtcDestroyProgram, (hiprtcProgram * prog))
+/* ---- hipRTC, as documented for hiprtc.h: the shared compile driver's entry points (rt_rtc.c),
+ * named in `hiprtc` below ------------------------------------------------------------------------ */
 
 /* ---- the code-object manager (amd_comgr.h): only its list of targets ------------------------- */
 typedef int (*comgr_isa_count_fn)(size_t *count);
 typedef int (*comgr_isa_name_fn)(size_t index, const char **name);
 
 #define DECLARE_HIP(name, params) typedef hipError_t(*name##_fn) params;
-#define DECLARE_RTC(name, params) typedef hiprtcResult(*name##_fn) params;
 #define FIELD(name, params) name##_fn name;
 HIP_API(DECLARE_HIP)
-HIPRTC_API(DECLARE_RTC)
 
 static struct {
     HIP_API(FIELD)
     const char *(*hipGetErrorName)(hipError_t r);
     const char *(*hipGetErrorString)(hipError_t r);
 } hip;
+static rt_rtc hiprtc = {
+    .compiler = "hiprtc", .arch_option = "--offload-arch=", .options = {"-std=c++17", "-O3"},
+    .code_name = "code object", .default_name = "hipdnn_jit.hip",
+    .names = {"hiprtcCreateProgram", "hiprtcCompileProgram", "hiprtcGetProgramLogSize",
+              "hiprtcGetProgramLog", "hiprtcGetCodeSize", "hiprtcGetCode", "hiprtcDestroyProgram",
+              "hiprtcGetErrorString"},
+};
 static struct {
-    HIPRTC_API(FIELD)
-    const char *(*hiprtcGetErrorString)(hiprtcResult r);
     comgr_isa_count_fn isa_count; /* NULL: no ISA list, the target is not checked */
     comgr_isa_name_fn isa_name;
     const char *lib;              /* the library hipRTC was found in */
@@ -190,15 +180,6 @@ static hipdnnStatus_t hip_check(hipError_t r, hipdnnStatus_t st, const char *fmt
     return base_fail(st, "%s: %s (%d): %s", what, name, r, text);
 }
 
-static hipdnnStatus_t rtc_check(hiprtcResult r, const char *what)
-{
-    if (r == HIPRTC_SUCCESS)
-        return HIPDNN_STATUS_SUCCESS;
-    hipdnnStatus_t st = r == HIPRTC_ERROR_OUT_OF_MEMORY ? HIPDNN_STATUS_ALLOC_FAILED
-                                                        : HIPDNN_STATUS_INTERNAL_ERROR;
-    return base_fail(st, "%s: %s (%d)", what, rtc.hiprtcGetErrorString(r), r);
-}
-
 /* ---- loading --------------------------------------------------------------------------------- */
 
 /* Fills the table from h; the name of the first missing entry point, or NULL. */
@@ -206,7 +187,6 @@ static hipdnnStatus_t rtc_check(hiprtcResult r, const char *what)
     if ((table.name = (name##_fn)dlsym(h, #name)) == NULL) \
         return #name;
 #define LOAD_HIP(name, params) LOAD(hip, name)
-#define LOAD_RTC(name, params) LOAD(rtc, name)
 
 static const char *load_hip(void *h)
 {
@@ -214,13 +194,6 @@ static const char *load_hip(void *h)
     hip.hipGetErrorName = (const char *(*)(hipError_t))dlsym(h, "hipGetErrorName");
     hip.hipGetErrorString = (const char *(*)(hipError_t))dlsym(h, "hipGetErrorString");
     return hip.hipGetErrorName == NULL ? "hipGetErrorName" : NULL;
-}
-
-static const char *load_rtc(void *h)
-{
-    HIPRTC_API(LOAD_RTC)
-    rtc.hiprtcGetErrorString = (const char *(*)(hiprtcResult))dlsym(h, "hiprtcGetErrorString");
-    return rtc.hiprtcGetErrorString == NULL ? "hiprtcGetErrorString" : NULL;
 }
 
 static void open_hip(void)
@@ -394,7 +367,7 @@ static const char *open_hiprtc(void)
         void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
         if (h == NULL)
             continue;
-        if ((missing = load_rtc(h)) == NULL)
+        if ((missing = rt_rtc_load(&hiprtc, h)) == NULL)
             return name;
         if (i < N_RTC_LIBS)
             base_log(HIPDNN_SEV_INFO, "runtime: %s has no %s", name, missing);
@@ -467,108 +440,15 @@ static bool known_target(const char *arch)
     return false;
 }
 
-enum { N_FIXED_OPTIONS = 3 };
-
-/* argv = the fixed options, then the caller's; arch_opt is the storage of the first. */
-static hipdnnStatus_t make_argv(const char *arch, const char *const *options, int n_options,
-                                char *arch_opt, size_t arch_opt_len, const char ***argv)
-{
-    if ((size_t)snprintf(arch_opt, arch_opt_len, "--offload-arch=%s", arch) >= arch_opt_len)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM, "rt_compile: arch \"%.40s...\" is too long",
-                         arch);
-    const char **v = base_malloc(sizeof *v * ((size_t)n_options + N_FIXED_OPTIONS));
-    if (v == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "rt_compile: out of host memory");
-    v[0] = arch_opt, v[1] = "-std=c++17", v[2] = "-O3";
-    for (int i = 0; i < n_options; i++)
-        v[N_FIXED_OPTIONS + i] = options[i];
-    *argv = v;
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-static hipdnnStatus_t read_log(hiprtcProgram prog, char **log)
-{
-    size_t n = 0;
-    hipdnnStatus_t st = rtc_check(rtc.hiprtcGetProgramLogSize(prog, &n), "hiprtcGetProgramLogSize");
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    char *buf = base_malloc(n + 1);
-    if (buf == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "rt_compile: out of host memory for the log");
-    buf[0] = buf[n] = '\0';
-    st = n > 0 ? rtc_check(rtc.hiprtcGetProgramLog(prog, buf), "hiprtcGetProgramLog") : st;
-    if (st != HIPDNN_STATUS_SUCCESS)
-        base_free(buf);
-    else
-        *log = buf;
-    return st;
-}
-
-static hipdnnStatus_t run_compile(hiprtcProgram prog, const char *name, const char *arch,
-                                  const char **argv, int argc, char **log_out)
-{
-    hiprtcResult r = rtc.hiprtcCompileProgram(prog, argc, argv);
-    char *log = NULL;
-    hipdnnStatus_t st = read_log(prog, &log);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    if (log[0] != '\0' && base_debug_level() >= 4)
-        base_log(HIPDNN_SEV_INFO, "hiprtc log of %s for %s:\n%s", name, arch, log);
-    if (r != HIPRTC_SUCCESS)
-        st = rt_compile_failed("hiprtc", name, arch, rtc.hiprtcGetErrorString(r), log);
-    if (r != HIPRTC_SUCCESS && log_out != NULL)
-        *log_out = log;
-    else
-        base_free(log);
-    return st;
-}
-
-static hipdnnStatus_t take_code(hiprtcProgram prog, const char *name, const char *arch,
-                                void **code, size_t *code_len)
-{
-    size_t n = 0;
-    hipdnnStatus_t st = rtc_check(rtc.hiprtcGetCodeSize(prog, &n), "hiprtcGetCodeSize");
-    if (st == HIPDNN_STATUS_SUCCESS && n == 0)
-        st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "hiprtc: no code object for %s (%s)", name,
-                       arch);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    char *buf = base_malloc(n);
-    if (buf == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "rt_compile: out of host memory (%zu B)", n);
-    st = rtc_check(rtc.hiprtcGetCode(prog, buf), "hiprtcGetCode");
-    if (st != HIPDNN_STATUS_SUCCESS) {
-        base_free(buf);
-        return st;
-    }
-    *code = buf, *code_len = n;
-    return HIPDNN_STATUS_SUCCESS;
-}
-
 static hipdnnStatus_t amd_compile(const char *source, const char *program_name, const char *arch,
                                   const char *const *options, int n_options, void **code,
                                   size_t *code_len, char **log)
 {
-    const char *name = program_name != NULL ? program_name : "hipdnn_jit.hip";
     if (!known_target(arch))
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
                          "hiprtc (%s): the code-object manager knows no target \"%s\" (ROCm too "
                          "old for it?)", rtc.lib, arch);
-    char arch_opt[64];
-    const char **argv = NULL;
-    hiprtcProgram prog = NULL;
-    hipdnnStatus_t st = make_argv(arch, options, n_options, arch_opt, sizeof arch_opt, &argv);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = rtc_check(rtc.hiprtcCreateProgram(&prog, source, name, 0, NULL, NULL),
-                       "hiprtcCreateProgram");
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = run_compile(prog, name, arch, argv, n_options + N_FIXED_OPTIONS, log);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = take_code(prog, name, arch, code, code_len);
-    if (prog != NULL && rtc.hiprtcDestroyProgram(&prog) != HIPRTC_SUCCESS)
-        base_log(HIPDNN_SEV_WARN, "runtime: hiprtcDestroyProgram failed for %s", name);
-    base_free(argv);
-    return st;
+    return rt_rtc_compile(&hiprtc, source, program_name, arch, options, n_options, code, code_len, log);
 }
 
 /* ---- modules and launch ---------------------------------------------------------------------- */

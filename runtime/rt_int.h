@@ -81,6 +81,40 @@ const rt_backend *rt_nvidia_backend(void);
 /* rt_amd.c: libamdhip64 + hipRTC. Never NULL; the table is static and immutable. */
 const rt_backend *rt_amd_backend(void);
 
+/* ---- rt_rtc.c: the compile driver NVRTC and hipRTC share ---------------------------------- */
+
+/* Entry points as the driver calls them: programs are opaque pointers, results ints (0 success,
+ * 1 out of memory in both libraries). Indices into rt_rtc.names: */
+enum { RT_RTC_CREATE, RT_RTC_COMPILE, RT_RTC_LOG_SIZE, RT_RTC_LOG, RT_RTC_CODE_SIZE, RT_RTC_CODE,
+       RT_RTC_DESTROY, RT_RTC_ERROR_STRING, RT_RTC_N_ENTRIES };
+enum { RT_RTC_FIXED_OPTIONS = 2 };
+
+typedef struct rt_rtc {
+    const char *compiler;                      /* "nvrtc": in messages */
+    const char *arch_option;                   /* "--gpu-architecture=": the arch follows */
+    const char *options[RT_RTC_FIXED_OPTIONS]; /* always passed after the arch option */
+    const char *code_name;                     /* "CUBIN": in messages */
+    const char *default_name;                  /* the program's name when the caller gives none */
+    const char *names[RT_RTC_N_ENTRIES];       /* the library's symbols, in RT_RTC_* order */
+    /* filled by rt_rtc_load */
+    int (*create)(void **prog, const char *src, const char *name, int n_headers,
+                  const char *const *headers, const char *const *include_names);
+    int (*compile)(void *prog, int n_options, const char *const *options);
+    int (*log_size)(void *prog, size_t *size);
+    int (*log)(void *prog, char *log);
+    int (*code_size)(void *prog, size_t *size);
+    int (*code)(void *prog, char *code);
+    int (*destroy)(void **prog);
+    const char *(*error_string)(int result);
+} rt_rtc;
+
+/* Fills api's entry points from library h by api->names; the first missing name, or NULL. */
+const char *rt_rtc_load(rt_rtc *api, void *h);
+/* The compile slot's work with the library api describes (see rt_backend.compile). */
+hipdnnStatus_t rt_rtc_compile(const rt_rtc *api, const char *source, const char *program_name,
+                              const char *arch, const char *const *options, int n_options, void **code,
+                              size_t *code_len, char **log);
+
 /* For the compile slots: raises INTERNAL_ERROR "<compiler>: compiling <name> for <arch> failed
  * (<result>):" followed by the head of the compiler's log, cut to fit the last-error slot. */
 hipdnnStatus_t rt_compile_failed(const char *compiler, const char *name, const char *arch,

@@ -99,22 +99,12 @@ enum { CU_EVENT_DEFAULT = 0 };     /* CUevent_flags: timing enabled */
     X(cuGetErrorName, (CUresult r, const char **name))                                          \
     X(cuGetErrorString, (CUresult r, const char **text))
 
-/* ---- NVRTC, as documented for nvrtc.h -------------------------------------------------------- */
+/* ---- NVRTC, as documented for nvrtc.h: its version here, the rest through the shared compile
+ * driver (rt_rtc.c), named in `nvrtc` below ---------------------------------------------------- */
 typedef int nvrtcResult; /* 0 is NVRTC_SUCCESS */
-typedef struct _nvrtcProgram *nvrtcProgram;
-enum { NVRTC_SUCCESS = 0, NVRTC_ERROR_OUT_OF_MEMORY = 1 };
+enum { NVRTC_SUCCESS = 0 };
 
-#define NVRTC_API(X)                                                                            \
-    X(nvrtcVersion, (int *major, int *minor))                                                   \
-    X(nvrtcCreateProgram, (nvrtcProgram * prog, const char *src, const char *name,             \
-                           int n_headers, const char *const *headers,                          \
-                           const char *const *include_names))                                  \
-    X(nvrtcCompileProgram, (nvrtcProgram prog, int n_options, const char *const *options))     \
-    X(nvrtcGetProgramLogSize, (nvrtcProgram prog, size_t *size))                                \
-    X(nvrtcGetProgramLog, (nvrtcProgram prog, char *log))                                       \
-    X(nvrtcGetCUBINSize, (nvrtcProgram prog, size_t *size))                                     \
-    X(nvrtcGetCUBIN, (nvrtcProgram prog, char *cubin))                                          \
-    X(nvrtcDestroyProgram, (nvrtcProgram * prog))
+#define NVRTC_API(X) X(nvrtcVersion, (int *major, int *minor))
 
 #define DECLARE_CU(name, params) typedef CUresult(*name##_fn) params;
 #define DECLARE_RTC(name, params) typedef nvrtcResult(*name##_fn) params;
@@ -127,8 +117,16 @@ static struct {
 } cu;
 static struct {
     NVRTC_API(FIELD)
-    const char *(*nvrtcGetErrorString)(nvrtcResult r);
 } rtc;
+/* Everything else of NVRTC the shared compile driver (rt_rtc.c) calls. */
+static rt_rtc nvrtc = {
+    .compiler = "nvrtc", .arch_option = "--gpu-architecture=",
+    .options = {"-default-device", "--std=c++17"}, .code_name = "CUBIN",
+    .default_name = "hipdnn_jit.cu",
+    .names = {"nvrtcCreateProgram", "nvrtcCompileProgram", "nvrtcGetProgramLogSize",
+              "nvrtcGetProgramLog", "nvrtcGetCUBINSize", "nvrtcGetCUBIN", "nvrtcDestroyProgram",
+              "nvrtcGetErrorString"},
+};
 
 static const char cuda_lib_name[] = "libcuda.so.1";
 static const char *const nvrtc_lib_names[] = {"libnvrtc.so", "libnvrtc.so.13", "libnvrtc.so.12"};
@@ -162,15 +160,6 @@ static hipdnnStatus_t cu_check(CUresult r, hipdnnStatus_t st, const char *fmt, .
     return base_fail(st, "%s: %s (%d): %s", what, name, r, text);
 }
 
-static hipdnnStatus_t rtc_check(nvrtcResult r, const char *what)
-{
-    if (r == NVRTC_SUCCESS)
-        return HIPDNN_STATUS_SUCCESS;
-    hipdnnStatus_t st = r == NVRTC_ERROR_OUT_OF_MEMORY ? HIPDNN_STATUS_ALLOC_FAILED
-                                                       : HIPDNN_STATUS_INTERNAL_ERROR;
-    return base_fail(st, "%s: %s (%d)", what, rtc.nvrtcGetErrorString(r), r);
-}
-
 /* ---- loading --------------------------------------------------------------------------------- */
 
 /* Fills the table from h; the name of the first missing entry point, or NULL. */
@@ -189,8 +178,7 @@ static const char *load_cu(void *h)
 static const char *load_rtc(void *h)
 {
     NVRTC_API(LOAD_RTC)
-    rtc.nvrtcGetErrorString = (const char *(*)(nvrtcResult))dlsym(h, "nvrtcGetErrorString");
-    return rtc.nvrtcGetErrorString == NULL ? "nvrtcGetErrorString" : NULL;
+    return rt_rtc_load(&nvrtc, h);
 }
 
 static bool nv_driver_present(void)
@@ -313,107 +301,14 @@ static hipdnnStatus_t nv_compiler_init(rt_compiler_info *info)
     nvrtcResult r = rtc.nvrtcVersion(&info->major, &info->minor);
     return r == NVRTC_SUCCESS ? HIPDNN_STATUS_SUCCESS
                               : base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "nvrtcVersion: %s (%d)",
-                                          rtc.nvrtcGetErrorString(r), r);
-}
-
-enum { N_FIXED_OPTIONS = 3 };
-
-/* argv = the fixed options, then the caller's; arch_opt is the storage of the first. */
-static hipdnnStatus_t make_argv(const char *arch, const char *const *options, int n_options,
-                                char *arch_opt, size_t arch_opt_len, const char ***argv)
-{
-    if ((size_t)snprintf(arch_opt, arch_opt_len, "--gpu-architecture=%s", arch) >= arch_opt_len)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM, "rt_compile: arch \"%.40s...\" is too long",
-                         arch);
-    const char **v = base_malloc(sizeof *v * ((size_t)n_options + N_FIXED_OPTIONS));
-    if (v == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "rt_compile: out of host memory");
-    v[0] = arch_opt, v[1] = "-default-device", v[2] = "--std=c++17";
-    for (int i = 0; i < n_options; i++)
-        v[N_FIXED_OPTIONS + i] = options[i];
-    *argv = v;
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-static hipdnnStatus_t read_log(nvrtcProgram prog, char **log)
-{
-    size_t n = 0;
-    hipdnnStatus_t st = rtc_check(rtc.nvrtcGetProgramLogSize(prog, &n), "nvrtcGetProgramLogSize");
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    char *buf = base_malloc(n + 1);
-    if (buf == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "rt_compile: out of host memory for the log");
-    buf[0] = buf[n] = '\0';
-    st = n > 0 ? rtc_check(rtc.nvrtcGetProgramLog(prog, buf), "nvrtcGetProgramLog") : st;
-    if (st != HIPDNN_STATUS_SUCCESS)
-        base_free(buf);
-    else
-        *log = buf;
-    return st;
-}
-
-static hipdnnStatus_t run_compile(nvrtcProgram prog, const char *name, const char *arch,
-                                  const char **argv, int argc, char **log_out)
-{
-    nvrtcResult r = rtc.nvrtcCompileProgram(prog, argc, argv);
-    char *log = NULL;
-    hipdnnStatus_t st = read_log(prog, &log);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    if (log[0] != '\0' && base_debug_level() >= 4)
-        base_log(HIPDNN_SEV_INFO, "nvrtc log of %s for %s:\n%s", name, arch, log);
-    if (r != NVRTC_SUCCESS)
-        st = rt_compile_failed("nvrtc", name, arch, rtc.nvrtcGetErrorString(r), log);
-    if (r != NVRTC_SUCCESS && log_out != NULL)
-        *log_out = log;
-    else
-        base_free(log);
-    return st;
-}
-
-static hipdnnStatus_t take_cubin(nvrtcProgram prog, const char *name, const char *arch,
-                                 void **code, size_t *code_len)
-{
-    size_t n = 0;
-    hipdnnStatus_t st = rtc_check(rtc.nvrtcGetCUBINSize(prog, &n), "nvrtcGetCUBINSize");
-    if (st == HIPDNN_STATUS_SUCCESS && n == 0)
-        st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR,
-                       "nvrtc: no CUBIN for %s (is %s a virtual architecture?)", name, arch);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
-    char *buf = base_malloc(n);
-    if (buf == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "rt_compile: out of host memory (%zu B)", n);
-    st = rtc_check(rtc.nvrtcGetCUBIN(prog, buf), "nvrtcGetCUBIN");
-    if (st != HIPDNN_STATUS_SUCCESS) {
-        base_free(buf);
-        return st;
-    }
-    *code = buf, *code_len = n;
-    return HIPDNN_STATUS_SUCCESS;
+                                          nvrtc.error_string(r), r);
 }
 
 static hipdnnStatus_t nv_compile(const char *source, const char *program_name, const char *arch,
                                  const char *const *options, int n_options, void **code,
                                  size_t *code_len, char **log)
 {
-    const char *name = program_name != NULL ? program_name : "hipdnn_jit.cu";
-    char arch_opt[64];
-    const char **argv = NULL;
-    nvrtcProgram prog = NULL;
-    hipdnnStatus_t st = make_argv(arch, options, n_options, arch_opt, sizeof arch_opt, &argv);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = rtc_check(rtc.nvrtcCreateProgram(&prog, source, name, 0, NULL, NULL),
-                       "nvrtcCreateProgram");
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = run_compile(prog, name, arch, argv, n_options + N_FIXED_OPTIONS, log);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = take_cubin(prog, name, arch, code, code_len);
-    if (prog != NULL && rtc.nvrtcDestroyProgram(&prog) != NVRTC_SUCCESS)
-        base_log(HIPDNN_SEV_WARN, "runtime: nvrtcDestroyProgram failed for %s", name);
-    base_free(argv);
-    return st;
+    return rt_rtc_compile(&nvrtc, source, program_name, arch, options, n_options, code, code_len, log);
 }
 
 /* ---- modules and launch ---------------------------------------------------------------------- */

@@ -90,7 +90,9 @@ typedef struct cg_kernel {
     int64_t scratch;       /* workspace bytes the launches share (CG_ARG_WORKSPACE), 0 = none */
 } cg_kernel;
 
-/* Whether a template can emit kernel k of g; if not, `why` says why. */
+/* Whether a template can emit kernel k of g for target t (NULL: NVIDIA sm_90 with default
+ * knobs); if not, `why` says why. cg_supports(...) is cg_supports_on(..., NULL, ...). */
+bool cg_supports_on(const ir_graph *g, const ir_kernel *k, const cg_target *t, char *why, size_t why_len);
 bool cg_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t why_len);
 /* Emits kernel k for target t. NOT_SUPPORTED when no template fits. */
 hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out);

@@ -212,6 +212,12 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
 
 bool cg_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t why_len)
 {
+    return cg_supports_on(g, k, NULL, why, why_len);
+}
+
+bool cg_supports_on(const ir_graph *g, const ir_kernel *k, const cg_target *target, char *why,
+                    size_t why_len)
+{
     emitter e = emitter_for(g, k);
     if (e == NULL) {
         snprintf(why, why_len, "no kernel template for %s yet",
@@ -219,8 +225,8 @@ bool cg_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t why_le
         return false;
     }
     cg_kernel probe = {0};
-    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
-    hipdnnStatus_t st = e(g, k, &t, &probe, why, why_len);
+    const cg_target sm90 = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    hipdnnStatus_t st = e(g, k, target != NULL ? target : &sm90, &probe, why, why_len);
     cg_kernel_free(&probe);
     return st == HIPDNN_STATUS_SUCCESS;
 }

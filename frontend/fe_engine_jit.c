@@ -83,13 +83,38 @@ struct fe_plan_impl {
 
 /* ---- support and workspace ------------------------------------------------------------------------- */
 
+static void defaults(int64_t *knobs);
+
+/* The code-generation target: this process's device (platform, arch, SMs) with these knobs. */
+static hipdnnStatus_t device_target(const int64_t *knobs, cg_target *t)
+{
+    rt_device_info dev;
+    hipdnnStatus_t st = rt_init();
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = rt_device(&dev);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    *t = (cg_target){.platform = dev.platform, .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
+                     .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
+                     .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH],
+                     .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS],
+                     .mm_wgmma = knobs[KNOB_MM_WGMMA] ? 1 : -1, .mm_tile_n = (int)knobs[KNOB_MM_TILE_N],
+                     .mm_stages = (int)knobs[KNOB_MM_STAGES]};
+    snprintf(t->arch, sizeof t->arch, "%s", dev.arch);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* Supported when every kernel of the partition has a template for this device (default knobs). */
 static bool supports_with(partition_fn split, const fe_graph_state *g, char *why, size_t n)
 {
     if (g->ir == NULL) {
         snprintf(why, n, "%s", g->lower_msg);
         return false;
     }
-    if (rt_init() != HIPDNN_STATUS_SUCCESS) {
+    int64_t knobs[FE_MAX_KNOBS];
+    cg_target t;
+    defaults(knobs);
+    if (device_target(knobs, &t) != HIPDNN_STATUS_SUCCESS) {
         snprintf(why, n, "no GPU: the JIT engine compiles and launches GPU kernels");
         return false;
     }
@@ -101,7 +126,7 @@ static bool supports_with(partition_fn split, const fe_graph_state *g, char *why
     bool ok = true;
     for (int i = 0; ok && i < p.n; i++) {
         char kw[224] = "";
-        ok = cg_supports(g->ir, &p.k[i], kw, sizeof kw);
+        ok = cg_supports_on(g->ir, &p.k[i], &t, kw, sizeof kw);
         if (!ok)
             snprintf(why, n, "kernel %d of %d (%s): %s", i, p.n, p.k[i].anchor >= 0 ?
                      ir_op_info_of(g->ir->ops[p.k[i].anchor].kind)->name : "pointwise region", kw);
@@ -249,19 +274,10 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
 static hipdnnStatus_t build_with(partition_fn split, const fe_graph_state *g, const int64_t *knobs,
                                  fe_plan_impl **out)
 {
-    rt_device_info dev;
-    hipdnnStatus_t st = rt_init();
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = rt_device(&dev);
+    cg_target t;
+    hipdnnStatus_t st = device_target(knobs, &t);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
-    cg_target t = {.platform = dev.platform, .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
-                   .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
-                   .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH],
-                   .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS],
-                   .mm_wgmma = knobs[KNOB_MM_WGMMA] ? 1 : -1, .mm_tile_n = (int)knobs[KNOB_MM_TILE_N],
-                   .mm_stages = (int)knobs[KNOB_MM_STAGES]};
-    snprintf(t.arch, sizeof t.arch, "%s", dev.arch);
     ir_partition part;
     if ((st = split(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
         return st;

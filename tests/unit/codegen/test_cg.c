@@ -364,3 +364,28 @@ Test(codegen, pointwise_follows_the_layout)
     ir_partition_free(&p);
     hipdnnBackendDestroyDescriptor(g);
 }
+
+/* Support is judged for the device's target: the tensor-core matmul has NVIDIA templates only,
+ * so on an AMD target the example matmul is refused with a reason (before plan building), while
+ * a pointwise region is supported on both. */
+Test(codegen, support_follows_the_target)
+{
+    const cg_target amd = {.platform = "amd", .arch = "gfx90a", .sm_count = 104};
+    const cg_target nv = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    const char *files[] = {"matmul_bias_gelu.json", "bn_inference_relu.json"};
+    for (int f = 0; f < 2; f++) {
+        hipdnnBackendDescriptor_t g = load_graph(files[f]);
+        const ir_graph *ir = fe_graph_of(g->obj)->ir;
+        ir_partition p;
+        cr_assert_eq(ir_fuse(ir, &p), HIPDNN_STATUS_SUCCESS);
+        char why[256] = "";
+        cr_expect(cg_supports_on(ir, &p.k[0], &nv, why, sizeof why), "%s on sm_90: %s", files[f], why);
+        why[0] = '\0';
+        bool on_amd = cg_supports_on(ir, &p.k[0], &amd, why, sizeof why);
+        cr_expect_eq(on_amd, f == 1, "%s on gfx90a: %s", files[f], why);
+        if (!on_amd)
+            cr_expect(why[0] != '\0', "a refusal says why");
+        ir_partition_free(&p);
+        hipdnnBackendDestroyDescriptor(g);
+    }
+}

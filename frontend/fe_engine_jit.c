@@ -253,7 +253,10 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     cg_dump(name, out->cg.source);
     void *code = NULL;
     size_t code_len = 0;
-    st = rt_compile(out->cg.source, name, out->cg.arch, NULL, 0, &code, &code_len, NULL);
+    bool cached = false;
+    st = fe_kernel_code(out->cg.source, name, out->cg.entry, out->cg.arch, &code, &code_len, &cached);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        base_log(HIPDNN_SEV_INFO, "jit: kernel %s %s", name, cached ? "loaded from the kernel cache" : "compiled");
     if (st == HIPDNN_STATUS_SUCCESS)
         st = rt_module_load(code, code_len, &out->module);
     if (st == HIPDNN_STATUS_SUCCESS)

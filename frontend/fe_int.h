@@ -25,6 +25,7 @@
 #include <stdint.h>
 
 #include "base/base.h"
+#include "cache/kc.h"
 #include "hipdnn_backend.h"
 #include "ir/ir.h"
 
@@ -204,6 +205,17 @@ fe_tensor_view fe_tensor(fe_obj *o);
 size_t fe_dtype_size(hipdnnDataType_t t);
 /* Dense byte size of an IR tensor's elements; 4-bit types pack two per byte. */
 int64_t fe_ir_tensor_bytes(const ir_tensor *t);
+
+/* ---- fe_kernel_code.c: code objects through the kernel cache --------------------------------- */
+
+/* The cache key of an emitted kernel: XXH3-128 of the compiler (id, version), arch, options,
+ * entry and source. NOT_SUPPORTED when no compiler serves arch. */
+hipdnnStatus_t fe_kernel_key(const char *source, const char *entry, const char *arch,
+                             const char *const *options, int n_options, kc_key *key);
+/* The code object of source for arch: the process-wide kernel cache's when it holds this
+ * kernel (*hit), else compiled (rt_compile) and stored. *code is malloc'd (caller frees). */
+hipdnnStatus_t fe_kernel_code(const char *source, const char *name, const char *entry, const char *arch,
+                              void **code, size_t *code_len, bool *hit);
 const char *fe_dtype_name(hipdnnDataType_t t);
 bool fe_dtype_valid(int t);
 extern const fe_class fe_tensor_class;

@@ -362,14 +362,15 @@ static int cmd_bundle(kc_cache *c, const cli_args *a)
 
 /* ---- main ---------------------------------------------------------------------------------- */
 
-/* Commands that only read want the directory to exist (they never create it); every command
- * opens it read-write where it can (a read-only open of a directory with no cache in it yet
- * fails), so a read-only directory still serves the commands that only read. */
+/* Commands that change the cache need it writable. */
 static bool writes(const cli_args *a)
 {
     return is_cmd(a->cmd, "prune") || is_cmd(a->cmd, "import") || (is_cmd(a->cmd, "verify") && a->fix);
 }
 
+/* Only import may create the directory; every command opens it read-write where it can (a
+ * read-only open of a directory with no cache in it yet fails), so a read-only directory
+ * still serves the commands that only read. */
 static int open_cache(const cli_args *a, kc_cache **c)
 {
     char dir[PATH_MAX];
@@ -378,7 +379,7 @@ static int open_cache(const cli_args *a, kc_cache **c)
     else if (kc_default_dir(dir, sizeof dir, false) != HIPDNN_STATUS_SUCCESS)
         return op_error("no cache directory (set HIPDNN_CACHE_DIR or HOME, or pass --dir)");
     struct stat st;
-    if (!writes(a) && stat(dir, &st) != 0) {
+    if (!is_cmd(a->cmd, "import") && stat(dir, &st) != 0) {
         fprintf(stderr, "hipdnn-cache: cache directory %s: %s\n", dir, strerror(errno));
         return EXIT_FAIL;
     }

@@ -239,13 +239,23 @@ Test(kc_cli, usage_errors)
 
 Test(kc_cli, missing_directory)
 {
-    char missing[700];
+    char missing[700], file[700];
     snprintf(missing, sizeof missing, "%s/not_here", work);
-    cli_run r = cli("--dir", missing, "ls", NULL);
-    expect_fail(&r, 1, missing, "ls of a missing directory");
-    cli_free(&r);
-    struct stat st;
-    cr_expect_neq(stat(missing, &st), 0, "ls does not create the directory");
+    snprintf(file, sizeof file, "%s/out.bundle", work);
+    const char *cases[][7] = {
+        {"--dir", missing, "ls", NULL},
+        {"--dir", missing, "stats", NULL},
+        {"--dir", missing, "verify", "--fix", NULL},
+        {"--dir", missing, "prune", "--max-size", "1M", NULL},
+        {"--dir", missing, "export", file, NULL},
+    };
+    for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
+        cli_run r = cli_v(cases[i]);
+        expect_fail(&r, 1, missing, cases[i][2]);
+        cli_free(&r);
+        struct stat st;
+        cr_expect_neq(stat(missing, &st), 0, "%s does not create the directory", cases[i][2]);
+    }
 }
 
 Test(kc_cli, ls_json_and_text)
@@ -459,22 +469,35 @@ Test(kc_cli, prune_by_size)
     cli_free(&r);
 }
 
+Test(kc_cli, prune_to_zero)
+{
+    fill(dir, 3);
+    cli_run r = cli("--dir", dir, "prune", "--max-size", "0", NULL);
+    cr_expect_eq(r.status, 0, "%s", r.err);
+    cr_expect_str_eq(r.out, "removed 4 records\n", "a limit of 0 bytes empties the cache: %s", r.out);
+    cli_free(&r);
+    size_t n;
+    listed_kernels(dir, &n);
+    cr_expect_eq(n, 0);
+}
+
 Test(kc_cli, export_import_round_trip)
 {
     fill(dir, 5);
-    char *dir2 = kt_tmpdir();
+    char *dir2 = kt_tmpdir(), into[700];
+    snprintf(into, sizeof into, "%s/new/cache", dir2); /* import creates it */
     char bundle[700];
     snprintf(bundle, sizeof bundle, "%s/cache.bundle", work);
     cli_run r = cli("--dir", dir, "export", bundle, NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect_not_null(strstr(r.out, "exported 6 records"), "%s", r.out);
     cli_free(&r);
-    r = cli("--dir", dir2, "import", bundle, NULL);
+    r = cli("--dir", into, "import", bundle, NULL);
     cr_expect_eq(r.status, 0, "%s", r.err);
     cr_expect_not_null(strstr(r.out, "imported 6 records"), "%s", r.out);
     cli_free(&r);
 
-    kc_cache *c = kt_open(dir2, 0, 0);
+    kc_cache *c = kt_open(into, 0, 0);
     for (uint64_t i = 1; i <= 5; i++)
         cr_expect_eq(kt_get(c, i, CODE + i), 1, "kernel %llu arrived intact", (unsigned long long)i);
     kc_plan_key pk = plan_key();

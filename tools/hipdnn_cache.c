@@ -1,0 +1,423 @@
+/* hipdnn_cache.c — the hipdnn-cache command line tool: inspect and maintain a kernel cache.
+ *
+ * Owns: argument parsing, the text and JSON output of ls / stats / verify, size and age
+ * parsing (64M, 2G, 30d, 12h), exit statuses (0 success, 1 a failed operation with one line on
+ * stderr, 2 a usage error).
+ * Does not own: anything about the cache itself — every subcommand is one call of cache/kc.h
+ * (kc_list, kc_get_stats, kc_verify, kc_prune, kc_export, kc_import).
+ */
+#include <errno.h>
+#include <inttypes.h>
+#include <jansson.h>
+#include <limits.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+
+#include "base/base.h"
+#include "cache/kc.h"
+
+enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+
+static const char usage_text[] =
+    "usage: hipdnn-cache [--dir DIR] [--json] COMMAND [ARGS]\n"
+    "\n"
+    "Inspects and maintains a hipdnn-jit kernel cache (default directory: $HIPDNN_CACHE_DIR,\n"
+    "else $XDG_CACHE_HOME/hipdnn-jit, else $HOME/.cache/hipdnn-jit).\n"
+    "\n"
+    "commands:\n"
+    "  ls                 every record: key, kind, arch, entry, size, age, last use\n"
+    "  stats              record counts, bytes, map size\n"
+    "  verify [--fix]     check every record in full; --fix deletes the bad ones\n"
+    "  prune [--max-size BYTES] [--older-than AGE]\n"
+    "                     delete records unused for AGE (30d, 12h, 90m, 3600s), then the least\n"
+    "                     recently used until the records fit in BYTES (123, 64K, 64M, 2G)\n"
+    "  export FILE        write every valid record to a bundle file\n"
+    "  import FILE        add the records of a bundle file (checked in full first)\n"
+    "\n"
+    "options:\n"
+    "  --dir DIR          the cache directory\n"
+    "  --json             JSON output (ls, stats, verify)\n"
+    "  -h, --help         this text\n"
+    "\n"
+    "exit status: 0 success, 1 the operation failed (or verify found bad records), 2 usage.\n";
+
+typedef struct cli_args {
+    const char *dir;
+    const char *cmd;
+    const char *file;       /* export / import */
+    bool json, fix;
+    bool has_max_size, has_older_than;
+    uint64_t max_size;
+    int64_t older_than;
+} cli_args;
+
+static int usage_error(const char *fmt, ...)
+{
+    va_list ap;
+    va_start(ap, fmt);
+    fputs("hipdnn-cache: ", stderr);
+    vfprintf(stderr, fmt, ap);
+    fputs(" (see hipdnn-cache --help)\n", stderr);
+    va_end(ap);
+    return EXIT_USAGE;
+}
+
+/* A failed operation: one line, the library's last error appended when there is one. */
+static int op_error(const char *what)
+{
+    char msg[512];
+    base_last_error(msg, sizeof msg, true);
+    if (msg[0] != '\0')
+        fprintf(stderr, "hipdnn-cache: %s: %s\n", what, msg);
+    else
+        fprintf(stderr, "hipdnn-cache: %s\n", what);
+    return EXIT_FAIL;
+}
+
+/* ---- parsing sizes and ages ---------------------------------------------------------------- */
+
+/* A count with an optional one-letter unit; false on anything else or overflow. */
+static bool parse_scaled(const char *s, const char *units, const uint64_t *scale, uint64_t *out)
+{
+    if (s[0] < '0' || s[0] > '9')
+        return false;
+    errno = 0;
+    char *end;
+    unsigned long long v = strtoull(s, &end, 10);
+    if (errno != 0)
+        return false;
+    uint64_t mul = 1;
+    if (*end != '\0') {
+        const char *u = end[1] == '\0' ? strchr(units, *end) : NULL;
+        if (u == NULL)
+            return false;
+        mul = scale[u - units];
+    }
+    if (v > UINT64_MAX / mul)
+        return false;
+    *out = (uint64_t)v * mul;
+    return true;
+}
+
+static bool parse_size(const char *s, uint64_t *out)
+{
+    static const uint64_t scale[] = {1, 1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40,
+                                     1ull << 10, 1ull << 20, 1ull << 30, 1ull << 40};
+    return parse_scaled(s, "BKMGTkmgt", scale, out);
+}
+
+static bool parse_age(const char *s, int64_t *out)
+{
+    static const uint64_t scale[] = {1, 60, 3600, 86400, 7 * 86400};
+    uint64_t v;
+    if (!parse_scaled(s, "smhdw", scale, &v) || v > INT64_MAX)
+        return false;
+    *out = (int64_t)v;
+    return true;
+}
+
+/* ---- the command line ---------------------------------------------------------------------- */
+
+static bool is_cmd(const char *c, const char *name) { return c != NULL && strcmp(c, name) == 0; }
+
+/* The value of an option (--opt VALUE or --opt=VALUE); NULL when there is none. */
+static const char *opt_value(int argc, char **argv, int *i, const char *name)
+{
+    size_t n = strlen(name);
+    if (strncmp(argv[*i], name, n) != 0)
+        return NULL;
+    if (argv[*i][n] == '=')
+        return argv[*i] + n + 1;
+    if (argv[*i][n] == '\0' && *i + 1 < argc)
+        return argv[++*i];
+    return NULL;
+}
+
+static bool opt_is(const char *arg, const char *name)
+{
+    size_t n = strlen(name);
+    return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
+}
+
+/* Returns -1 to go on, else an exit status (help printed, or a usage error). */
+static int parse_args(int argc, char **argv, cli_args *a)
+{
+    for (int i = 1; i < argc; i++) {
+        const char *arg = argv[i], *v;
+        if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
+            fputs(usage_text, stdout);
+            return EXIT_OK;
+        } else if (strcmp(arg, "--json") == 0) {
+            a->json = true;
+        } else if (strcmp(arg, "--fix") == 0) {
+            a->fix = true;
+        } else if (opt_is(arg, "--dir")) {
+            if ((v = opt_value(argc, argv, &i, "--dir")) == NULL || v[0] == '\0')
+                return usage_error("--dir needs a directory");
+            a->dir = v;
+        } else if (opt_is(arg, "--max-size")) {
+            if ((v = opt_value(argc, argv, &i, "--max-size")) == NULL || !parse_size(v, &a->max_size))
+                return usage_error("--max-size needs a byte count such as 1048576, 64M or 2G, not '%s'", v ? v : "");
+            a->has_max_size = true;
+        } else if (opt_is(arg, "--older-than")) {
+            if ((v = opt_value(argc, argv, &i, "--older-than")) == NULL || !parse_age(v, &a->older_than))
+                return usage_error("--older-than needs an age such as 30d, 12h or 3600s, not '%s'", v ? v : "");
+            a->has_older_than = true;
+        } else if (arg[0] == '-' && arg[1] != '\0') {
+            return usage_error("unknown option '%s'", arg);
+        } else if (a->cmd == NULL) {
+            a->cmd = arg;
+        } else if (a->file == NULL && (is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import"))) {
+            a->file = arg;
+        } else {
+            return usage_error("unexpected argument '%s'", arg);
+        }
+    }
+    return -1;
+}
+
+static int check_args(const cli_args *a)
+{
+    static const char *const cmds[] = {"ls", "stats", "verify", "prune", "export", "import"};
+    bool known = false;
+    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
+        known = known || is_cmd(a->cmd, cmds[i]);
+    if (a->cmd == NULL)
+        return usage_error("no command given");
+    if (!known)
+        return usage_error("unknown command '%s'", a->cmd);
+    if (a->json && !is_cmd(a->cmd, "ls") && !is_cmd(a->cmd, "stats") && !is_cmd(a->cmd, "verify"))
+        return usage_error("--json applies to ls, stats and verify");
+    if (a->fix && !is_cmd(a->cmd, "verify"))
+        return usage_error("--fix applies to verify");
+    bool limits = a->has_max_size || a->has_older_than;
+    if (limits && !is_cmd(a->cmd, "prune"))
+        return usage_error("--max-size and --older-than apply to prune");
+    if (is_cmd(a->cmd, "prune") && !limits)
+        return usage_error("prune needs --max-size or --older-than");
+    if ((is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import")) && a->file == NULL)
+        return usage_error("%s needs a FILE", a->cmd);
+    return -1;
+}
+
+/* ---- output helpers ------------------------------------------------------------------------ */
+
+static const char *table_name(kc_table t) { return t == KC_TABLE_PLAN ? "plan" : "kernel"; }
+
+/* "40s", "12m", "5h", "3d"; "never" for a time never recorded. */
+static void fmt_age(int64_t now, int64_t t, char *buf, size_t size)
+{
+    if (t <= 0) {
+        snprintf(buf, size, "never");
+        return;
+    }
+    int64_t d = now > t ? now - t : 0;
+    if (d < 120)
+        snprintf(buf, size, "%" PRId64 "s", d);
+    else if (d < 2 * 3600)
+        snprintf(buf, size, "%" PRId64 "m", d / 60);
+    else if (d < 2 * 86400)
+        snprintf(buf, size, "%" PRId64 "h", d / 3600);
+    else
+        snprintf(buf, size, "%" PRId64 "d", d / 86400);
+}
+
+/* Prints a JSON value (and frees it); false when it cannot be written. */
+static bool put_json(json_t *j)
+{
+    bool ok = j != NULL && json_dumpf(j, stdout, JSON_INDENT(2)) == 0;
+    json_decref(j);
+    fputc('\n', stdout);
+    return ok;
+}
+
+static json_t *u64_json(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
+
+/* ---- subcommands --------------------------------------------------------------------------- */
+
+static json_t *entry_json(const kc_entry *e)
+{
+    char hex[2 * KC_KEY_SIZE + 1];
+    kc_key_hex(&e->key, hex);
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:b}", "key", hex, "kind",
+                     table_name(e->table), "arch", e->arch, "compiler", e->compiler, "entry", e->entry,
+                     "size", u64_json(e->size), "code_size", u64_json(e->code_size), "created",
+                     (json_int_t)e->created, "last_used", (json_int_t)e->last_used, "valid", e->valid);
+}
+
+static int cmd_ls(kc_cache *c, const cli_args *a)
+{
+    kc_entry *v = NULL;
+    size_t n = 0;
+    if (kc_list(c, &v, &n) != HIPDNN_STATUS_SUCCESS)
+        return op_error("ls");
+    int64_t now = (int64_t)time(NULL);
+    json_t *arr = a->json ? json_array() : NULL;
+    if (!a->json)
+        printf("%-32s  %-6s  %-8s  %10s  %6s  %8s  %s\n", "KEY", "KIND", "ARCH", "SIZE", "AGE", "LAST USE", "ENTRY");
+    for (size_t i = 0; i < n; i++) {
+        if (a->json) {
+            json_array_append_new(arr, entry_json(&v[i]));
+            continue;
+        }
+        char hex[2 * KC_KEY_SIZE + 1], age[24], used[24];
+        kc_key_hex(&v[i].key, hex);
+        fmt_age(now, v[i].created, age, sizeof age);
+        fmt_age(now, v[i].last_used, used, sizeof used);
+        printf("%-32s  %-6s  %-8s  %10" PRIu64 "  %6s  %8s  %s%s\n", hex, table_name(v[i].table),
+               v[i].arch[0] ? v[i].arch : "-", v[i].size, age, used, v[i].entry[0] ? v[i].entry : "-",
+               v[i].valid ? "" : "  (invalid)");
+    }
+    base_free(v);
+    if (a->json && !put_json(arr))
+        return op_error("ls: writing JSON failed");
+    return EXIT_OK;
+}
+
+static int cmd_stats(kc_cache *c, const cli_args *a)
+{
+    kc_stats s;
+    if (kc_get_stats(c, &s) != HIPDNN_STATUS_SUCCESS)
+        return op_error("stats");
+    if (a->json) {
+        json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "dir", kc_dir(c), "mode",
+                              kc_mode_name(s.mode), "kernels", u64_json(s.kernels), "plans", u64_json(s.plans),
+                              "bytes", u64_json(s.bytes), "map_size", u64_json(s.map_size), "map_used",
+                              u64_json(s.map_used), "max_bytes", u64_json(s.max_bytes));
+        return put_json(j) ? EXIT_OK : op_error("stats: writing JSON failed");
+    }
+    printf("directory  %s (%s)\n", kc_dir(c), kc_mode_name(s.mode));
+    printf("kernels    %" PRIu64 "\n", s.kernels);
+    printf("plans      %" PRIu64 "\n", s.plans);
+    printf("bytes      %" PRIu64 "\n", s.bytes);
+    printf("map        %" PRIu64 " of %" PRIu64 " bytes used, at most %" PRIu64 "\n", s.map_used, s.map_size,
+           s.max_bytes);
+    return EXIT_OK;
+}
+
+static int cmd_verify(kc_cache *c, const cli_args *a)
+{
+    kc_bad *bad = NULL;
+    size_t n = 0;
+    if (kc_verify(c, a->fix, &bad, &n) != HIPDNN_STATUS_SUCCESS)
+        return op_error("verify");
+    json_t *arr = a->json ? json_array() : NULL;
+    for (size_t i = 0; i < n; i++) {
+        char hex[2 * KC_KEY_SIZE + 1];
+        kc_key_hex(&bad[i].key, hex);
+        if (a->json)
+            json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "kind", table_name(bad[i].table), "key", hex,
+                                                 "reason", bad[i].reason));
+        else
+            printf("%s %s: %s%s\n", table_name(bad[i].table), hex, bad[i].reason, a->fix ? " (removed)" : "");
+    }
+    base_free(bad);
+    if (a->json && !put_json(json_pack("{s:o, s:b}", "bad", arr, "fixed", a->fix)))
+        return op_error("verify: writing JSON failed");
+    if (!a->json)
+        printf("%zu bad record%s%s\n", n, n == 1 ? "" : "s", a->fix && n > 0 ? ", removed" : "");
+    if (n > 0 && !a->fix) {
+        fprintf(stderr, "hipdnn-cache: verify: %zu bad record%s in %s (verify --fix removes them)\n", n,
+                n == 1 ? "" : "s", kc_dir(c));
+        return EXIT_FAIL;
+    }
+    return EXIT_OK;
+}
+
+static int cmd_prune(kc_cache *c, const cli_args *a)
+{
+    size_t removed = 0;
+    if (kc_prune(c, a->has_max_size ? a->max_size : 0, a->has_older_than ? a->older_than : 0, &removed) !=
+        HIPDNN_STATUS_SUCCESS)
+        return op_error("prune");
+    if (a->has_max_size && a->max_size == 0) {
+        /* kc_prune reads 0 as "no limit"; a limit of 0 bytes empties the cache. */
+        size_t more = 0;
+        if (kc_prune(c, 1, 0, &more) != HIPDNN_STATUS_SUCCESS)
+            return op_error("prune");
+        removed += more;
+    }
+    printf("removed %zu record%s\n", removed, removed == 1 ? "" : "s");
+    return EXIT_OK;
+}
+
+static int cmd_bundle(kc_cache *c, const cli_args *a)
+{
+    size_t n = 0;
+    bool out = is_cmd(a->cmd, "export");
+    hipdnnStatus_t st = out ? kc_export(c, a->file, &n) : kc_import(c, a->file, &n);
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        char what[600];
+        snprintf(what, sizeof what, "%s %s", a->cmd, a->file);
+        return op_error(what);
+    }
+    printf("%s %zu record%s %s %s\n", out ? "exported" : "imported", n, n == 1 ? "" : "s", out ? "to" : "from",
+           a->file);
+    return EXIT_OK;
+}
+
+/* ---- main ---------------------------------------------------------------------------------- */
+
+/* Commands that change the cache need it writable. */
+static bool writes(const cli_args *a)
+{
+    return is_cmd(a->cmd, "prune") || is_cmd(a->cmd, "import") || (is_cmd(a->cmd, "verify") && a->fix);
+}
+
+/* Only import may create the directory; every command opens it read-write where it can (a
+ * read-only open of a directory with no cache in it yet fails), so a read-only directory
+ * still serves the commands that only read. */
+static int open_cache(const cli_args *a, kc_cache **c)
+{
+    char dir[PATH_MAX];
+    if (a->dir != NULL)
+        snprintf(dir, sizeof dir, "%s", a->dir);
+    else if (kc_default_dir(dir, sizeof dir, false) != HIPDNN_STATUS_SUCCESS)
+        return op_error("no cache directory (set HIPDNN_CACHE_DIR or HOME, or pass --dir)");
+    struct stat st;
+    if (!is_cmd(a->cmd, "import") && stat(dir, &st) != 0) {
+        fprintf(stderr, "hipdnn-cache: cache directory %s: %s\n", dir, strerror(errno));
+        return EXIT_FAIL;
+    }
+    kc_options opt = {.dir = dir, .strict = true};
+    if (kc_open(&opt, c) != HIPDNN_STATUS_SUCCESS)
+        return op_error(dir);
+    if (writes(a) && kc_get_mode(*c) != KC_MODE_READ_WRITE) {
+        fprintf(stderr, "hipdnn-cache: %s: %s needs a writable cache (it opened %s)\n", dir, a->cmd,
+                kc_mode_name(kc_get_mode(*c)));
+        kc_close(*c);
+        return EXIT_FAIL;
+    }
+    return -1;
+}
+
+int main(int argc, char **argv)
+{
+    cli_args a = {0};
+    int rc = parse_args(argc, argv, &a);
+    if (rc < 0)
+        rc = check_args(&a);
+    if (rc >= 0)
+        return rc;
+    kc_cache *c = NULL;
+    if ((rc = open_cache(&a, &c)) >= 0)
+        return rc;
+    if (is_cmd(a.cmd, "ls"))
+        rc = cmd_ls(c, &a);
+    else if (is_cmd(a.cmd, "stats"))
+        rc = cmd_stats(c, &a);
+    else if (is_cmd(a.cmd, "verify"))
+        rc = cmd_verify(c, &a);
+    else if (is_cmd(a.cmd, "prune"))
+        rc = cmd_prune(c, &a);
+    else
+        rc = cmd_bundle(c, &a);
+    kc_close(c);
+    if (rc == EXIT_OK && fflush(stdout) != 0)
+        rc = op_error("writing the output failed");
+    return rc;
+}

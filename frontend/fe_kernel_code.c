@@ -24,20 +24,17 @@ static void put_str(XXH3_state_t *s, const char *text)
     XXH3_128bits_update(s, text, strlen(text) + 1); /* with its NUL: fields cannot run together */
 }
 
-hipdnnStatus_t fe_kernel_key(const char *source, const char *entry, const char *arch,
-                             const char *const *options, int n_options, kc_key *key)
+/* The key for compiler `info` (so a caller that has it asks the runtime once). */
+static hipdnnStatus_t key_for(const rt_compiler_info *info, const char *source, const char *entry,
+                              const char *arch, const char *const *options, int n_options, kc_key *key)
 {
-    rt_compiler_info info;
-    hipdnnStatus_t st = rt_compiler_for(arch, &info);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return st;
     XXH3_state_t *s = XXH3_createState();
     if (s == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kernel key: out of memory");
     char version[32];
-    snprintf(version, sizeof version, "%d.%d", info.major, info.minor);
+    snprintf(version, sizeof version, "%d.%d", info->major, info->minor);
     XXH3_128bits_reset(s);
-    put_str(s, KEY_FORMAT), put_str(s, info.id), put_str(s, version), put_str(s, arch);
+    put_str(s, KEY_FORMAT), put_str(s, info->id), put_str(s, version), put_str(s, arch);
     for (int i = 0; i < n_options; i++)
         put_str(s, options[i]);
     put_str(s, ""), put_str(s, entry), put_str(s, source);
@@ -46,6 +43,14 @@ hipdnnStatus_t fe_kernel_key(const char *source, const char *entry, const char *
     XXH3_freeState(s);
     memcpy(key->b, c.digest, sizeof key->b);
     return HIPDNN_STATUS_SUCCESS;
+}
+
+hipdnnStatus_t fe_kernel_key(const char *source, const char *entry, const char *arch,
+                             const char *const *options, int n_options, kc_key *key)
+{
+    rt_compiler_info info;
+    hipdnnStatus_t st = rt_compiler_for(arch, &info);
+    return st == HIPDNN_STATUS_SUCCESS ? key_for(&info, source, entry, arch, options, n_options, key) : st;
 }
 
 /* A malloc'd copy of n bytes (the caller frees code with free(), as rt_compile's). */
@@ -64,9 +69,9 @@ hipdnnStatus_t fe_kernel_code(const char *source, const char *name, const char *
     kc_key key;
     rt_compiler_info info;
     *hit = false;
-    hipdnnStatus_t st = cache != NULL ? fe_kernel_key(source, entry, arch, NULL, 0, &key) : HIPDNN_STATUS_SUCCESS;
+    hipdnnStatus_t st = cache != NULL ? rt_compiler_for(arch, &info) : HIPDNN_STATUS_SUCCESS;
     if (st == HIPDNN_STATUS_SUCCESS && cache != NULL)
-        st = rt_compiler_for(arch, &info);
+        st = key_for(&info, source, entry, arch, NULL, 0, &key);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     kc_kernel k;

@@ -252,26 +252,31 @@ Test(rt_compile, bad_arguments)
     cr_assert_null(code);
 }
 
-/* Fail the Nth host allocation of a compile, for every N until one succeeds: each ends in
- * ALLOC_FAILED with nothing leaked (the sanitizer build checks the leaks). */
-Test(rt_compile, allocation_faults)
+/* Fails the Nth host allocation of a compile for arch, for every N until one succeeds: each
+ * must end in ALLOC_FAILED with no code and nothing leaked (the sanitizer build checks leaks). */
+static void compile_under_allocation_faults(const char *arch)
 {
-    need_compiler();
     hipdnnStatus_t st = HIPDNN_STATUS_ALLOC_FAILED;
     for (long n = 1; st == HIPDNN_STATUS_ALLOC_FAILED && n < 100; n++) {
         void *code = NULL;
         size_t len = 0;
         char *log = NULL;
         base_alloc_fail_at(n, false);
-        st = rt_compile(axpb_src, NULL, "sm_90", NULL, 0, &code, &len, &log);
+        st = rt_compile(axpb_src, NULL, arch, NULL, 0, &code, &len, &log);
         base_alloc_fail_at(0, false);
         cr_assert(st == HIPDNN_STATUS_SUCCESS || st == HIPDNN_STATUS_ALLOC_FAILED,
-                  "fault %ld: %s: %s", n, base_status_name(st), last_error());
+                  "%s fault %ld: %s: %s", arch, n, base_status_name(st), last_error());
         cr_assert(st == HIPDNN_STATUS_SUCCESS || code == NULL);
         free(code);
         free(log);
     }
     cr_assert_eq(st, HIPDNN_STATUS_SUCCESS);
+}
+
+Test(rt_compile, allocation_faults)
+{
+    need_compiler();
+    compile_under_allocation_faults("sm_90");
 }
 
 /* ---- compile-only, hipRTC ----------------------------------------------------------------- */
@@ -383,26 +388,10 @@ Test(rt_compile_amd, syntax_error)
     free(log);
 }
 
-/* Fail the Nth host allocation of a compile, for every N until one succeeds: each ends in
- * ALLOC_FAILED with nothing leaked. */
 Test(rt_compile_amd, allocation_faults)
 {
     need_hiprtc();
-    hipdnnStatus_t st = HIPDNN_STATUS_ALLOC_FAILED;
-    for (long n = 1; st == HIPDNN_STATUS_ALLOC_FAILED && n < 100; n++) {
-        void *code = NULL;
-        size_t len = 0;
-        char *log = NULL;
-        base_alloc_fail_at(n, false);
-        st = rt_compile(axpb_src, NULL, "gfx90a", NULL, 0, &code, &len, &log);
-        base_alloc_fail_at(0, false);
-        cr_assert(st == HIPDNN_STATUS_SUCCESS || st == HIPDNN_STATUS_ALLOC_FAILED,
-                  "fault %ld: %s: %s", n, base_status_name(st), last_error());
-        cr_assert(st == HIPDNN_STATUS_SUCCESS || code == NULL);
-        free(code);
-        free(log);
-    }
-    cr_assert_eq(st, HIPDNN_STATUS_SUCCESS);
+    compile_under_allocation_faults("gfx90a");
 }
 
 /* ---- HIPDNN_PLATFORM ----------------------------------------------------------------------- */

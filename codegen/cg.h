@@ -52,10 +52,12 @@ typedef struct cg_target {
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the
- * kernel's scratch workspace (a pointer; tensor is -1), or a tensor map over a tensor
+ * kernel's scratch workspace (a pointer; tensor is -1), a tensor map over a tensor
  * (rt_tensor_map: 16-bit elements, 128-byte swizzle, zero fill; the engine encodes it at
- * launch, when the tensor's address is known, and passes it by value). */
-typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_WORKSPACE, CG_ARG_TMAP } cg_arg_kind;
+ * launch, when the tensor's address is known, and passes it by value), or an int64 value
+ * known at emit time but kept out of the source (`value`; tensor is -1): a dynamic-shape
+ * kernel's varying dims, so one compiled kernel serves every size of them. */
+typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_WORKSPACE, CG_ARG_TMAP, CG_ARG_INT64 } cg_arg_kind;
 typedef struct cg_tmap {
     int rank;
     uint64_t dims[3];    /* elements, innermost first */
@@ -64,8 +66,9 @@ typedef struct cg_tmap {
 } cg_tmap;
 typedef struct cg_arg {
     cg_arg_kind kind;
-    int tensor;  /* IR tensor index */
-    cg_tmap map; /* CG_ARG_TMAP only */
+    int tensor;    /* IR tensor index */
+    cg_tmap map;   /* CG_ARG_TMAP only */
+    int64_t value; /* CG_ARG_INT64 only */
 } cg_arg;
 
 /* One more launch of an entry of the same source. */

@@ -356,6 +356,10 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
             args[a] = &ptrs[a];
             continue;
         }
+        if (arg->kind == CG_ARG_INT64) {
+            args[a] = (void *)&arg->value;
+            continue;
+        }
         hipdnnStatus_t st = tensor_ptr(p, pack, arg->tensor, k->cg.align, &ptrs[a]);
         if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP && n_maps == 2)
             st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT launch: more than 2 tensor maps");

@@ -16,7 +16,8 @@
  * with its epilogue, batchnorm backward, genstats with its prologue), conv.hip (direct
  * convolution fwd / dgrad / wgrad, any layout) and conv_igemm.hip (forward convolution as a
  * tensor-core implicit GEMM), both with a pointwise epilogue, blockquant.hip (block-scale
- * quantize with an elementwise prologue) and paged_load.hip (paged KV-cache gather). Kernels
+ * quantize with an elementwise prologue), paged_load.hip (paged KV-cache gather) and
+ * sdpa_fwd.hip (fused attention forward, FlashAttention-2 style on mma.sync). Kernels
  * without a template are NOT_SUPPORTED (cg_supports says why).
  *
  * Most kernels are one launch. A channel reduction is several passes over one source (partial
@@ -49,6 +50,10 @@ typedef struct cg_target {
     int mm_wgmma;         /* matmul: 1 (or 0 = default) wgmma template where it fits, -1 never */
     int mm_tile_n;        /* wgmma matmul: tile columns, 128 or 256 (0 = 256) */
     int mm_stages;        /* wgmma matmul: shared-memory pipeline stages, 2 .. 6 (0 = 4) */
+    int sdpa_block_m;     /* attention: query rows per block, 64 or 128 (0 = by head dim) */
+    int sdpa_block_n;     /* attention: keys per K/V tile, 32, 64 or 128 (0 = by head dim) */
+    int sdpa_warps;       /* attention: warps per block, 4 or 8 (0 = 4) */
+    int sdpa_stages;      /* attention: K/V shared-memory stages, 2 or 3 (0 = 2) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

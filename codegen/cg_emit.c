@@ -1,7 +1,7 @@
 /* cg_emit.c — codegen's front: template lookup, kernel parameters, pointwise statements,
  * source assembly, the template hash and source dumps. The template-specific emitters live in
- * cg_pointwise.c, cg_rownorm.c, cg_matmul.c, cg_channorm.c, cg_conv.c, cg_quant.c and
- * cg_paged.c; cg_emit picks the one that fits a kernel.
+ * cg_pointwise.c, cg_rownorm.c, cg_matmul.c, cg_channorm.c, cg_conv.c, cg_quant.c, cg_paged.c
+ * and cg_sdpa.c; cg_emit picks the one that fits a kernel.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -198,6 +198,7 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
     case IR_OP_BS_QUANTIZE: return cg_emit_quantize;
     case IR_OP_PAGED_CACHE_LOAD: return cg_emit_paged;
     case IR_OP_MATMUL: return cg_emit_matmul;
+    case IR_OP_SDPA_FWD: return cg_emit_sdpa;
     case IR_OP_BN_TRAIN:
     case IR_OP_BN_BWD:
     case IR_OP_GENSTATS: return cg_emit_channorm;

@@ -72,6 +72,8 @@ hipdnnStatus_t cg_emit_channorm(const ir_graph *g, const ir_kernel *k, const cg_
                                 cg_kernel *out, char *why, size_t why_len);
 /* The scratch bytes cg_emit_channorm asks for kernel k; 0 when it cannot emit k. */
 int64_t cg_channorm_scratch(const ir_graph *g, const ir_kernel *k);
+hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_target *t,
+                            cg_kernel *out, char *why, size_t why_len);
 hipdnnStatus_t cg_emit_conv(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                             cg_kernel *out, char *why, size_t why_len);
 

@@ -34,12 +34,17 @@
 #define WS_ALIGN 256
 
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
-       KNOB_MM_TILE_N, KNOB_MM_STAGES };
+       KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
+       KNOB_SDPA_STAGES };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
 static const int64_t mm_tile_n[] = {128, 256};
 static const int64_t mm_stages[] = {2, 3, 4, 5, 6};
+static const int64_t sdpa_block_m[] = {0, 64, 128};
+static const int64_t sdpa_block_n[] = {0, 32, 64, 128};
+static const int64_t sdpa_warps[] = {0, 4, 8};
+static const int64_t sdpa_stages[] = {0, 2, 3};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
      .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
@@ -60,6 +65,14 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.matmul_stages", .description = "wgmma matmul: shared-memory pipeline stages (fewer "
      "when the tile's stages do not fit)",
      .min = 2, .max = 6, .stride = 1, .dflt = 4, .valid = mm_stages, .n_valid = 5},
+    {.id = "jit.sdpa_block_m", .description = "attention: query rows per block (0 = by head dim)",
+     .min = 0, .max = 128, .stride = 1, .dflt = 0, .valid = sdpa_block_m, .n_valid = 3},
+    {.id = "jit.sdpa_block_n", .description = "attention: keys per K/V tile (0 = by head dim)",
+     .min = 0, .max = 128, .stride = 1, .dflt = 0, .valid = sdpa_block_n, .n_valid = 4},
+    {.id = "jit.sdpa_warps", .description = "attention: warps per block (0 = 4)",
+     .min = 0, .max = 8, .stride = 1, .dflt = 0, .valid = sdpa_warps, .n_valid = 3},
+    {.id = "jit.sdpa_stages", .description = "attention: K/V shared-memory stages (0 = 2; fewer "
+     "when they do not fit)", .min = 0, .max = 3, .stride = 1, .dflt = 0, .valid = sdpa_stages, .n_valid = 3},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -99,7 +112,9 @@ static hipdnnStatus_t device_target(const int64_t *knobs, cg_target *t)
                      .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH],
                      .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS],
                      .mm_wgmma = knobs[KNOB_MM_WGMMA] ? 1 : -1, .mm_tile_n = (int)knobs[KNOB_MM_TILE_N],
-                     .mm_stages = (int)knobs[KNOB_MM_STAGES]};
+                     .mm_stages = (int)knobs[KNOB_MM_STAGES],
+                     .sdpa_block_m = (int)knobs[KNOB_SDPA_BLOCK_M], .sdpa_block_n = (int)knobs[KNOB_SDPA_BLOCK_N],
+                     .sdpa_warps = (int)knobs[KNOB_SDPA_WARPS], .sdpa_stages = (int)knobs[KNOB_SDPA_STAGES]};
     snprintf(t->arch, sizeof t->arch, "%s", dev.arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -1,0 +1,434 @@
+/* cg_sdpa.c — emits SDPA_FWD kernels with kernel_templates/sdpa_fwd.hip (FlashAttention-2
+ * style, mma.sync tensor cores, NVIDIA sm_80 and newer).
+ *
+ * What the template addresses (ir_ref_sdpa_fwd defines the math; op-semantics.md §4):
+ *   Q [B,Hq,Sq,D], K [B,Hk,Skv,D], V [B,Hv,Skv,Dv]: bf16 or fp16 alike, any stride order with a
+ *       unit last stride and the other strides multiples of 8 elements (16-byte rows), D and
+ *       Dv multiples of 8 up to 256; Hq a multiple of Hk and Hv (GQA / MQA);
+ *       K and V paged through PAGE_K / PAGE_V tables ([B,1,P,1] integers) into containers
+ *       [nblk,H,bs,D], Skv inferred as the reference does
+ *   O [B,Hq,Sq,Dv]: any type hd_st stores, any strides
+ *   attention scale: the attribute, or a one-element tensor (by value, run-time scalar, memory)
+ *   SEQ_Q / SEQ_KV [B,1,1,1] integers (padding), the diagonal band (causal top-left or
+ *       bottom-right, sliding window), an additive bias [1|B,1|Hq,1|Sq,1|Skv], ALiBi, a sink
+ *       [1,Hq,1,1], Philox dropout with the seed and offset in memory or by value
+ *   Stats / Max / Sum_exp [B,Hq,Sq,1], any strides
+ * Refused with a reason (the engine falls back): custom dropout (DROPOUT_MASK / DROPOUT_SCALE),
+ * RNG_DUMP, the block mask, seed or offset passed as run-time host scalars, AMD targets.
+ * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg_int.h"
+
+#define SMEM_OPTIN_MAX (227 * 1024) /* shared memory a Hopper block may opt in to */
+#define SMEM_OPTIN_SM80 (163 * 1024)
+
+typedef struct sd {
+    const ir_graph *g;
+    const ir_op *op;
+    const ir_sdpa *p;
+    int in[IR_SDPA_N_IN], out[IR_SDPA_N_OUT]; /* tensor indices, -1 absent */
+    int64_t B, Hq, Hk, Hv, Sq, Skv, D, Dv;
+    int64_t bs_k, bs_v;                       /* paged block sizes, 0 when dense */
+    int bm, bn, warps, stages;
+} sd;
+
+static bool fail(char *why, size_t len, const char *msg)
+{
+    snprintf(why, len, "%s", msg);
+    return false;
+}
+
+static const ir_tensor *T(const sd *s, int ti) { return &s->g->t[ti]; }
+
+/* ---- checks ---------------------------------------------------------------------------------- */
+
+static bool is16(hipdnnDataType_t t) { return t == HIPDNN_DATA_BFLOAT16 || t == HIPDNN_DATA_HALF; }
+
+/* A Q/K/V operand: rank 4, unit last stride, other strides multiples of 8 elements. */
+static bool rows_ok(const ir_tensor *t)
+{
+    if (t->rank != 4 || t->strides[3] != 1)
+        return false;
+    for (int d = 0; d < 3; d++)
+        if (t->strides[d] % 8 != 0 && t->dims[d] != 1)
+            return false;
+    return true;
+}
+
+static bool is_int(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT32 || t == HIPDNN_DATA_INT64; }
+
+/* Skv of paged K/V as ir_ref_sdpa.c infers it (bias' last dim when not 1, else the coverage). */
+static int64_t paged_skv(const sd *s)
+{
+    const ir_tensor *k = T(s, s->in[IR_SDPA_K]), *v = T(s, s->in[IR_SDPA_V]);
+    int64_t lk = T(s, s->in[IR_SDPA_PAGE_K])->dims[2] * k->dims[2];
+    int64_t lv = T(s, s->in[IR_SDPA_PAGE_V])->dims[2] * v->dims[2];
+    int bias = s->in[IR_SDPA_BIAS];
+    if (bias >= 0 && T(s, bias)->rank == 4 && T(s, bias)->dims[3] != 1)
+        return T(s, bias)->dims[3];
+    return lk < lv ? lk : lv;
+}
+
+static bool check_paging(sd *s, char *why, size_t len)
+{
+    int pk = s->in[IR_SDPA_PAGE_K], pv = s->in[IR_SDPA_PAGE_V];
+    const ir_tensor *k = T(s, s->in[IR_SDPA_K]), *v = T(s, s->in[IR_SDPA_V]);
+    s->Skv = k->dims[2];
+    if (pk < 0 && pv < 0)
+        return v->dims[2] == s->Skv || fail(why, len, "K and V sequence lengths differ");
+    if (pk < 0 || pv < 0)
+        return fail(why, len, "paged K/V need both PAGE_K and PAGE_V (one paged operand has no "
+                    "template path)");
+    const ir_tensor *tk = T(s, pk), *tv = T(s, pv);
+    if (tk->rank != 4 || tv->rank != 4 || !is_int(tk->dtype) || !is_int(tv->dtype) ||
+        tk->dims[0] != s->B || tv->dims[0] != s->B)
+        return fail(why, len, "page tables must be [B,1,P,1] INT32 or INT64");
+    s->bs_k = k->dims[2], s->bs_v = v->dims[2];
+    s->Skv = paged_skv(s);
+    if (s->bs_k < 1 || s->bs_v < 1 || tk->dims[2] * s->bs_k < s->Skv || tv->dims[2] * s->bs_v < s->Skv)
+        return fail(why, len, "paged K/V: the page tables do not cover Skv");
+    return true;
+}
+
+static bool check_qkv(sd *s, char *why, size_t len)
+{
+    const ir_tensor *q = T(s, s->in[IR_SDPA_Q]), *k = T(s, s->in[IR_SDPA_K]);
+    const ir_tensor *v = T(s, s->in[IR_SDPA_V]), *o = T(s, s->out[IR_SDPA_O]);
+    if (!is16(q->dtype) || k->dtype != q->dtype || v->dtype != q->dtype)
+        return fail(why, len, "the attention template needs Q, K and V all bf16 or all fp16");
+    if (!rows_ok(q) || !rows_ok(k) || !rows_ok(v) || o->rank != 4)
+        return fail(why, len, "Q, K and V must be rank 4 with a unit last stride and the other "
+                    "strides multiples of 8 elements (16-byte rows)");
+    if (cg_dtype(o->dtype) == NULL || o->strides[3] != 1)
+        return fail(why, len, "O must have a type the template stores and a unit last stride");
+    s->B = q->dims[0], s->Hq = q->dims[1], s->Sq = q->dims[2], s->D = q->dims[3];
+    s->Hk = k->dims[1], s->Hv = v->dims[1], s->Dv = v->dims[3];
+    if (k->dims[3] != s->D || s->D % 8 != 0 || s->Dv % 8 != 0 || s->D > 256 || s->Dv > 256 ||
+        s->D < 8 || s->Dv < 8)
+        return fail(why, len, "the attention template needs head dims that are multiples of 8 "
+                    "up to 256 (and K's equal to Q's)");
+    if (s->Hk < 1 || s->Hv < 1 || s->Hq % s->Hk != 0 || s->Hq % s->Hv != 0)
+        return fail(why, len, "Q's head count must be a multiple of K's and V's");
+    if (!check_paging(s, why, len))
+        return false;
+    if (s->in[IR_SDPA_PAGE_K] < 0 && (k->dims[0] != s->B || v->dims[0] != s->B))
+        return fail(why, len, "K and V must have Q's batch size");
+    if (o->dims[0] != s->B || o->dims[1] != s->Hq || o->dims[2] != s->Sq || o->dims[3] != s->Dv)
+        return fail(why, len, "O must be [B,Hq,Sq,Dv]");
+    if (s->B > 65535 || s->Hq > 65535 || s->Sq > (1 << 28) || s->Skv > (1 << 28) || s->Sq < 1)
+        return fail(why, len, "attention sizes outside the template's grid range");
+    return true;
+}
+
+/* A tensor in memory of rank 4 whose dims are `want`'s or 1 where bcast allows. */
+static bool shaped(const ir_tensor *t, const int64_t *want, bool bcast)
+{
+    if (t->rank != 4 || cg_dtype(t->dtype) == NULL)
+        return false;
+    for (int d = 0; d < 4; d++)
+        if (t->dims[d] != want[d] && !(bcast && t->dims[d] == 1))
+            return false;
+    return true;
+}
+
+/* An integer scalar the kernel can read: in memory or by value (a run-time host scalar arrives
+ * as a float and would round a seed). */
+static bool int_scalar_ok(const ir_tensor *t)
+{
+    return is_int(t->dtype) && !t->runtime_scalar;
+}
+
+static bool check_options(const sd *s, char *why, size_t len)
+{
+    const int *in = s->in;
+    if (in[IR_SDPA_DROPOUT_MASK] >= 0 || in[IR_SDPA_DROPOUT_SCALE] >= 0)
+        return fail(why, len, "custom dropout (DROPOUT_MASK / DROPOUT_SCALE) has no attention "
+                    "template path yet");
+    if (s->out[IR_SDPA_RNG_DUMP] >= 0)
+        return fail(why, len, "the attention template does not write RNG_DUMP");
+    if (in[IR_SDPA_BLOCK_MASK] >= 0 || in[IR_SDPA_RESERVED] >= 0)
+        return fail(why, len, "the block mask has no attention template path");
+    if (s->p->dropout_p > 0 && (in[IR_SDPA_SEED] < 0 || in[IR_SDPA_OFFSET] < 0 ||
+                                !int_scalar_ok(T(s, in[IR_SDPA_SEED])) ||
+                                !int_scalar_ok(T(s, in[IR_SDPA_OFFSET]))))
+        return fail(why, len, "dropout needs integer SEED and OFFSET in device memory or by "
+                    "value (run-time host scalars are not supported by the attention template)");
+    for (int n = IR_SDPA_SEQ_Q; n <= IR_SDPA_SEQ_KV; n++)
+        if (in[n] >= 0 && (!is_int(T(s, in[n])->dtype) || T(s, in[n])->dims[0] != s->B ||
+                           T(s, in[n])->by_value || T(s, in[n])->runtime_scalar))
+            return fail(why, len, "SEQ_LEN_Q / SEQ_LEN_KV must be [B,1,1,1] integer tensors");
+    int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv}, sink[4] = {1, s->Hq, 1, 1};
+    if (in[IR_SDPA_BIAS] >= 0 && !shaped(T(s, in[IR_SDPA_BIAS]), full, true))
+        return fail(why, len, "the bias must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
+    if (in[IR_SDPA_SINK] >= 0 && !shaped(T(s, in[IR_SDPA_SINK]), sink, false))
+        return fail(why, len, "the sink must be [1,Hq,1,1]");
+    if (in[IR_SDPA_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPA_SCALE])->dtype) == NULL)
+        return fail(why, len, "an attention scale type templates cannot load");
+    int64_t row[4] = {s->B, s->Hq, s->Sq, 1};
+    for (int n = IR_SDPA_STATS; n <= IR_SDPA_SUM_EXP; n++)
+        if (s->out[n] >= 0 && !shaped(T(s, s->out[n]), row, false))
+            return fail(why, len, "Stats, Max and Sum_exp must be [B,Hq,Sq,1]");
+    return true;
+}
+
+/* ---- tile shape ---------------------------------------------------------------------------- */
+
+static int smem_bytes(const sd *s)
+{
+    int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
+    return s->bm * dp * 2 + s->stages * s->bn * (dp + dvp) * 2;
+}
+
+/* Knobs where set; otherwise by head dim (FlashAttention-2's shapes: 4 warps, each two m16
+ * row tiles; 128-key tiles at small head dims, 64 at 128, 64 rows at 256). */
+static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
+{
+    int64_t dmax = s->D > s->Dv ? s->D : s->Dv;
+    s->bm = dmax > 128 ? 64 : 128;
+    s->bn = dmax <= 64 ? 128 : 64;
+    s->warps = 4;
+    s->stages = 2;
+    if (t->sdpa_block_m > 0)
+        s->bm = t->sdpa_block_m;
+    if (t->sdpa_block_n > 0)
+        s->bn = t->sdpa_block_n;
+    if (t->sdpa_warps > 0)
+        s->warps = t->sdpa_warps;
+    if (t->sdpa_stages > 0)
+        s->stages = t->sdpa_stages;
+    if (s->bm % (16 * s->warps) != 0)
+        s->warps = s->bm / 16 < s->warps ? s->bm / 16 : s->warps; /* 64 rows: at most 4 warps */
+    int cap = strcmp(t->arch, "sm_80") == 0 || strcmp(t->arch, "sm_87") == 0 ? SMEM_OPTIN_SM80
+                                                                              : SMEM_OPTIN_MAX;
+    while (smem_bytes(s) > cap && s->stages > 2)
+        s->stages--;
+    while (smem_bytes(s) > cap && s->bn > 32)
+        s->bn /= 2;
+    if (smem_bytes(s) > cap)
+        return fail(why, len, "attention tile does not fit in shared memory");
+    return true;
+}
+
+/* ---- hooks --------------------------------------------------------------------------------- */
+
+/* `+ x * stride` for each dim d of tensor ti whose coordinate expression is coord[d] (NULL:
+ * the dim contributes nothing); size-1 dims broadcast. */
+static void offset(const sd *s, int ti, const char *const coord[4], base_sb *sb)
+{
+    const ir_tensor *t = T(s, ti);
+    base_sb_puts(sb, "0LL");
+    for (int d = 0; d < 4; d++)
+        if (coord[d] != NULL && t->dims[d] != 1)
+            base_sb_printf(sb, " + (hd_i64)(%s) * %lldLL", coord[d], (long long)t->strides[d]);
+}
+
+/* hd_X_off(b, h, i): row i of the dense operand ti for query head h (head / group). */
+static void row_hook(const sd *s, const char *name, int ti, int64_t heads, base_sb *sb)
+{
+    char head[64];
+    snprintf(head, sizeof head, "h / %lld", (long long)(s->Hq / heads));
+    const char *coord[4] = {"b", head, "i", NULL};
+    base_sb_printf(sb, "HD_DEVICE hd_i64 %s(int b, int h, int i, HD_PARAMS)\n{\n    return ", name);
+    offset(s, ti, coord, sb);
+    base_sb_puts(sb, ";\n}\n");
+}
+
+/* A paged K or V row: the page table names the container block of token i. */
+static void paged_hook(const sd *s, const char *name, int ti, int table, int64_t heads, int64_t bs,
+                       base_sb *sb)
+{
+    const ir_tensor *c = T(s, ti), *pt = T(s, table);
+    base_sb_printf(sb, "HD_DEVICE hd_i64 %s(int b, int h, int i, HD_PARAMS)\n{\n"
+                   "    hd_i64 blk = hd_ldi<%s>(p%d, (hd_i64)b * %lldLL + (hd_i64)(i / %lld) * %lldLL);\n"
+                   "    blk = blk < 0 || blk >= %lldLL ? 0 : blk; /* a bad entry reads block 0, never "
+                   "outside the container */\n"
+                   "    return blk * %lldLL + (hd_i64)(h / %lld) * %lldLL + (hd_i64)(i %% %lld) * %lldLL;\n}\n",
+                   name, cg_dtype(pt->dtype) ? cg_dtype(pt->dtype) : "HD_DT_INT64", table,
+                   (long long)pt->strides[0], (long long)bs, (long long)pt->strides[2],
+                   (long long)c->dims[0], (long long)c->strides[0], (long long)(s->Hq / heads),
+                   (long long)c->strides[1], (long long)bs, (long long)c->strides[2]);
+}
+
+static const char *int_dt(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT64 ? "HD_DT_INT64" : "HD_DT_INT32"; }
+
+static void seq_hook(const sd *s, const char *name, int ti, int64_t max, base_sb *sb)
+{
+    base_sb_printf(sb, "HD_DEVICE int %s(int b, HD_PARAMS)\n{\n", name);
+    if (ti < 0) {
+        base_sb_printf(sb, "    return %lld;\n}\n", (long long)max);
+        return;
+    }
+    base_sb_printf(sb, "    hd_i64 n = hd_ldi<%s>(p%d, (hd_i64)b * %lldLL);\n"
+                   "    return (int)(n < 0 ? 0 : n > %lld ? %lld : n);\n}\n",
+                   int_dt(T(s, ti)->dtype), ti, (long long)T(s, ti)->strides[0], (long long)max,
+                   (long long)max);
+}
+
+/* A float scalar operand: its expression (by value, run-time scalar) or a load of element 0. */
+static void scalar_value(const sd *s, int ti, base_sb *sb)
+{
+    char buf[64];
+    const char *e = cg_scalar_expr(s->g, ti, buf, sizeof buf);
+    if (e != NULL)
+        base_sb_puts(sb, e);
+    else
+        base_sb_printf(sb, "hd_ld<%s>(p%d, 0)", cg_dtype(T(s, ti)->dtype), ti);
+}
+
+/* An integer scalar (seed, offset): its by-value bytes, or element 0 in memory. */
+static void int_value(const sd *s, int ti, base_sb *sb)
+{
+    const ir_tensor *t = T(s, ti);
+    if (!t->by_value) {
+        base_sb_printf(sb, "(unsigned long long)hd_ldi<%s>(p%d, 0)", int_dt(t->dtype), ti);
+        return;
+    }
+    int64_t v;
+    int32_t v32;
+    if (t->dtype == HIPDNN_DATA_INT64) {
+        memcpy(&v, t->value, sizeof v);
+    } else {
+        memcpy(&v32, t->value, sizeof v32);
+        v = v32;
+    }
+    base_sb_printf(sb, "%lluULL", (unsigned long long)v);
+}
+
+static void stats_hook(const sd *s, base_sb *sb)
+{
+    static const char *const value[3] = {"l > 0.0f ? m + logf(l) : m", "m", "l"};
+    const char *coord[4] = {"b", "h", "i", NULL};
+    base_sb_puts(sb, "HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS)\n{\n");
+    for (int n = 0; n < 3; n++) {
+        int ti = s->out[IR_SDPA_STATS + n];
+        if (ti < 0)
+            continue;
+        base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(T(s, ti)->dtype), ti);
+        offset(s, ti, coord, sb);
+        base_sb_printf(sb, ", %s);\n", value[n]);
+    }
+    base_sb_puts(sb, "}\n");
+}
+
+/* The largest power of two <= H. */
+static int64_t alibi_n(int64_t H)
+{
+    int64_t n = 1;
+    while (n <= H / 2)
+        n *= 2;
+    return n;
+}
+
+static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
+{
+    const int *in = s->in;
+    const char *coord[4] = {"b", "h", "i", "j"};
+    base_sb_puts(hooks, "HD_DEVICE float hd_scale(HD_PARAMS)\n{\n    return ");
+    if (in[IR_SDPA_SCALE] >= 0)
+        scalar_value(s, in[IR_SDPA_SCALE], hooks);
+    else
+        base_sb_printf(hooks, "%.9gf", s->p->attn_scale);
+    base_sb_puts(hooks, ";\n}\n");
+    seq_hook(s, "hd_seq_q", in[IR_SDPA_SEQ_Q], s->Sq, hooks);
+    seq_hook(s, "hd_seq_kv", in[IR_SDPA_SEQ_KV], s->Skv, hooks);
+    base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_SINK %d\n#define HD_DROPOUT %d\n",
+                   in[IR_SDPA_BIAS] >= 0, s->p->alibi, in[IR_SDPA_SINK] >= 0, s->p->dropout_p > 0);
+    if (in[IR_SDPA_BIAS] >= 0) {
+        base_sb_printf(hooks, "HD_DEVICE float hd_bias(int b, int h, int i, int j, HD_PARAMS)\n{\n"
+                       "    return hd_ld<%s>(p%d, ", cg_dtype(T(s, in[IR_SDPA_BIAS])->dtype), in[IR_SDPA_BIAS]);
+        offset(s, in[IR_SDPA_BIAS], coord, hooks);
+        base_sb_puts(hooks, ");\n}\n");
+    }
+    if (s->p->alibi)
+        base_sb_printf(hooks, "HD_DEVICE float hd_alibi_slope(int h)\n{\n    const float n = %lld.0f;\n"
+                       "    return h < %lld ? exp2f(-8.0f * (float)(h + 1) / n)\n"
+                       "                    : exp2f(-4.0f * (float)(2 * (h - %lld) + 1) / n);\n}\n",
+                       (long long)alibi_n(s->Hq), (long long)alibi_n(s->Hq), (long long)alibi_n(s->Hq));
+    if (in[IR_SDPA_SINK] >= 0) {
+        const char *hc[4] = {NULL, "h", NULL, NULL};
+        base_sb_printf(hooks, "HD_DEVICE float hd_sink(int h, HD_PARAMS)\n{\n    return hd_ld<%s>(p%d, ",
+                       cg_dtype(T(s, in[IR_SDPA_SINK])->dtype), in[IR_SDPA_SINK]);
+        offset(s, in[IR_SDPA_SINK], hc, hooks);
+        base_sb_puts(hooks, ");\n}\n");
+    }
+    if (s->p->dropout_p > 0) {
+        base_sb_printf(hooks, "#define hd_drop_p %.9gf\nHD_DEVICE unsigned long long hd_drop_seed(HD_PARAMS)\n{\n"
+                       "    return ", (double)(float)s->p->dropout_p);
+        int_value(s, in[IR_SDPA_SEED], hooks);
+        base_sb_puts(hooks, ";\n}\nHD_DEVICE unsigned long long hd_drop_offset(HD_PARAMS)\n{\n    return ");
+        int_value(s, in[IR_SDPA_OFFSET], hooks);
+        base_sb_puts(hooks, ";\n}\n");
+    }
+    stats_hook(s, hooks);
+}
+
+/* Sizes, band, tile shape, pointers; the row hooks of Q, K, V, O. */
+static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
+{
+    const ir_sdpa *p = s->p;
+    int64_t lim = s->Sq + s->Skv + 1; /* a bound past this cuts nothing */
+    base_sb_printf(defs, "#define HD_DT %s\n#define HD_O_DT %s\n#define HD_B %lld\n#define HD_HQ %lld\n"
+                   "#define HD_SQ %lld\n#define HD_SKV %lld\n#define HD_D %lld\n#define HD_DV %lld\n",
+                   cg_dtype(T(s, s->in[IR_SDPA_Q])->dtype), cg_dtype(T(s, s->out[IR_SDPA_O])->dtype),
+                   (long long)s->B, (long long)s->Hq, (long long)s->Sq, (long long)s->Skv,
+                   (long long)s->D, (long long)s->Dv);
+    base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n",
+                   s->bm, s->bn, s->warps, s->stages);
+    base_sb_printf(defs, "#define HD_HAS_RIGHT %d\n#define HD_RIGHT %lld\n#define HD_HAS_LEFT %d\n"
+                   "#define HD_LEFT %lld\n#define HD_BOTTOM_RIGHT %d\n", p->has_right,
+                   (long long)(p->right_bound < lim ? p->right_bound : lim), p->has_left,
+                   (long long)(p->left_bound < lim ? p->left_bound : lim), p->bottom_right);
+    base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
+                   s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
+    row_hook(s, "hd_q_off", s->in[IR_SDPA_Q], s->Hq, hooks);
+    row_hook(s, "hd_o_off", s->out[IR_SDPA_O], s->Hq, hooks);
+    if (s->in[IR_SDPA_PAGE_K] >= 0) {
+        paged_hook(s, "hd_k_off", s->in[IR_SDPA_K], s->in[IR_SDPA_PAGE_K], s->Hk, s->bs_k, hooks);
+        paged_hook(s, "hd_v_off", s->in[IR_SDPA_V], s->in[IR_SDPA_PAGE_V], s->Hv, s->bs_v, hooks);
+    } else {
+        row_hook(s, "hd_k_off", s->in[IR_SDPA_K], s->Hk, hooks);
+        row_hook(s, "hd_v_off", s->in[IR_SDPA_V], s->Hv, hooks);
+    }
+}
+
+hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_target *t,
+                            cg_kernel *out, char *why, size_t why_len)
+{
+    sd s = {.g = g, .op = &g->ops[k->anchor]};
+    s.p = &s.op->a.sdpa;
+    for (int i = 0; i < IR_SDPA_N_IN; i++)
+        s.in[i] = i < s.op->n_in ? s.op->in[i] : -1;
+    for (int i = 0; i < IR_SDPA_N_OUT; i++)
+        s.out[i] = i < s.op->n_out ? s.op->out[i] : -1;
+    if (strcmp(t->platform, "nvidia") != 0 || strncmp(t->arch, "sm_", 3) != 0 || atoi(t->arch + 3) < 80) {
+        fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    }
+    if (k->n_ops != 1) {
+        fail(why, why_len, "attention fused with other ops has no template yet");
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    }
+    if (s.out[IR_SDPA_O] < 0 || !check_qkv(&s, why, why_len) || !check_options(&s, why, why_len) ||
+        !choose_tiles(&s, t, why, why_len))
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    base_sb defs = {0}, hooks = {0};
+    hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        shape_defs(&s, &defs, &hooks);
+        option_hooks(&s, &defs, &hooks);
+        out->entry = "hd_sdpa_fwd_kernel";
+        out->grid[0] = (unsigned)((s.Sq + s.bm - 1) / s.bm);
+        out->grid[1] = (unsigned)s.Hq, out->grid[2] = (unsigned)s.B;
+        out->block[0] = (unsigned)(s.warps * 32), out->block[1] = out->block[2] = 1;
+        out->smem = (unsigned)smem_bytes(&s);
+        out->align = 16;
+        st = cg_assemble(t, "sdpa_fwd.hip", &defs, &hooks, out);
+    }
+    base_sb_free(&defs);
+    base_sb_free(&hooks);
+    return st;
+}

@@ -1,0 +1,522 @@
+/* sdpa_fwd.hip — scaled dot-product attention forward, FlashAttention-2 style, on the tensor
+ * cores (mma.sync m16n8k16, bf16 or fp16 operands, fp32 accumulate):
+ *     O[b,h,i,:] = softmax_j(S_ij) · V[b,hv,j,:],  S_ij = scale · Q[b,h,i,:]·K[b,hk,j,:]
+ *                  (+ bias, + ALiBi, −inf where masked), optional dropout on P,
+ * with the per-row logsumexp (Stats), max and sum of exponentials when the graph asks for them.
+ * No S x S matrix touches memory.
+ *
+ * One block owns HD_BM query rows of one (batch, head) (grid x: query tiles, y: Hq, z: B); its
+ * HD_WARPS warps own HD_MW m16 row tiles each. The Q tile is copied to shared memory once; K and
+ * V tiles of HD_BN keys stream through HD_STAGES shared-memory stages (cp.async, zero fill past
+ * the valid rows and head dims) while the tensor cores work on the oldest one. Per K/V tile:
+ *   S = Q·Kᵀ        ldmatrix Q (A, row) and K (B, "col": K rows are [key][d], d contiguous)
+ *   online softmax  in the log2 domain: x = S·scale·log2(e) (+ bias·log2 e, + ALiBi), running
+ *                   row max m and sum l; exp2 through ex2.approx; O rescaled by exp2(m_old − m)
+ *   O += P·V        P converted in registers (the m16n8 C fragments of two key octets are the
+ *                   m16k16 A fragment), V through ldmatrix.trans ([key][dv], dv contiguous)
+ * Only tiles that a mask cuts evaluate the mask per element; the band and the padding bound
+ * the range of K/V tiles a block visits. A row that no key survives keeps m = −inf, l = 0 and
+ * gets O = 0, Stats = Max = −inf, Sum_exp = 0 (never NaN). Query tiles are issued last-first
+ * so that the longest (causal) blocks start first.
+ * Shared memory rows are HD_DP (HD_DVP) elements, multiples of 64, 16-byte chunk c of row r
+ * stored at chunk c ^ (r % 8): ldmatrix and cp.async are free of bank conflicts.
+ * The kernel is three parts: the block's setup (coordinates, lengths, key range), the main loop
+ * (hd_attn_mainloop: loads + the two products + softmax) and the epilogue (hd_attn_store). A
+ * Hopper main loop (TMA + wgmma, warp-specialized) replaces hd_attn_mainloop only: it must leave
+ * the same per-row state (hd_attn_acc: m, l in the log2 domain, unnormalised O).
+ *
+ * Contract
+ *   holes   HD_DT                       HD_DT_BFLOAT16 or HD_DT_HALF (Q, K, V alike)
+ *           HD_O_DT                     O's type (any type hd_st stores)
+ *           HD_B, HD_HQ, HD_SQ, HD_SKV  sizes (Skv: the dense or paged key count)
+ *           HD_D, HD_DV                 head dims of Q/K and of V/O: multiples of 8, <= 256
+ *           HD_BM, HD_BN, HD_WARPS, HD_STAGES   tile rows (HD_WARPS·16·HD_MW), tile keys (16..128,
+ *                                       multiple of 16), warps (4 or 8), K/V stages (2 or 3)
+ *           hd_q_off(b,h,i,..), hd_k_off(b,h,j,..), hd_v_off(b,h,j,..), hd_o_off(b,h,i,..): offset of
+ *                                       row i / j (h: the query head; the hook maps it to the K/V
+ *                                       head, and a paged hook reads the page table); multiples
+ *                                       of 8 elements
+ *           HD_Q_PTR, HD_K_PTR, HD_V_PTR, HD_O_PTR   parameter names
+ *           hd_scale(HD_PARAMS)          the attention scale
+ *           hd_seq_q(b, ..), hd_seq_kv(b, ..)  valid query / key rows of batch b (HD_SQ / HD_SKV
+ *                                       without length tensors)
+ *           HD_HAS_RIGHT, HD_RIGHT, HD_HAS_LEFT, HD_LEFT, HD_BOTTOM_RIGHT   the diagonal band
+ *                                       (op-semantics §4.4; bounds clamped to Sq + Skv + 1)
+ *           HD_BIAS + hd_bias(b,h,i,j, ..)   additive bias (0: none)
+ *           HD_ALIBI + hd_alibi_slope(h)     ALiBi (0: none)
+ *           HD_DROPOUT + hd_drop_p, hd_drop_seed(..), hd_drop_offset(..)   Philox dropout
+ *                                       (ir/ir_philox.c's rule, bit for bit; 0: none)
+ *           HD_SINK + hd_sink(h, ..)     attention sink (0: none)
+ *           hd_row_stats(b,h,i,m,l, ..)  stores Stats / Max / Sum_exp of a row (m natural log)
+ *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16)
+ *   grid    (ceil(Sq / HD_BM), Hq, B), HD_WARPS·32 threads, HD_SMEM_BYTES dynamic shared memory
+ *   reference  ir_ref_sdpa_fwd (ir/ir_ref_sdpa.c)
+ */
+#ifndef HD_GENERATED /* defaults, so the template compiles on its own after a prelude */
+#define HD_DT HD_DT_BFLOAT16
+#define HD_O_DT HD_DT_BFLOAT16
+#define HD_B 1
+#define HD_HQ 1
+#define HD_SQ 1024
+#define HD_SKV 1024
+#define HD_D 128
+#define HD_DV 128
+#define HD_BM 128
+#define HD_BN 64
+#define HD_WARPS 4
+#define HD_STAGES 2
+#define HD_PARAMS void *pq, void *pk, void *pv, void *po
+#define HD_ARGS pq, pk, pv, po
+#define HD_Q_PTR pq
+#define HD_K_PTR pk
+#define HD_V_PTR pv
+#define HD_O_PTR po
+#define HD_HAS_RIGHT 0
+#define HD_RIGHT 0
+#define HD_HAS_LEFT 0
+#define HD_LEFT 0
+#define HD_BOTTOM_RIGHT 0
+#define HD_BIAS 0
+#define HD_ALIBI 0
+#define HD_DROPOUT 0
+#define HD_SINK 0
+HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
+HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
+HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
+HD_DEVICE hd_i64 hd_o_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_DV; }
+HD_DEVICE float hd_scale(HD_PARAMS) { return 0.08838834764831845f; }
+HD_DEVICE int hd_seq_q(int b, HD_PARAMS) { return HD_SQ; }
+HD_DEVICE int hd_seq_kv(int b, HD_PARAMS) { return HD_SKV; }
+HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
+#endif
+
+#define HD_THREADS (HD_WARPS * 32)
+#define HD_MW (HD_BM / (16 * HD_WARPS))  /* m16 row tiles per warp */
+#define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
+#define HD_DV16 ((HD_DV + 15) / 16 * 16)
+#define HD_DP ((HD_D + 63) / 64 * 64)     /* shared-memory row lengths (8-chunk swizzle) */
+#define HD_DVP ((HD_DV + 63) / 64 * 64)
+#define HD_NS (HD_BN / 8)                 /* n8 tiles of S per row tile */
+#define HD_NO (HD_DV16 / 8)               /* n8 tiles of O per row tile */
+#define HD_KS (HD_D16 / 16)               /* k16 steps of Q·Kᵀ */
+#define HD_Q_BYTES (HD_BM * HD_DP * 2)
+#define HD_K_BYTES (HD_BN * HD_DP * 2)
+#define HD_V_BYTES (HD_BN * HD_DVP * 2)
+#define HD_SMEM_BYTES (HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES))
+#define HD_LOG2E 1.4426950408889634f
+#define HD_LN2 0.6931471805599453f
+#define HD_NEG_INF (-__int_as_float(0x7f800000))
+
+/* ---- device primitives (sm_80+) --------------------------------------------------------------- */
+
+HD_DEVICE hd_u32 hd_smem_addr(const void *p)
+{
+    hd_u32 r;
+    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
+    return r;
+}
+
+/* 16 bytes global -> shared; `bytes` 0 zero-fills the chunk without reading. */
+HD_DEVICE void hd_cp_async16(hd_u32 dst, const void *src, int bytes)
+{
+    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes));
+}
+HD_DEVICE void hd_cp_commit() { asm volatile("cp.async.commit_group;"); }
+template <int N> HD_DEVICE void hd_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
+
+HD_DEVICE void hd_ldsm_x4(hd_u32 *r, hd_u32 addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+HD_DEVICE void hd_ldsm_x4_trans(hd_u32 *r, hd_u32 addr)
+{
+    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
+                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
+}
+
+/* d += a · b for one m16n8k16 tile. */
+HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1)
+{
+#if HD_DT == HD_DT_HALF
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
+#else
+    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
+#endif
+                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
+                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
+                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
+}
+
+/* Two floats as a packed pair of the operand type (lo in the low half), rounded to nearest. */
+HD_DEVICE hd_u32 hd_pack2(float lo, float hi)
+{
+    hd_u32 r;
+#if HD_DT == HD_DT_HALF
+    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+#else
+    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
+#endif
+    return r;
+}
+
+HD_DEVICE float hd_exp2(float x)
+{
+    float y;
+    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
+    return y;
+}
+
+/* Byte offset of 16-byte chunk c of row r in a tile of `ch` chunks a row (ch a multiple of 8). */
+HD_DEVICE hd_u32 hd_swz(int r, int c, int ch) { return (hd_u32)((r * ch + (c ^ (r & 7))) * 16); }
+
+#if HD_DROPOUT
+/* Philox4x32-10 (ir/ir_philox.c) and the dropout rule: keep element `lin` of the scores. */
+HD_DEVICE bool hd_drop_keep(unsigned long long seed, unsigned long long offset, hd_i64 lin)
+{
+    unsigned long long n = (unsigned long long)lin >> 2;
+    hd_u32 c[4] = {(hd_u32)n, (hd_u32)(n >> 32), (hd_u32)offset, (hd_u32)(offset >> 32)};
+    hd_u32 k0 = (hd_u32)seed, k1 = (hd_u32)(seed >> 32);
+#pragma unroll
+    for (int r = 0; r < 10; r++) {
+        if (r > 0)
+            k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
+        hd_u32 lo0 = 0xD2511F53u * c[0], hi0 = __umulhi(0xD2511F53u, c[0]);
+        hd_u32 lo1 = 0xCD9E8D57u * c[2], hi1 = __umulhi(0xCD9E8D57u, c[2]);
+        hd_u32 n0 = hi1 ^ c[1] ^ k0, n2 = hi0 ^ c[3] ^ k1;
+        c[0] = n0, c[1] = lo1, c[2] = n2, c[3] = lo0;
+    }
+    hd_u32 x = c[lin & 3];
+    float u = __fadd_rn(__fmul_rn((float)x, 2.3283064365386963e-10f), 1.1641532182693481e-10f);
+    return u > hd_drop_p;
+}
+#endif
+
+/* ---- the block's problem ------------------------------------------------------------------------ */
+
+typedef struct hd_attn_blk {
+    int b, h, m0;        /* batch, query head, first query row */
+    int sq, skv, shift;  /* valid rows and keys of this batch; the band's diagonal shift */
+    int t_lo, t_hi;      /* K/V tiles [t_lo, t_hi) hold every key a row of the block may see */
+    float scale2;        /* scale · log2(e) */
+    float slope2;        /* ALiBi slope · log2(e) */
+} hd_attn_blk;
+
+/* Per-thread state of its rows (row tile mi, half r of the m16 tile: rows +lane/4 and +8). */
+typedef struct hd_attn_acc {
+    float m[HD_MW][2];          /* running max of x (log2 domain), −inf until a key survives */
+    float l[HD_MW][2];          /* this thread's part of Σ exp2(x − m) */
+    float o[HD_MW][HD_NO][4];   /* unnormalised O, C fragments */
+} hd_attn_acc;
+
+/* Whether key j is cut from query row i (padding or band). */
+HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j)
+{
+    bool cut = i >= k.sq || j >= k.skv;
+#if HD_HAS_RIGHT
+    cut = cut || j > i + k.shift + HD_RIGHT;
+#endif
+#if HD_HAS_LEFT
+    cut = cut || j <= i + k.shift - HD_LEFT;
+#endif
+    return cut;
+}
+
+/* Whether tile t may hold a masked (row, key) pair of the block: then it checks each element. */
+HD_DEVICE bool hd_tile_cut(const hd_attn_blk &k, int t)
+{
+    int n0 = t * HD_BN, i_lo = k.m0, i_hi = k.m0 + HD_BM - 1;
+    bool cut = n0 + HD_BN > k.skv || i_hi >= k.sq;
+#if HD_HAS_RIGHT
+    cut = cut || n0 + HD_BN - 1 > i_lo + k.shift + HD_RIGHT;
+#endif
+#if HD_HAS_LEFT
+    cut = cut || n0 <= i_hi + k.shift - HD_LEFT;
+#endif
+    (void)i_lo;
+    return cut;
+}
+
+HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
+{
+    int tiles = (HD_SQ + HD_BM - 1) / HD_BM;
+    k.b = blockIdx.z, k.h = blockIdx.y, k.m0 = (tiles - 1 - (int)blockIdx.x) * HD_BM;
+    k.sq = hd_seq_q(k.b, HD_ARGS), k.skv = hd_seq_kv(k.b, HD_ARGS);
+    k.shift = HD_BOTTOM_RIGHT ? k.skv - k.sq : 0;
+    k.scale2 = hd_scale(HD_ARGS) * HD_LOG2E;
+#if HD_ALIBI
+    k.slope2 = hd_alibi_slope(k.h) * HD_LOG2E;
+#else
+    k.slope2 = 0.0f;
+#endif
+    int i_lo = k.m0, i_hi = min(k.m0 + HD_BM, k.sq) - 1;
+    int j_lo = 0, j_hi = k.skv; /* keys [j_lo, j_hi) */
+#if HD_HAS_RIGHT
+    j_hi = min(j_hi, i_hi + k.shift + HD_RIGHT + 1);
+#endif
+#if HD_HAS_LEFT
+    j_lo = max(j_lo, i_lo + k.shift - HD_LEFT + 1);
+#endif
+    k.t_lo = j_lo / HD_BN;
+    k.t_hi = i_hi < i_lo || j_hi <= j_lo ? k.t_lo : (j_hi + HD_BN - 1) / HD_BN;
+}
+
+/* ---- loads ---------------------------------------------------------------------------------- */
+
+/* Rows [0, HD_BM) of the block's Q into shared memory (rows past sq and dims past D zero). */
+HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int tid, HD_PARAMS)
+{
+    const hd_u16 *q = (const hd_u16 *)HD_Q_PTR;
+    constexpr int DC = HD_D16 / 8, CH = HD_DP / 8;
+#pragma unroll
+    for (int n = 0; n < (HD_BM * DC + HD_THREADS - 1) / HD_THREADS; n++) {
+        int id = tid + n * HD_THREADS, r = id / DC, c = id % DC, i = k.m0 + r;
+        if (HD_BM * DC % HD_THREADS != 0 && id >= HD_BM * DC)
+            break;
+        bool ok = i < k.sq && c * 8 < HD_D;
+        const hd_u16 *src = ok ? q + hd_q_off(k.b, k.h, i, HD_ARGS) + c * 8 : q;
+        hd_cp_async16(sq_ + hd_swz(r, c, CH), src, ok ? 16 : 0);
+    }
+}
+
+/* Keys [t·BN, t·BN + BN) of K and V into one stage (rows past skv and dims past D zero). */
+HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
+{
+    const hd_u16 *kp = (const hd_u16 *)HD_K_PTR, *vp = (const hd_u16 *)HD_V_PTR;
+    constexpr int KC = HD_D16 / 8, KCH = HD_DP / 8, VC = HD_DV16 / 8, VCH = HD_DVP / 8;
+#pragma unroll
+    for (int n = 0; n < (HD_BN * KC + HD_THREADS - 1) / HD_THREADS; n++) {
+        int id = tid + n * HD_THREADS, r = id / KC, c = id % KC, j = t * HD_BN + r;
+        if (HD_BN * KC % HD_THREADS != 0 && id >= HD_BN * KC)
+            break;
+        bool ok = j < k.skv && c * 8 < HD_D;
+        const hd_u16 *src = ok ? kp + hd_k_off(k.b, k.h, j, HD_ARGS) + c * 8 : kp;
+        hd_cp_async16(sk + hd_swz(r, c, KCH), src, ok ? 16 : 0);
+    }
+#pragma unroll
+    for (int n = 0; n < (HD_BN * VC + HD_THREADS - 1) / HD_THREADS; n++) {
+        int id = tid + n * HD_THREADS, r = id / VC, c = id % VC, j = t * HD_BN + r;
+        if (HD_BN * VC % HD_THREADS != 0 && id >= HD_BN * VC)
+            break;
+        bool ok = j < k.skv && c * 8 < HD_DV;
+        const hd_u16 *src = ok ? vp + hd_v_off(k.b, k.h, j, HD_ARGS) + c * 8 : vp;
+        hd_cp_async16(sv + hd_swz(r, c, VCH), src, ok ? 16 : 0);
+    }
+}
+
+/* ---- one K/V tile ---------------------------------------------------------------------------- */
+
+/* s = Q·Kᵀ for the warp's rows and the tile's BN keys. */
+HD_DEVICE void hd_qk(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp, int lane)
+{
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int ni = 0; ni < HD_NS; ni++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                s[mi][ni][e] = 0.0f;
+#pragma unroll
+    for (int kk = 0; kk < HD_KS; kk++) {
+        hd_u32 qa[HD_MW][4];
+#pragma unroll
+        for (int mi = 0; mi < HD_MW; mi++)
+            hd_ldsm_x4(qa[mi], sq_ + hd_swz((warp * HD_MW + mi) * 16 + (lane & 15), kk * 2 + (lane >> 4), HD_DP / 8));
+#pragma unroll
+        for (int nj = 0; nj < HD_NS / 2; nj++) {
+            hd_u32 t[4];
+            int r = nj * 16 + (lane & 7) + ((lane >> 4) << 3), c = kk * 2 + ((lane >> 3) & 1);
+            hd_ldsm_x4(t, sk + hd_swz(r, c, HD_DP / 8));
+#pragma unroll
+            for (int mi = 0; mi < HD_MW; mi++) {
+                hd_mma(s[mi][2 * nj], qa[mi], t[0], t[1]);
+                hd_mma(s[mi][2 * nj + 1], qa[mi], t[2], t[3]);
+            }
+        }
+    }
+}
+
+/* Scores to the log2 domain with bias, ALiBi and (when `cut`) the masks; then the online
+ * softmax: s becomes P (unnormalised, dropout applied), acc's m, l and O rescaled. */
+HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_blk &k, int t,
+                          bool cut, int warp, int lane, HD_PARAMS)
+{
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int ni = 0; ni < HD_NS; ni++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) {
+                int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + (e >> 1) * 8;
+                int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
+                float x = s[mi][ni][e] * k.scale2;
+#if HD_BIAS
+                if (i < k.sq && j < k.skv)
+                    x += hd_bias(k.b, k.h, i, j, HD_ARGS) * HD_LOG2E;
+#endif
+#if HD_ALIBI
+                x += k.slope2 * (float)(j - i);
+#endif
+                (void)i, (void)j;
+                if (cut && hd_masked(k, i, j))
+                    x = HD_NEG_INF;
+                s[mi][ni][e] = x;
+            }
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            float mx = a.m[mi][r];
+#pragma unroll
+            for (int ni = 0; ni < HD_NS; ni++)
+                mx = fmaxf(mx, fmaxf(s[mi][ni][2 * r], s[mi][ni][2 * r + 1]));
+            mx = fmaxf(mx, hd_shfl_xor(mx, 1));
+            mx = fmaxf(mx, hd_shfl_xor(mx, 2));
+            float use = mx == HD_NEG_INF ? 0.0f : mx; /* a row with no key yet: every p is 0 */
+            float alpha = hd_exp2(a.m[mi][r] - use);
+            a.m[mi][r] = mx;
+            float sum = 0.0f;
+#pragma unroll
+            for (int ni = 0; ni < HD_NS; ni++)
+#pragma unroll
+                for (int e = 2 * r; e < 2 * r + 2; e++) {
+                    float p = hd_exp2(s[mi][ni][e] - use);
+                    sum += p;
+#if HD_DROPOUT
+                    int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8;
+                    int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
+                    hd_i64 lin = (((hd_i64)k.b * HD_HQ + k.h) * HD_SQ + i) * HD_SKV + j;
+                    if (!hd_drop_keep(hd_drop_seed(HD_ARGS), hd_drop_offset(HD_ARGS), lin))
+                        p = 0.0f;
+#endif
+                    s[mi][ni][e] = p;
+                }
+            a.l[mi][r] = a.l[mi][r] * alpha + sum;
+#pragma unroll
+            for (int no = 0; no < HD_NO; no++)
+                a.o[mi][no][2 * r] *= alpha, a.o[mi][no][2 * r + 1] *= alpha;
+        }
+}
+
+/* O += P·V for the tile's keys. */
+HD_DEVICE void hd_pv(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv, int lane)
+{
+#pragma unroll
+    for (int kk = 0; kk < HD_BN / 16; kk++) {
+        hd_u32 pa[HD_MW][4];
+#pragma unroll
+        for (int mi = 0; mi < HD_MW; mi++) {
+            pa[mi][0] = hd_pack2(s[mi][2 * kk][0], s[mi][2 * kk][1]);
+            pa[mi][1] = hd_pack2(s[mi][2 * kk][2], s[mi][2 * kk][3]);
+            pa[mi][2] = hd_pack2(s[mi][2 * kk + 1][0], s[mi][2 * kk + 1][1]);
+            pa[mi][3] = hd_pack2(s[mi][2 * kk + 1][2], s[mi][2 * kk + 1][3]);
+        }
+#pragma unroll
+        for (int nj = 0; nj < HD_NO / 2; nj++) {
+            hd_u32 t[4];
+            int r = kk * 16 + (lane & 7) + (((lane >> 3) & 1) << 3), c = nj * 2 + (lane >> 4);
+            hd_ldsm_x4_trans(t, sv + hd_swz(r, c, HD_DVP / 8));
+#pragma unroll
+            for (int mi = 0; mi < HD_MW; mi++) {
+                hd_mma(a.o[mi][2 * nj], pa[mi], t[0], t[1]);
+                hd_mma(a.o[mi][2 * nj + 1], pa[mi], t[2], t[3]);
+            }
+        }
+    }
+}
+
+/* The main loop: every K/V tile of [t_lo, t_hi) through HD_STAGES shared-memory stages. */
+HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_base, int tid, HD_PARAMS)
+{
+    const int warp = tid >> 5, lane = tid & 31;
+    const hd_u32 sq_ = s_base, s_kv = s_base + HD_Q_BYTES;
+    const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
+    hd_load_q(sq_, k, tid, HD_ARGS);
+#pragma unroll
+    for (int st = 0; st < HD_STAGES - 1; st++) {
+        if (k.t_lo + st < k.t_hi)
+            hd_load_kv(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + st, tid, HD_ARGS);
+        hd_cp_commit(); /* Q travels in the first group */
+    }
+    for (int t = k.t_lo; t < k.t_hi; t++) {
+        hd_cp_wait<HD_STAGES - 2>();
+        __syncthreads(); /* tile t is in shared memory; the stage of tile t - 1 is free */
+        int next = t + HD_STAGES - 1;
+        if (next < k.t_hi) {
+            hd_u32 st = s_kv + ((next - k.t_lo) % HD_STAGES) * stage_bytes;
+            hd_load_kv(st, st + HD_K_BYTES, k, next, tid, HD_ARGS);
+        }
+        hd_cp_commit();
+        const hd_u32 sk = s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes, sv = sk + HD_K_BYTES;
+        float s[HD_MW][HD_NS][4];
+        hd_qk(s, sq_, sk, warp, lane);
+        hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
+        hd_pv(a, s, sv, lane);
+    }
+    hd_cp_wait<0>();
+}
+
+/* ---- epilogue ----------------------------------------------------------------------------------- */
+
+/* O = acc.o / l (0 for rows no key reached), and the row statistics. */
+HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_PARAMS)
+{
+    const int warp = tid >> 5, lane = tid & 31;
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8;
+            float l = a.l[mi][r], m = a.m[mi][r];
+            l += hd_shfl_xor(l, 1);
+            l += hd_shfl_xor(l, 2);
+            float keep = 1.0f;
+#if HD_SINK
+            if (m != HD_NEG_INF) { /* the sink joins the denominator of a live row only */
+                float sk = hd_sink(k.h, HD_ARGS) * HD_LOG2E, mn = fmaxf(m, sk);
+                keep = hd_exp2(m - mn);
+                l = l * keep + hd_exp2(sk - mn);
+                m = mn;
+            }
+#endif
+            bool live = m != HD_NEG_INF && l > 0.0f;
+#if HD_DROPOUT
+            float inv = live ? keep / (l * (1.0f - hd_drop_p)) : 0.0f;
+#else
+            float inv = live ? keep / l : 0.0f;
+#endif
+            if (i >= HD_SQ)
+                continue;
+            hd_i64 off = hd_o_off(k.b, k.h, i, HD_ARGS);
+#pragma unroll
+            for (int no = 0; no < HD_NO; no++) {
+                int c = no * 8 + (lane & 3) * 2;
+                if (c < HD_DV) {
+                    hd_st<HD_O_DT>(HD_O_PTR, off + c, a.o[mi][no][2 * r] * inv);
+                    hd_st<HD_O_DT>(HD_O_PTR, off + c + 1, a.o[mi][no][2 * r + 1] * inv);
+                }
+            }
+            if ((lane & 3) == 0)
+                hd_row_stats(k.b, k.h, i, live ? m * HD_LN2 : HD_NEG_INF, live ? l : 0.0f, HD_ARGS);
+        }
+}
+
+HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
+{
+    extern __shared__ __align__(128) unsigned char hd_smem[];
+    const int tid = threadIdx.x;
+    hd_attn_blk k;
+    hd_attn_setup(k, HD_ARGS);
+    hd_attn_acc a;
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            a.m[mi][r] = HD_NEG_INF, a.l[mi][r] = 0.0f;
+#pragma unroll
+            for (int no = 0; no < HD_NO; no++)
+                a.o[mi][no][2 * r] = a.o[mi][no][2 * r + 1] = 0.0f;
+        }
+    hd_attn_mainloop(a, k, hd_smem_addr(hd_smem), tid, HD_ARGS);
+    hd_attn_store(a, k, tid, HD_ARGS);
+}

@@ -1,0 +1,406 @@
+/* test_gpu_sdpa.c — attention forward on the GPU (kernel_templates/sdpa_fwd.hip) against the
+ * reference engine (ir_ref_sdpa_fwd).
+ *
+ * Shapes are drawn each run: batch, heads (MHA, GQA, MQA), Sq != Skv and lengths that are not
+ * multiples of any tile, head dims 8 .. 256 (64 and 128 most), bf16 and fp16, [b,h,s,d] and
+ * [b,s,h,d] layouts (rows padded by 8 elements at times), and every option the template takes:
+ * no mask, causal top-left and bottom-right, sliding window, padding (per-batch lengths, some
+ * 0: whole batches fully masked), Stats / Max / Sum_exp, a scale tensor, bias, ALiBi, sink,
+ * Philox dropout, paged K/V; the knob suite runs every tile shape. Inputs are fresh uniform
+ * values in [-2, 2]; outputs are poisoned (0xFF: NaN) before the run.
+ * Comparison (op-semantics.md §4.11): every element isclose with atol = rtol = 2e-2 where
+ * infinities must match exactly (Stats of fully masked rows are −inf), no NaN, and the relative
+ * L2 error of O within its type's tolerance (gpu_util.c). Seed: HIPDNN_TEST_SEED replays a run.
+ */
+#include <criterion/criterion.h>
+#include <jansson.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "gpu_util.h"
+
+static void reset_knobs(void)
+{
+    gpu_set_knobs(0, NULL, NULL);
+    gpu_teardown();
+}
+
+TestSuite(gpu_sdpa, .init = gpu_setup, .fini = reset_knobs, .timeout = 600);
+
+enum { U_Q = 1, U_K, U_V, U_O, U_STATS, U_SEQ_Q, U_SEQ_KV, U_BIAS, U_SCALE, U_SEED, U_OFFSET,
+       U_PAGE_K, U_PAGE_V, U_SINK, U_MAX, U_SUM };
+
+typedef enum { M_NONE, M_CAUSAL, M_CAUSAL_BR, M_WINDOW, M_BAND } mask_kind;
+
+typedef struct sdpa_case {
+    const char *dt;               /* "BFLOAT16" or "HALF" */
+    int64_t B, Hq, Hk, Sq, Skv, D, Dv;
+    bool bshd;                    /* [b,s,h,d] memory */
+    int64_t pad;                  /* extra elements per row (multiple of 8) */
+    mask_kind mask;
+    int64_t left, right;          /* M_WINDOW / M_BAND bounds */
+    bool padding, stats, max_sum, scale_tensor, bias, alibi, sink, dropout, paged;
+    int64_t bs;                   /* paged block size */
+} sdpa_case;
+
+static sdpa_case cur; /* the case being filled (the fill callback has no context) */
+
+static void strides_of(const int64_t *d, bool bshd, int64_t pad, int64_t *s)
+{
+    s[3] = 1;
+    if (bshd) { /* [b, s, h, d] */
+        int64_t row = d[3] + pad;
+        s[1] = row, s[2] = d[1] * row, s[0] = d[2] * s[2];
+    } else {
+        s[2] = d[3] + pad, s[1] = d[2] * s[2], s[0] = d[1] * s[1];
+    }
+}
+
+static json_t *qkv(int uid, const char *dt, int64_t b, int64_t h, int64_t s, int64_t d, const sdpa_case *c)
+{
+    int64_t dims[4] = {b, h, s, d}, st[4];
+    strides_of(dims, c->bshd, c->pad, st);
+    return tensor(uid, dt, 4, dims, st, false);
+}
+
+static json_t *plain(int uid, const char *dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3)
+{
+    int64_t dims[4] = {d0, d1, d2, d3}, st[4];
+    packed(4, dims, st, 0);
+    return tensor(uid, dt, 4, dims, st, false);
+}
+
+static hipdnnBackendDescriptor_t build(const sdpa_case *c)
+{
+    json_t *ts = json_array(), *a = json_object();
+    int64_t Hk = c->Hk ? c->Hk : c->Hq;
+    json_array_append_new(ts, qkv(U_Q, c->dt, c->B, c->Hq, c->Sq, c->D, c));
+    if (c->paged) { /* containers [B·P, Hk, bs, D]; every batch's pages scattered through them */
+        int64_t P = (c->Skv + c->bs - 1) / c->bs;
+        json_array_append_new(ts, plain(U_K, c->dt, c->B * P, Hk, c->bs, c->D));
+        json_array_append_new(ts, plain(U_V, c->dt, c->B * P, Hk, c->bs, c->Dv));
+        json_array_append_new(ts, plain(U_PAGE_K, "INT32", c->B, 1, P, 1));
+        json_array_append_new(ts, plain(U_PAGE_V, "INT32", c->B, 1, P, 1));
+        json_object_set_new(a, "page_table_k_tensor_uid", json_integer(U_PAGE_K));
+        json_object_set_new(a, "page_table_v_tensor_uid", json_integer(U_PAGE_V));
+    } else {
+        json_array_append_new(ts, qkv(U_K, c->dt, c->B, Hk, c->Skv, c->D, c));
+        json_array_append_new(ts, qkv(U_V, c->dt, c->B, Hk, c->Skv, c->Dv, c));
+    }
+    json_array_append_new(ts, qkv(U_O, c->dt, c->B, c->Hq, c->Sq, c->Dv, c));
+    json_object_set_new(a, "q_tensor_uid", json_integer(U_Q));
+    json_object_set_new(a, "k_tensor_uid", json_integer(U_K));
+    json_object_set_new(a, "v_tensor_uid", json_integer(U_V));
+    json_object_set_new(a, "o_tensor_uid", json_integer(U_O));
+    if (c->stats) {
+        json_array_append_new(ts, plain(U_STATS, "FLOAT", c->B, c->Hq, c->Sq, 1));
+        json_object_set_new(a, "stats_tensor_uid", json_integer(U_STATS));
+        json_object_set_new(a, "generate_stats", json_true());
+    }
+    if (c->max_sum) {
+        json_array_append_new(ts, plain(U_MAX, "FLOAT", c->B, c->Hq, c->Sq, 1));
+        json_array_append_new(ts, plain(U_SUM, "FLOAT", c->B, c->Hq, c->Sq, 1));
+        json_object_set_new(a, "max_tensor_uid", json_integer(U_MAX));
+        json_object_set_new(a, "sum_exp_tensor_uid", json_integer(U_SUM));
+    }
+    if (c->padding || c->paged) {
+        json_array_append_new(ts, plain(U_SEQ_Q, "INT32", c->B, 1, 1, 1));
+        json_array_append_new(ts, plain(U_SEQ_KV, "INT32", c->B, 1, 1, 1));
+        json_object_set_new(a, "seq_len_q_tensor_uid", json_integer(U_SEQ_Q));
+        json_object_set_new(a, "seq_len_kv_tensor_uid", json_integer(U_SEQ_KV));
+        json_object_set_new(a, "padding_mask", json_true());
+    }
+    if (c->scale_tensor) {
+        json_array_append_new(ts, plain(U_SCALE, "FLOAT", 1, 1, 1, 1));
+        json_object_set_new(a, "scale_tensor_uid", json_integer(U_SCALE));
+    } else {
+        json_object_set_new(a, "attn_scale_value", json_real(1.0 / sqrt((double)c->D)));
+    }
+    if (c->bias) { /* [1, Hq, Sq, Skv]: broadcast over batch */
+        json_array_append_new(ts, plain(U_BIAS, c->dt, 1, c->Hq, c->Sq, c->Skv));
+        json_object_set_new(a, "attn_mask_tensor_uid", json_integer(U_BIAS));
+    }
+    if (c->sink) {
+        json_array_append_new(ts, plain(U_SINK, "FLOAT", 1, c->Hq, 1, 1));
+        json_object_set_new(a, "sink_token_tensor_uid", json_integer(U_SINK));
+    }
+    if (c->dropout) {
+        json_array_append_new(ts, plain(U_SEED, "INT64", 1, 1, 1, 1));
+        json_array_append_new(ts, plain(U_OFFSET, "INT64", 1, 1, 1, 1));
+        json_object_set_new(a, "seed_tensor_uid", json_integer(U_SEED));
+        json_object_set_new(a, "offset_tensor_uid", json_integer(U_OFFSET));
+        json_object_set_new(a, "dropout_probability", json_real(0.1));
+    }
+    if (c->alibi)
+        json_object_set_new(a, "alibi_mask", json_true());
+    if (c->mask == M_CAUSAL || c->mask == M_CAUSAL_BR)
+        json_object_set_new(a, "right_bound", json_integer(0));
+    if (c->mask == M_WINDOW || c->mask == M_BAND)
+        json_object_set_new(a, "left_bound", json_integer(c->left));
+    if (c->mask == M_WINDOW || c->mask == M_BAND)
+        json_object_set_new(a, "right_bound", json_integer(c->right));
+    json_object_set_new(a, "diagonal_alignment", json_string(c->mask == M_CAUSAL_BR ? "BOTTOM_RIGHT" : "TOP_LEFT"));
+    json_t *nodes = json_array();
+    json_array_append_new(nodes, node("SdpaAttributes", a));
+    return finalize_graph(ts, nodes);
+}
+
+/* Sequence lengths (some 0, one full), page tables (a random permutation of the blocks), the
+ * scale, seed and offset; everything else the default uniform [-2, 2]. */
+static bool fill(const ir_tensor *t, ir_buf *b)
+{
+    int64_t idx[IR_MAX_RANK] = {0};
+    switch (t->uid) {
+    case U_SEQ_Q:
+    case U_SEQ_KV: {
+        int64_t max = t->uid == U_SEQ_Q ? cur.Sq : cur.Skv;
+        for (idx[0] = 0; idx[0] < cur.B; idx[0]++) {
+            int64_t v = rnd(0, 9) == 0 ? 0 : rnd(0, (int)max);
+            ir_store(b, idx, (double)(idx[0] == 0 ? max : v));
+        }
+        return true;
+    }
+    case U_PAGE_K:
+    case U_PAGE_V: {
+        int64_t P = t->dims[2], n = cur.B * P;
+        int64_t *perm = malloc((size_t)n * sizeof *perm);
+        for (int64_t i = 0; i < n; i++)
+            perm[i] = i;
+        for (int64_t i = n - 1; i > 0; i--) {
+            int64_t j = rand() % (i + 1), x = perm[i];
+            perm[i] = perm[j], perm[j] = x;
+        }
+        for (idx[0] = 0; idx[0] < cur.B; idx[0]++)
+            for (idx[2] = 0; idx[2] < P; idx[2]++)
+                ir_store(b, idx, (double)perm[idx[0] * P + idx[2]]);
+        free(perm);
+        return true;
+    }
+    case U_SCALE:
+        ir_store(b, idx, 0.5 / sqrt((double)cur.D) * (1 + rand() % 3));
+        return true;
+    case U_SEED:
+    case U_OFFSET:
+        ir_store(b, idx, (double)(rand() % 100000 + 1));
+        return true;
+    default:
+        return false;
+    }
+}
+
+/* The two results of one output agree: isclose(2e-2, 2e-2) with infinities matched, no NaN,
+ * relative L2 over the finite elements within the type's tolerance. */
+static void compare(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what)
+{
+    int64_t idx[IR_MAX_RANK] = {0}, bad = 0, first[IR_MAX_RANK] = {0};
+    double num = 0, den = 0, ga = 0, wa = 0;
+    do {
+        double a = ir_load(got, idx), w = ir_load(want, idx);
+        bool ok = isinf(w) ? a == w : !isnan(a) && fabs(a - w) <= 2e-2 + 2e-2 * fabs(w);
+        if (!ok && bad++ == 0)
+            memcpy(first, idx, sizeof first), ga = a, wa = w;
+        if (isfinite(w) && isfinite(a))
+            num += (a - w) * (a - w), den += w * w;
+    } while (ir_next_index(got, idx));
+    double rel = sqrt(num / (den > 0 ? den : 1));
+    cr_expect_eq(bad, 0, "%s: uid %lld: %lld elements differ, first [%lld,%lld,%lld,%lld] got %g want %g",
+                 what, (long long)t->uid, (long long)bad, (long long)first[0], (long long)first[1],
+                 (long long)first[2], (long long)first[3], ga, wa);
+    double tol = t->uid == U_O ? tolerance(t->dtype) : 1e-3;
+    cr_expect_leq(rel, tol, "%s: uid %lld rel err %.3g > %.3g", what, (long long)t->uid, rel, tol);
+    cr_log_info("%s: uid %lld rel err %.3g", what, (long long)t->uid, rel);
+}
+
+/* Runs case c on the fused JIT engine and on the reference engine with the same inputs. */
+static void check(const sdpa_case *c, const char *what)
+{
+    cur = *c;
+    hipdnnBackendDescriptor_t g = build(c);
+    const ir_graph *ir = fe_graph_of(g->obj)->ir;
+    hipdnnBackendDescriptor_t plan = plan_with(g, "jit_fused"), ref_plan = plan_with(g, "reference");
+    int n = 0;
+    int64_t uids[32];
+    void *host[32], *dev[32], *ref[32];
+    const ir_tensor *ts[32];
+    for (int i = 0; i < ir->n_t && n < 32; i++) {
+        const ir_tensor *t = &ir->t[i];
+        if (t->is_virtual || t->by_value)
+            continue;
+        size_t bytes = extent_bytes(t);
+        ts[n] = t, uids[n] = t->uid;
+        host[n] = malloc(bytes), ref[n] = malloc(bytes);
+        TU_OK(rt_malloc(&dev[n], bytes));
+        memset(host[n], 0xff, bytes);
+        ir_buf b = view(t, host[n]);
+        if (t->producer < 0 && !fill(t, &b)) {
+            int64_t idx[IR_MAX_RANK] = {0};
+            do
+                ir_store(&b, idx, (double)rand() / RAND_MAX * 4 - 2);
+            while (ir_next_index(&b, idx));
+        }
+        memcpy(ref[n], host[n], bytes);
+        TU_OK(rt_memcpy_h2d(dev[n], host[n], bytes));
+        n++;
+    }
+    int64_t ws = workspace_of(plan), ref_ws = workspace_of(ref_plan);
+    void *dws = NULL, *hws = malloc((size_t)ref_ws + 1);
+    if (ws > 0)
+        TU_OK(rt_malloc(&dws, (size_t)ws));
+    execute(plan, n, uids, dev, dws);
+    TU_OK(rt_stream_sync(NULL));
+    execute(ref_plan, n, uids, ref, hws);
+    for (int i = 0; i < n; i++) {
+        if (ts[i]->producer < 0)
+            continue;
+        TU_OK(rt_memcpy_d2h(host[i], dev[i], extent_bytes(ts[i])));
+        ir_buf got = view(ts[i], host[i]), want = view(ts[i], ref[i]);
+        compare(ts[i], &got, &want, what);
+    }
+    for (int i = 0; i < n; i++)
+        free(host[i]), free(ref[i]), rt_free(dev[i]);
+    free(hws);
+    rt_free(dws);
+    hipdnnBackendDestroyDescriptor(ref_plan);
+    hipdnnBackendDestroyDescriptor(plan);
+    hipdnnBackendDestroyDescriptor(g);
+}
+
+/* A random case: sizes off every tile edge, head dim mostly 64 / 128. */
+static sdpa_case random_case(void)
+{
+    static const int64_t dims[] = {64, 128, 64, 128, 96, 32, 256, 40};
+    sdpa_case c = {.dt = rnd(0, 1) ? "BFLOAT16" : "HALF", .B = rnd(1, 3), .Sq = rnd(1, 300),
+                   .Skv = rnd(1, 400), .bshd = rnd(0, 1), .pad = 8 * rnd(0, 1), .stats = rnd(0, 1)};
+    static const int64_t heads[][2] = {{1, 1}, {2, 2}, {4, 1}, {6, 2}, {3, 3}, {8, 4}};
+    int h = rnd(0, 5);
+    c.Hq = heads[h][0], c.Hk = heads[h][1];
+    c.D = c.Dv = dims[rnd(0, 7)];
+    return c;
+}
+
+static void describe(const sdpa_case *c, const char *tag, char *buf, size_t n)
+{
+    snprintf(buf, n, "%s %s B%lld Hq%lld Hk%lld Sq%lld Skv%lld D%lld Dv%lld %s%s", tag, c->dt,
+             (long long)c->B, (long long)c->Hq, (long long)c->Hk, (long long)c->Sq, (long long)c->Skv,
+             (long long)c->D, (long long)c->Dv, c->bshd ? "bshd" : "bhsd", c->stats ? " stats" : "");
+}
+
+static void run(sdpa_case c, const char *tag)
+{
+    char what[192];
+    describe(&c, tag, what, sizeof what);
+    check(&c, what);
+}
+
+Test(gpu_sdpa, no_mask)
+{
+    for (int r = 0; r < 4; r++)
+        run(random_case(), "no mask");
+}
+
+Test(gpu_sdpa, causal_top_left_and_bottom_right)
+{
+    for (int r = 0; r < 4; r++) {
+        sdpa_case c = random_case();
+        c.mask = r % 2 ? M_CAUSAL_BR : M_CAUSAL;
+        if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv) /* bottom-right without padding: Sq <= Skv */
+            c.Sq = rnd(1, (int)c.Skv);
+        run(c, r % 2 ? "causal bottom-right" : "causal top-left");
+    }
+}
+
+Test(gpu_sdpa, sliding_window_and_band)
+{
+    for (int r = 0; r < 4; r++) {
+        sdpa_case c = random_case();
+        c.mask = r < 2 ? M_WINDOW : M_BAND;
+        c.left = rnd(1, 150), c.right = r < 2 ? 0 : rnd(0, 40);
+        run(c, r < 2 ? "sliding window" : "band");
+    }
+}
+
+Test(gpu_sdpa, padding_with_per_batch_lengths)
+{
+    for (int r = 0; r < 4; r++) {
+        sdpa_case c = random_case();
+        c.B = rnd(2, 4), c.padding = true, c.stats = true;
+        c.mask = (mask_kind)(r % 3); /* none, causal, causal bottom-right */
+        run(c, "padding");
+    }
+}
+
+Test(gpu_sdpa, gqa_mqa_and_layouts)
+{
+    static const int64_t heads[][2] = {{8, 1}, {8, 2}, {12, 4}, {4, 4}};
+    for (int r = 0; r < 4; r++) {
+        sdpa_case c = random_case();
+        c.Hq = heads[r][0], c.Hk = heads[r][1], c.bshd = r % 2, c.stats = true;
+        run(c, "gqa");
+    }
+}
+
+Test(gpu_sdpa, head_dims_and_stats_outputs)
+{
+    static const int64_t d[][2] = {{8, 8}, {256, 256}, {192, 128}, {72, 72}, {128, 64}};
+    for (int r = 0; r < 5; r++) {
+        sdpa_case c = random_case();
+        c.D = d[r][0], c.Dv = d[r][1], c.stats = true, c.max_sum = r % 2 == 0;
+        c.mask = r % 2 ? M_CAUSAL : M_NONE;
+        run(c, "head dims");
+    }
+}
+
+Test(gpu_sdpa, scale_tensor_bias_alibi_sink)
+{
+    sdpa_case c = random_case();
+    c.scale_tensor = true, c.stats = true;
+    run(c, "scale tensor");
+    c = random_case();
+    c.bias = true;
+    run(c, "bias");
+    c = random_case();
+    c.alibi = true, c.mask = M_CAUSAL, c.stats = true;
+    run(c, "alibi");
+    c = random_case();
+    c.sink = true, c.stats = true, c.max_sum = true, c.mask = M_CAUSAL;
+    run(c, "sink");
+}
+
+Test(gpu_sdpa, dropout_matches_the_reference_bit_for_bit)
+{
+    for (int r = 0; r < 2; r++) {
+        sdpa_case c = random_case();
+        c.dropout = true, c.stats = true, c.mask = r ? M_CAUSAL : M_NONE;
+        run(c, "dropout");
+    }
+}
+
+Test(gpu_sdpa, paged_kv)
+{
+    for (int r = 0; r < 2; r++) {
+        sdpa_case c = random_case();
+        c.paged = true, c.bshd = false, c.pad = 0, c.bs = r ? 16 : 64, c.stats = true;
+        c.mask = r ? M_CAUSAL_BR : M_NONE;
+        run(c, "paged");
+    }
+}
+
+/* Every tile shape the knobs allow, on one causal padded case each. */
+Test(gpu_sdpa, knobs_every_tile_shape)
+{
+    static const char *const ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages"};
+    static const int64_t shapes[][4] = {{64, 32, 4, 2}, {64, 64, 4, 3}, {128, 32, 8, 2}, {128, 128, 8, 3},
+                                        {128, 64, 4, 3}, {64, 128, 4, 2}};
+    for (int s = 0; s < 6; s++) {
+        gpu_set_knobs(4, ids, shapes[s]);
+        sdpa_case c = random_case();
+        c.padding = s % 2, c.mask = s % 3 == 0 ? M_CAUSAL : M_NONE, c.stats = true;
+        char tag[64];
+        snprintf(tag, sizeof tag, "tiles %lld/%lld/%lld/%lld", (long long)shapes[s][0],
+                 (long long)shapes[s][1], (long long)shapes[s][2], (long long)shapes[s][3]);
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}

@@ -1,0 +1,266 @@
+/* test_cg_sdpa.c — codegen of attention forward (kernel_templates/sdpa_fwd.hip, cg_sdpa.c):
+ * every variant is emitted deterministically and compiles with NVRTC for sm_90 and sm_80
+ * (compile only: skips without NVRTC): head dims 64, 128, 96, 256 (and Dv != D), bf16 and fp16,
+ * each mask kind (none, causal top-left, causal bottom-right, sliding window, padding), stats on
+ * and off, and the options (bias, ALiBi, dropout, sink, scale tensor, GQA, BSHD layout, paged
+ * K/V); the knobs reach the tile shape; unsupported cases are refused with a reason.
+ * Numerical checks are tests/gpu/test_gpu_sdpa.c's.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "runtime/rt.h"
+
+static bool have_compiler(void)
+{
+    rt_compiler_info info;
+    return rt_compiler_for("sm_90", &info) == HIPDNN_STATUS_SUCCESS;
+}
+
+typedef enum { MASK_NONE, MASK_CAUSAL, MASK_CAUSAL_BR, MASK_WINDOW, MASK_PADDING, N_MASKS } mask_kind;
+
+typedef struct variant {
+    hipdnnDataType_t dt;
+    int64_t B, Hq, Hk, Sq, Skv, D, Dv;
+    mask_kind mask;
+    bool stats, bshd, bias, alibi, dropout, sink, scale_tensor, paged, rng_dump, dmask;
+} variant;
+
+static int add(ir_graph *g, hipdnnDataType_t dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3, bool bshd)
+{
+    ir_tensor t = {.uid = g->n_t + 1, .dtype = dt, .rank = 4, .dims = {d0, d1, d2, d3}};
+    if (bshd) /* [b, s, h, d] memory */
+        t.strides[3] = 1, t.strides[1] = d3, t.strides[2] = d1 * d3, t.strides[0] = d1 * d2 * d3;
+    else
+        t.strides[3] = 1, t.strides[2] = d3, t.strides[1] = d2 * d3, t.strides[0] = d1 * d2 * d3;
+    return ir_add_tensor(g, &t);
+}
+
+static int add_i64(ir_graph *g, hipdnnDataType_t dt, int64_t v)
+{
+    ir_tensor t = {.uid = g->n_t + 1, .dtype = dt, .rank = 4, .dims = {1, 1, 1, 1}, .strides = {1, 1, 1, 1},
+                   .by_value = true};
+    memcpy(t.value, &v, 8);
+    return ir_add_tensor(g, &t);
+}
+
+static void build(ir_graph *g, const variant *v)
+{
+    ir_graph_init(g);
+    ir_op op = {.kind = IR_OP_SDPA_FWD, .n_in = IR_SDPA_N_IN, .n_out = IR_SDPA_N_OUT};
+    for (int i = 0; i < IR_MAX_SLOTS; i++)
+        op.in[i] = op.out[i] = -1;
+    ir_sdpa *p = &op.a.sdpa;
+    p->attn_scale = 0.125, p->has_scale_value = true;
+    int64_t Hk = v->Hk ? v->Hk : v->Hq;
+    op.in[IR_SDPA_Q] = add(g, v->dt, v->B, v->Hq, v->Sq, v->D, v->bshd);
+    if (v->paged) { /* containers of 16-token blocks, tables [B,1,P,1] */
+        int64_t P = (v->Skv + 15) / 16;
+        op.in[IR_SDPA_K] = add(g, v->dt, v->B * P, Hk, 16, v->D, false);
+        op.in[IR_SDPA_V] = add(g, v->dt, v->B * P, Hk, 16, v->Dv, false);
+        op.in[IR_SDPA_PAGE_K] = add(g, HIPDNN_DATA_INT32, v->B, 1, P, 1, false);
+        op.in[IR_SDPA_PAGE_V] = add(g, HIPDNN_DATA_INT32, v->B, 1, P, 1, false);
+    } else {
+        op.in[IR_SDPA_K] = add(g, v->dt, v->B, Hk, v->Skv, v->D, v->bshd);
+        op.in[IR_SDPA_V] = add(g, v->dt, v->B, Hk, v->Skv, v->Dv, v->bshd);
+    }
+    op.out[IR_SDPA_O] = add(g, v->dt, v->B, v->Hq, v->Sq, v->Dv, v->bshd);
+    if (v->stats)
+        op.out[IR_SDPA_STATS] = add(g, HIPDNN_DATA_FLOAT, v->B, v->Hq, v->Sq, 1, false);
+    if (v->mask == MASK_CAUSAL || v->mask == MASK_CAUSAL_BR || v->mask == MASK_WINDOW)
+        p->has_right = true, p->right_bound = 0;
+    p->bottom_right = v->mask == MASK_CAUSAL_BR;
+    if (v->mask == MASK_WINDOW)
+        p->has_left = true, p->left_bound = 100;
+    if (v->mask == MASK_PADDING || v->paged) {
+        p->padding_mask = true;
+        op.in[IR_SDPA_SEQ_Q] = add(g, HIPDNN_DATA_INT32, v->B, 1, 1, 1, false);
+        op.in[IR_SDPA_SEQ_KV] = add(g, HIPDNN_DATA_INT32, v->B, 1, 1, 1, false);
+    }
+    if (v->bias)
+        op.in[IR_SDPA_BIAS] = add(g, v->dt, 1, v->Hq, v->Sq, v->Skv, false);
+    p->alibi = v->alibi;
+    if (v->dropout) {
+        p->dropout_p = 0.1;
+        op.in[IR_SDPA_SEED] = add_i64(g, HIPDNN_DATA_INT64, 1234567);
+        op.in[IR_SDPA_OFFSET] = add(g, HIPDNN_DATA_INT64, 1, 1, 1, 1, false);
+    }
+    if (v->sink)
+        op.in[IR_SDPA_SINK] = add(g, HIPDNN_DATA_FLOAT, 1, v->Hq, 1, 1, false);
+    if (v->scale_tensor)
+        op.in[IR_SDPA_SCALE] = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false), p->has_scale_value = false;
+    if (v->rng_dump)
+        op.out[IR_SDPA_RNG_DUMP] = add(g, HIPDNN_DATA_FLOAT, v->B, v->Hq, v->Sq, v->Skv, false);
+    if (v->dmask)
+        op.in[IR_SDPA_DROPOUT_MASK] = add(g, v->dt, 1, 1, v->Sq, v->Skv, false);
+    ir_add_op(g, &op);
+    cr_assert_eq(ir_graph_seal(g), HIPDNN_STATUS_SUCCESS);
+}
+
+/* Emits the variant twice per arch (same bytes) and compiles it; returns the compiles. */
+static int emit_and_compile(const variant *v, const char *what)
+{
+    ir_graph g;
+    build(&g, v);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(p.n, 1);
+    char why[256] = "";
+    cr_assert(cg_supports(&g, &p.k[0], why, sizeof why), "%s: %s", what, why);
+    const char *archs[] = {"sm_90", "sm_80"};
+    int compiled = 0;
+    for (int a = 0; a < 2; a++) {
+        cg_target t = {.platform = "nvidia", .sm_count = 132};
+        snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
+        cg_kernel k1, k2;
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k1), HIPDNN_STATUS_SUCCESS);
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k2), HIPDNN_STATUS_SUCCESS);
+        cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
+        cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");
+        cr_expect(k1.smem > 0 && k1.smem <= 227u * 1024u, "%s: %u bytes of shared memory", what, k1.smem);
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", what, k1.arch);
+        cg_dump(name, k1.source);
+        void *code = NULL;
+        size_t len = 0;
+        char *log = NULL;
+        hipdnnStatus_t st = rt_compile(k1.source, what, k1.arch, NULL, 0, &code, &len, &log);
+        cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s for %s:\n%s", what, k1.arch, log ? log : "");
+        compiled += st == HIPDNN_STATUS_SUCCESS;
+        free(code), free(log);
+        cg_kernel_free(&k1), cg_kernel_free(&k2);
+    }
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+    return compiled;
+}
+
+static const char *const mask_names[N_MASKS] = {"none", "causal", "causal_br", "window", "padding"};
+
+/* Head dims x types, each with a mask kind and stats toggled in turn. */
+Test(codegen_sdpa, head_dims_and_types_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    const int64_t dims[] = {64, 128, 96, 256};
+    const hipdnnDataType_t dts[] = {HIPDNN_DATA_BFLOAT16, HIPDNN_DATA_HALF};
+    int n = 0;
+    for (int d = 0; d < 4; d++)
+        for (int t = 0; t < 2; t++, n++) {
+            variant v = {.dt = dts[t], .B = 2, .Hq = 4, .Sq = 300, .Skv = 517, .D = dims[d], .Dv = dims[d],
+                         .mask = (mask_kind)(n % N_MASKS), .stats = n % 2 == 0, .bshd = n % 3 == 0};
+            char what[64];
+            snprintf(what, sizeof what, "sdpa_d%lld_%s_%s", (long long)dims[d], t ? "f16" : "bf16",
+                     mask_names[v.mask]);
+            cr_expect_eq(emit_and_compile(&v, what), 2, "%s", what);
+        }
+}
+
+/* Every mask kind with stats on and off (D 128, bf16). */
+Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    for (int m = 0; m < N_MASKS; m++)
+        for (int s = 0; s < 2; s++) {
+            variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 3, .Hq = 8, .Hk = 2, .Sq = 129, .Skv = 77,
+                         .D = 128, .Dv = 128, .mask = (mask_kind)m, .stats = s};
+            char what[64];
+            snprintf(what, sizeof what, "sdpa_%s_stats%d", mask_names[m], s);
+            cr_expect_eq(emit_and_compile(&v, what), 2, "%s", what);
+        }
+}
+
+/* The options: bias, ALiBi (causal), dropout, sink, scale tensor, GQA + BSHD, paged K/V, Dv != D. */
+Test(codegen_sdpa, options_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
+                    .stats = true};
+    variant vs[7];
+    for (int i = 0; i < 7; i++)
+        vs[i] = base;
+    vs[0].bias = true;
+    vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
+    vs[2].dropout = true;
+    vs[3].sink = true, vs[3].scale_tensor = true;
+    vs[4].Hk = 2, vs[4].bshd = true, vs[4].mask = MASK_CAUSAL_BR;
+    vs[5].paged = true;
+    vs[6].D = 192, vs[6].Dv = 128, vs[6].dt = HIPDNN_DATA_BFLOAT16;
+    const char *names[7] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128"};
+    for (int i = 0; i < 7; i++)
+        cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
+}
+
+/* The knobs set the tile shape; defaults depend on the head dim; what does not fit shrinks. */
+Test(codegen_sdpa, knobs_set_the_tiles)
+{
+    variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 512, .Skv = 512, .D = 128, .Dv = 128};
+    ir_graph g;
+    build(&g, &v);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 64\n#define HD_WARPS 4\n"));
+    cr_expect_eq(k.grid[0], 4u);
+    cr_expect_eq(k.grid[1], 2u);
+    cr_expect_eq(k.block[0], 128u);
+    cg_kernel_free(&k);
+    t.sdpa_block_m = 64, t.sdpa_block_n = 128, t.sdpa_warps = 8, t.sdpa_stages = 3;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 64\n#define HD_BN 128\n#define HD_WARPS 4\n#define HD_STAGES 3\n"),
+                       "64 rows take at most 4 warps");
+    cr_expect_eq(k.grid[0], 8u);
+    cg_kernel_free(&k);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}
+
+static void expect_refused(const variant *v, const char *what, const char *reason)
+{
+    ir_graph g;
+    build(&g, v);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    char why[256] = "";
+    cr_expect(!cg_supports(&g, &p.k[0], why, sizeof why), "%s is refused", what);
+    cr_expect_not_null(strstr(why, reason), "%s: %s", what, why);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}
+
+Test(codegen_sdpa, unsupported_cases_say_why)
+{
+    variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 64, .Skv = 64, .D = 64, .Dv = 64};
+    variant a = v;
+    a.D = 260, a.Dv = 260;
+    expect_refused(&a, "head dim 260", "multiples of 8");
+    a = v, a.dt = HIPDNN_DATA_FLOAT;
+    expect_refused(&a, "fp32", "bf16 or all fp16");
+    a = v, a.rng_dump = true;
+    expect_refused(&a, "RNG_DUMP", "RNG_DUMP");
+    a = v, a.dmask = true;
+    expect_refused(&a, "custom dropout", "custom dropout");
+    a = v, a.Hq = 3, a.Hk = 2;
+    ir_graph g; /* Hq not a multiple of Hk: the reference says BAD_PARAM; the template refuses */
+    build(&g, &a);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    char why[256] = "";
+    cr_expect(!cg_supports(&g, &p.k[0], why, sizeof why));
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+    cg_target amd = {.platform = "amd", .arch = "gfx942", .sm_count = 304};
+    build(&g, &v);
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cr_expect(!cg_supports_on(&g, &p.k[0], &amd, why, sizeof why));
+    cr_expect_not_null(strstr(why, "sm_80"), "%s", why);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}

@@ -18,7 +18,8 @@
 
 static const char *const knob_ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages"};
 /* Tile shapes tried beside the default (rows, keys, warps, stages). */
-static const int64_t configs[][4] = {{128, 64, 8, 2}, {128, 128, 8, 2}, {128, 64, 4, 3}};
+static const int64_t configs[][4] = {{128, 64, 8, 2}, {128, 128, 8, 2}, {128, 128, 8, 3}, {64, 64, 4, 2},
+                                     {64, 128, 4, 2}, {128, 32, 4, 2}, {128, 64, 4, 3}};
 
 static json_t *bshd(int uid, int64_t b, int64_t h, int64_t s, int64_t d)
 {

@@ -323,6 +323,20 @@ static int64_t alibi_n(int64_t H)
     return n;
 }
 
+/* Whether the attention scale is a compile-time constant above 0 (the attribute or a by-value
+ * tensor): then the softmax folds it into the exponent (HD_FOLD). */
+static bool positive_scale(const sd *s)
+{
+    int ti = s->in[IR_SDPA_SCALE];
+    if (ti < 0)
+        return s->p->attn_scale > 0;
+    if (!T(s, ti)->by_value)
+        return false;
+    ir_buf b = {.data = (void *)T(s, ti)->value, .dtype = T(s, ti)->dtype, .rank = 1, .dims = {1}, .strides = {1}};
+    int64_t zero = 0;
+    return ir_load(&b, &zero) > 0;
+}
+
 static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
 {
     const int *in = s->in;
@@ -335,8 +349,9 @@ static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     base_sb_puts(hooks, ";\n}\n");
     seq_hook(s, "hd_seq_q", in[IR_SDPA_SEQ_Q], s->Sq, hooks);
     seq_hook(s, "hd_seq_kv", in[IR_SDPA_SEQ_KV], s->Skv, hooks);
-    base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_SINK %d\n#define HD_DROPOUT %d\n",
-                   in[IR_SDPA_BIAS] >= 0, s->p->alibi, in[IR_SDPA_SINK] >= 0, s->p->dropout_p > 0);
+    base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_SINK %d\n#define HD_DROPOUT %d\n"
+                   "#define HD_FOLD %d\n", in[IR_SDPA_BIAS] >= 0, s->p->alibi, in[IR_SDPA_SINK] >= 0,
+                   s->p->dropout_p > 0, in[IR_SDPA_BIAS] < 0 && !s->p->alibi && positive_scale(s));
     if (in[IR_SDPA_BIAS] >= 0) {
         base_sb_printf(hooks, "HD_DEVICE float hd_bias(int b, int h, int i, int j, HD_PARAMS)\n{\n"
                        "    return hd_ld<%s>(p%d, ", cg_dtype(T(s, in[IR_SDPA_BIAS])->dtype), in[IR_SDPA_BIAS]);

@@ -48,6 +48,9 @@
  *                                       (ir/ir_philox.c's rule, bit for bit; 0: none)
  *           HD_SINK + hd_sink(h, ..)     attention sink (0: none)
  *           hd_row_stats(b,h,i,m,l, ..)  stores Stats / Max / Sum_exp of a row (m natural log)
+ *           HD_FOLD                     1 when the scale is a positive constant and nothing is added
+ *                                       to the scores: the max runs on raw scores and the scale
+ *                                       folds into the exponent's FMA
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16)
  *   grid    (ceil(Sq / HD_BM), Hq, B), HD_WARPS·32 threads, HD_SMEM_BYTES dynamic shared memory
  *   reference  ir_ref_sdpa_fwd (ir/ir_ref_sdpa.c)
@@ -80,6 +83,7 @@
 #define HD_ALIBI 0
 #define HD_DROPOUT 0
 #define HD_SINK 0
+#define HD_FOLD 1
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -99,6 +103,7 @@ HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
 #define HD_NS (HD_BN / 8)                 /* n8 tiles of S per row tile */
 #define HD_NO (HD_DV16 / 8)               /* n8 tiles of O per row tile */
 #define HD_KS (HD_D16 / 16)               /* k16 steps of Q·Kᵀ */
+#define HD_Q_REGS (HD_MW == 1 && HD_D16 <= 128) /* Q fragments stay in registers */
 #define HD_Q_BYTES (HD_BM * HD_DP * 2)
 #define HD_K_BYTES (HD_BN * HD_DP * 2)
 #define HD_V_BYTES (HD_BN * HD_DVP * 2)
@@ -306,8 +311,17 @@ HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int
 
 /* ---- one K/V tile ---------------------------------------------------------------------------- */
 
-/* s = Q·Kᵀ for the warp's rows and the tile's BN keys. */
-HD_DEVICE void hd_qk(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp, int lane)
+/* The warp's Q fragments of k step kk (A operand, one per m16 row tile). */
+HD_DEVICE void hd_load_qfrag(hd_u32 (*qa)[4], hd_u32 sq_, int kk, int warp, int lane)
+{
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+        hd_ldsm_x4(qa[mi], sq_ + hd_swz((warp * HD_MW + mi) * 16 + (lane & 15), kk * 2 + (lane >> 4), HD_DP / 8));
+}
+
+/* s = Q·Kᵀ for the warp's rows and the tile's BN keys (Q fragments from qf with HD_Q_REGS,
+ * else from shared memory). */
+HD_DEVICE void hd_qk(float (*s)[HD_NS][4], hd_u32 (*qf)[4], hd_u32 sq_, hd_u32 sk, int warp, int lane)
 {
 #pragma unroll
     for (int mi = 0; mi < HD_MW; mi++)
@@ -318,10 +332,12 @@ HD_DEVICE void hd_qk(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp, int 
                 s[mi][ni][e] = 0.0f;
 #pragma unroll
     for (int kk = 0; kk < HD_KS; kk++) {
+#if HD_Q_REGS
+        hd_u32 (*qa)[4] = &qf[kk];
+#else
         hd_u32 qa[HD_MW][4];
-#pragma unroll
-        for (int mi = 0; mi < HD_MW; mi++)
-            hd_ldsm_x4(qa[mi], sq_ + hd_swz((warp * HD_MW + mi) * 16 + (lane & 15), kk * 2 + (lane >> 4), HD_DP / 8));
+        hd_load_qfrag(qa, sq_, kk, warp, lane);
+#endif
 #pragma unroll
         for (int nj = 0; nj < HD_NS / 2; nj++) {
             hd_u32 t[4];
@@ -349,7 +365,11 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
             for (int e = 0; e < 4; e++) {
                 int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + (e >> 1) * 8;
                 int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
+#if HD_FOLD
+                float x = s[mi][ni][e]; /* scaled inside the exponent below */
+#else
                 float x = s[mi][ni][e] * k.scale2;
+#endif
 #if HD_BIAS
                 if (i < k.sq && j < k.skv)
                     x += hd_bias(k.b, k.h, i, j, HD_ARGS) * HD_LOG2E;
@@ -366,12 +386,15 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
     for (int mi = 0; mi < HD_MW; mi++)
 #pragma unroll
         for (int r = 0; r < 2; r++) {
-            float mx = a.m[mi][r];
+            float mx = HD_FOLD ? HD_NEG_INF : a.m[mi][r];
 #pragma unroll
             for (int ni = 0; ni < HD_NS; ni++)
                 mx = fmaxf(mx, fmaxf(s[mi][ni][2 * r], s[mi][ni][2 * r + 1]));
             mx = fmaxf(mx, hd_shfl_xor(mx, 1));
             mx = fmaxf(mx, hd_shfl_xor(mx, 2));
+#if HD_FOLD
+            mx = fmaxf(a.m[mi][r], mx * k.scale2); /* a positive scale keeps the order */
+#endif
             float use = mx == HD_NEG_INF ? 0.0f : mx; /* a row with no key yet: every p is 0 */
             float alpha = hd_exp2(a.m[mi][r] - use);
             a.m[mi][r] = mx;
@@ -380,7 +403,11 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
             for (int ni = 0; ni < HD_NS; ni++)
 #pragma unroll
                 for (int e = 2 * r; e < 2 * r + 2; e++) {
+#if HD_FOLD
+                    float p = hd_exp2(fmaf(s[mi][ni][e], k.scale2, -use));
+#else
                     float p = hd_exp2(s[mi][ni][e] - use);
+#endif
                     sum += p;
 #if HD_DROPOUT
                     int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8;
@@ -438,9 +465,16 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
             hd_load_kv(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + st, tid, HD_ARGS);
         hd_cp_commit(); /* Q travels in the first group */
     }
+    hd_u32 qf[HD_Q_REGS ? HD_KS : 1][4]; /* HD_Q_REGS: the warp's Q fragments, from the first tile on */
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<HD_STAGES - 2>();
         __syncthreads(); /* tile t is in shared memory; the stage of tile t - 1 is free */
+#if HD_Q_REGS
+        if (t == k.t_lo)
+#pragma unroll
+            for (int kk = 0; kk < HD_KS; kk++)
+                hd_load_qfrag(&qf[kk], sq_, kk, warp, lane);
+#endif
         int next = t + HD_STAGES - 1;
         if (next < k.t_hi) {
             hd_u32 st = s_kv + ((next - k.t_lo) % HD_STAGES) * stage_bytes;
@@ -449,7 +483,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         hd_cp_commit();
         const hd_u32 sk = s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes, sv = sk + HD_K_BYTES;
         float s[HD_MW][HD_NS][4];
-        hd_qk(s, sq_, sk, warp, lane);
+        hd_qk(s, qf, sq_, sk, warp, lane);
         hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_pv(a, s, sv, lane);
     }

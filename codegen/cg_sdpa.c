@@ -15,7 +15,9 @@
  *   Stats / Max / Sum_exp [B,Hq,Sq,1], any strides
  * Refused with a reason (the engine falls back): custom dropout (DROPOUT_MASK / DROPOUT_SCALE),
  * RNG_DUMP, the block mask, seed or offset passed as run-time host scalars, AMD targets.
- * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim.
+ * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
+ * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
+ * per 64 query rows, key tiles of 64 or 128); elsewhere on mma.sync.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -34,6 +36,7 @@ typedef struct sd {
     int64_t B, Hq, Hk, Hv, Sq, Skv, D, Dv;
     int64_t bs_k, bs_v;                       /* paged block sizes, 0 when dense */
     int bm, bn, warps, stages;
+    bool sm90;                                /* wgmma products (sm_90a) */
 } sd;
 
 static bool fail(char *why, size_t len, const char *msg)
@@ -180,7 +183,16 @@ static bool check_options(const sd *s, char *why, size_t len)
 static int smem_bytes(const sd *s)
 {
     int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
-    return s->bm * dp * 2 + s->stages * s->bn * (dp + dvp) * 2;
+    return 1024 + s->bm * dp * 2 + s->stages * s->bn * (dp + dvp) * 2; /* 1 KB: base alignment */
+}
+
+/* The wgmma products: sm_90, head dims 64 or 128 (one or two 128-byte swizzle blocks; the
+ * accumulators' n), key tiles of 64 or 128; one warpgroup per 64 query rows. */
+static bool wgmma_fits(const sd *s, const cg_target *t)
+{
+    bool dims = (s->D == 64 || s->D == 128) && (s->Dv == 64 || s->Dv == 128);
+    return strcmp(t->platform, "nvidia") == 0 && strcmp(t->arch, "sm_90") == 0 && t->sdpa_wgmma >= 0 &&
+           dims && (s->bn == 64 || s->bn == 128);
 }
 
 /* Knobs where set; otherwise by head dim (FlashAttention-2's shapes: 4 warps, each two m16
@@ -202,11 +214,16 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
         s->stages = t->sdpa_stages;
     if (s->bm % (16 * s->warps) != 0)
         s->warps = s->bm / 16 < s->warps ? s->bm / 16 : s->warps; /* 64 rows: at most 4 warps */
+    s->sm90 = wgmma_fits(s, t);
+    if (s->sm90 && t->sdpa_block_n <= 0)
+        s->bn = 128; /* wgmma: 128-key tiles at both head dims */
+    if (s->sm90)
+        s->warps = s->bm / 16; /* 16 rows a warp, 4 warps a warpgroup */
     int cap = strcmp(t->arch, "sm_80") == 0 || strcmp(t->arch, "sm_87") == 0 ? SMEM_OPTIN_SM80
                                                                               : SMEM_OPTIN_MAX;
     while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
-    while (smem_bytes(s) > cap && s->bn > 32)
+    while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
         s->bn /= 2;
     if (smem_bytes(s) > cap)
         return fail(why, len, "attention tile does not fit in shared memory");
@@ -391,8 +408,8 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    cg_dtype(T(s, s->in[IR_SDPA_Q])->dtype), cg_dtype(T(s, s->out[IR_SDPA_O])->dtype),
                    (long long)s->B, (long long)s->Hq, (long long)s->Sq, (long long)s->Skv,
                    (long long)s->D, (long long)s->Dv);
-    base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n",
-                   s->bm, s->bn, s->warps, s->stages);
+    base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n"
+                   "#define HD_SM90 %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90);
     base_sb_printf(defs, "#define HD_HAS_RIGHT %d\n#define HD_RIGHT %lld\n#define HD_HAS_LEFT %d\n"
                    "#define HD_LEFT %lld\n#define HD_BOTTOM_RIGHT %d\n", p->has_right,
                    (long long)(p->right_bound < lim ? p->right_bound : lim), p->has_left,
@@ -441,6 +458,8 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         out->block[0] = (unsigned)(s.warps * 32), out->block[1] = out->block[2] = 1;
         out->smem = (unsigned)smem_bytes(&s);
         out->align = 16;
+        if (s.sm90)
+            snprintf(out->arch, sizeof out->arch, "sm_90a"); /* wgmma */
         st = cg_assemble(t, "sdpa_fwd.hip", &defs, &hooks, out);
     }
     base_sb_free(&defs);

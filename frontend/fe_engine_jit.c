@@ -35,7 +35,7 @@
 
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
-       KNOB_SDPA_STAGES };
+       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -45,6 +45,7 @@ static const int64_t sdpa_block_m[] = {0, 64, 128};
 static const int64_t sdpa_block_n[] = {0, 32, 64, 128};
 static const int64_t sdpa_warps[] = {0, 4, 8};
 static const int64_t sdpa_stages[] = {0, 2, 3};
+static const int64_t sdpa_wgmma[] = {0, 1};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
      .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
@@ -73,6 +74,9 @@ static const fe_knob_def jit_knobs[] = {
      .min = 0, .max = 8, .stride = 1, .dflt = 0, .valid = sdpa_warps, .n_valid = 3},
     {.id = "jit.sdpa_stages", .description = "attention: K/V shared-memory stages (0 = 2; fewer "
      "when they do not fit)", .min = 0, .max = 3, .stride = 1, .dflt = 0, .valid = sdpa_stages, .n_valid = 3},
+    {.id = "jit.sdpa_wgmma", .description = "attention on sm_90: 1 runs both products on wgmma where "
+     "the head dims fit (64 or 128), 0 on mma.sync", .min = 0, .max = 1, .stride = 1, .dflt = 1,
+     .valid = sdpa_wgmma, .n_valid = 2},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -114,7 +118,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, cg_target *t)
                      .mm_wgmma = knobs[KNOB_MM_WGMMA] ? 1 : -1, .mm_tile_n = (int)knobs[KNOB_MM_TILE_N],
                      .mm_stages = (int)knobs[KNOB_MM_STAGES],
                      .sdpa_block_m = (int)knobs[KNOB_SDPA_BLOCK_M], .sdpa_block_n = (int)knobs[KNOB_SDPA_BLOCK_N],
-                     .sdpa_warps = (int)knobs[KNOB_SDPA_WARPS], .sdpa_stages = (int)knobs[KNOB_SDPA_STAGES]};
+                     .sdpa_warps = (int)knobs[KNOB_SDPA_WARPS], .sdpa_stages = (int)knobs[KNOB_SDPA_STAGES],
+                     .sdpa_wgmma = knobs[KNOB_SDPA_WGMMA] ? 1 : -1};
     snprintf(t->arch, sizeof t->arch, "%s", dev.arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -84,6 +84,7 @@
 #define HD_DROPOUT 0
 #define HD_SINK 0
 #define HD_FOLD 1
+#define HD_SM90 0
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -103,11 +104,11 @@ HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
 #define HD_NS (HD_BN / 8)                 /* n8 tiles of S per row tile */
 #define HD_NO (HD_DV16 / 8)               /* n8 tiles of O per row tile */
 #define HD_KS (HD_D16 / 16)               /* k16 steps of Q·Kᵀ */
-#define HD_Q_REGS (HD_MW == 1 && HD_D16 <= 128) /* Q fragments stay in registers */
+#define HD_Q_REGS (HD_MW == 1 && HD_D16 <= 128 && !HD_SM90) /* Q fragments stay in registers */
 #define HD_Q_BYTES (HD_BM * HD_DP * 2)
 #define HD_K_BYTES (HD_BN * HD_DP * 2)
 #define HD_V_BYTES (HD_BN * HD_DVP * 2)
-#define HD_SMEM_BYTES (HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES))
+#define HD_SMEM_BYTES (1024 + HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES))
 #define HD_LOG2E 1.4426950408889634f
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
@@ -172,8 +173,88 @@ HD_DEVICE float hd_exp2(float x)
     return y;
 }
 
+#if HD_SM90
+/* ---- wgmma (sm_90a) ------------------------------------------------------------------------------ */
+typedef unsigned long long hd_u64;
+
+/* Shared-memory matrix descriptor, 128-byte swizzle: start address, leading and stride byte
+ * offsets, each in 16-byte units. */
+HD_DEVICE hd_u64 hd_desc(hd_u32 addr, hd_u32 lbo, hd_u32 sbo)
+{
+    return (hd_u64)((addr & 0x3FFFF) >> 4) | (hd_u64)(lbo >> 4) << 16 | (hd_u64)(sbo >> 4) << 32 | 1ull << 62;
+}
+HD_DEVICE void hd_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+HD_DEVICE void hd_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+HD_DEVICE void hd_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
+/* Each accumulator is (re)defined after the wait: nothing reads it earlier. */
+template <int N> HD_DEVICE void hd_acc_fence(float *d)
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+#if HD_DT == HD_DT_HALF
+#define HD_WG_AB "f16"
+#else
+#define HD_WG_AB "bf16"
+#endif
+#define HD_W8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), \
+                 "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define HD_W32 HD_W8(0), HD_W8(8), HD_W8(16), HD_W8(24)
+#define HD_W64 HD_W32, HD_W8(32), HD_W8(40), HD_W8(48), HD_W8(56)
+#define HD_R32 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "        \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define HD_R64 HD_R32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+
+/* d[64 x N] (+)= A[64 x 16] (shared, K-major) · B[16 x N] (shared, K-major); acc 0 overwrites. */
+template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc)
+{
+    if (N == 64)
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %34, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n64k16.f32." HD_WG_AB "." HD_WG_AB
+                     " {" HD_R32 "}, %32, %33, p, 1, 1, 0, 0; }"
+                     : HD_W32 : "l"(da), "l"(db), "r"(acc));
+    else
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %66, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n128k16.f32." HD_WG_AB "." HD_WG_AB
+                     " {" HD_R64 "}, %64, %65, p, 1, 1, 0, 0; }"
+                     : HD_W64 : "l"(da), "l"(db), "r"(acc));
+}
+
+/* d[64 x N] += A[64 x 16] (registers: the mma.sync A fragment of each warp's 16 rows) ·
+ * B[16 x N] (shared, N-major: imm-trans-b). */
+template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db)
+{
+    if (N == 64)
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %37, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n64k16.f32." HD_WG_AB "." HD_WG_AB
+                     " {" HD_R32 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1; }"
+                     : HD_W32 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+    else
+        asm volatile("{ .reg .pred p; setp.ne.b32 p, %69, 0;\n"
+                     "wgmma.mma_async.sync.aligned.m64n128k16.f32." HD_WG_AB "." HD_WG_AB
+                     " {" HD_R64 "}, {%64, %65, %66, %67}, %68, p, 1, 1, 1; }"
+                     : HD_W64 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
+}
+#endif
+
 /* Byte offset of 16-byte chunk c of row r in a tile of `ch` chunks a row (ch a multiple of 8). */
 HD_DEVICE hd_u32 hd_swz(int r, int c, int ch) { return (hd_u32)((r * ch + (c ^ (r & 7))) * 16); }
+
+/* Where a load puts chunk c of row r of a tile of `rows` rows and `ch` chunks a row. mma.sync:
+ * whole rows, swizzled (hd_swz). wgmma: the 128-byte-swizzle layout its descriptors read, the
+ * tile cut into 64-element column blocks of [rows][64] (128-byte rows, chunk c at c ^ (r % 8)). */
+HD_DEVICE hd_u32 hd_tile_off(int r, int c, int rows, int ch)
+{
+#if HD_SM90
+    (void)ch;
+    return (hd_u32)((c >> 3) * rows * 128 + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+#else
+    (void)rows;
+    return hd_swz(r, c, ch);
+#endif
+}
 
 #if HD_DROPOUT
 /* Philox4x32-10 (ir/ir_philox.c) and the dropout rule: keep element `lin` of the scores. */
@@ -230,15 +311,14 @@ HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j)
 /* Whether tile t may hold a masked (row, key) pair of the block: then it checks each element. */
 HD_DEVICE bool hd_tile_cut(const hd_attn_blk &k, int t)
 {
-    int n0 = t * HD_BN, i_lo = k.m0, i_hi = k.m0 + HD_BM - 1;
+    int n0 = t * HD_BN, i_hi = k.m0 + HD_BM - 1;
     bool cut = n0 + HD_BN > k.skv || i_hi >= k.sq;
 #if HD_HAS_RIGHT
-    cut = cut || n0 + HD_BN - 1 > i_lo + k.shift + HD_RIGHT;
+    cut = cut || n0 + HD_BN - 1 > k.m0 + k.shift + HD_RIGHT;
 #endif
 #if HD_HAS_LEFT
     cut = cut || n0 <= i_hi + k.shift - HD_LEFT;
 #endif
-    (void)i_lo;
     return cut;
 }
 
@@ -280,7 +360,7 @@ HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int tid, HD_PARAMS)
             break;
         bool ok = i < k.sq && c * 8 < HD_D;
         const hd_u16 *src = ok ? q + hd_q_off(k.b, k.h, i, HD_ARGS) + c * 8 : q;
-        hd_cp_async16(sq_ + hd_swz(r, c, CH), src, ok ? 16 : 0);
+        hd_cp_async16(sq_ + hd_tile_off(r, c, HD_BM, CH), src, ok ? 16 : 0);
     }
 }
 
@@ -296,7 +376,7 @@ HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int
             break;
         bool ok = j < k.skv && c * 8 < HD_D;
         const hd_u16 *src = ok ? kp + hd_k_off(k.b, k.h, j, HD_ARGS) + c * 8 : kp;
-        hd_cp_async16(sk + hd_swz(r, c, KCH), src, ok ? 16 : 0);
+        hd_cp_async16(sk + hd_tile_off(r, c, HD_BN, KCH), src, ok ? 16 : 0);
     }
 #pragma unroll
     for (int n = 0; n < (HD_BN * VC + HD_THREADS - 1) / HD_THREADS; n++) {
@@ -305,7 +385,7 @@ HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int
             break;
         bool ok = j < k.skv && c * 8 < HD_DV;
         const hd_u16 *src = ok ? vp + hd_v_off(k.b, k.h, j, HD_ARGS) + c * 8 : vp;
-        hd_cp_async16(sv + hd_swz(r, c, VCH), src, ok ? 16 : 0);
+        hd_cp_async16(sv + hd_tile_off(r, c, HD_BN, VCH), src, ok ? 16 : 0);
     }
 }
 
@@ -452,6 +532,46 @@ HD_DEVICE void hd_pv(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv, int lane)
     }
 }
 
+#if HD_SM90
+/* s = Q·Kᵀ with wgmma: the warpgroup's 64 rows of Q (shared) times the tile's BN keys. */
+HD_DEVICE void hd_qk_sm90(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp)
+{
+    const hd_u32 q0 = sq_ + (warp >> 2) * 64 * 128;
+    float *d = &s[0][0][0];
+    hd_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < HD_D / 16; kk++) {
+        hd_u32 blk = (hd_u32)(kk >> 2), in = (hd_u32)(kk & 3) * 32;
+        hd_wgmma_ss<HD_BN>(d, hd_desc(q0 + blk * HD_BM * 128 + in, 16, 1024),
+                           hd_desc(sk + blk * HD_BN * 128 + in, 16, 1024), kk > 0);
+    }
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_BN / 2>(d);
+}
+
+/* O += P·V with wgmma: P from registers (s, as mma.sync A fragments), V (shared, N-major). */
+HD_DEVICE void hd_pv_sm90(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
+{
+    float *d = &a.o[0][0][0];
+    hd_u32 pa[HD_BN / 16][4];
+#pragma unroll
+    for (int kk = 0; kk < HD_BN / 16; kk++) {
+        pa[kk][0] = hd_pack2(s[0][2 * kk][0], s[0][2 * kk][1]);
+        pa[kk][1] = hd_pack2(s[0][2 * kk][2], s[0][2 * kk][3]);
+        pa[kk][2] = hd_pack2(s[0][2 * kk + 1][0], s[0][2 * kk + 1][1]);
+        pa[kk][3] = hd_pack2(s[0][2 * kk + 1][2], s[0][2 * kk + 1][3]);
+    }
+    hd_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < HD_BN / 16; kk++) /* 16 keys = 16 rows of 128 bytes */
+        hd_wgmma_rs<HD_DV>(d, pa[kk], hd_desc(sv + kk * 2048, HD_BN * 128, 1024));
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_DV / 2>(d);
+}
+#endif
+
 /* The main loop: every K/V tile of [t_lo, t_hi) through HD_STAGES shared-memory stages. */
 HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_base, int tid, HD_PARAMS)
 {
@@ -468,6 +588,9 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     hd_u32 qf[HD_Q_REGS ? HD_KS : 1][4]; /* HD_Q_REGS: the warp's Q fragments, from the first tile on */
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<HD_STAGES - 2>();
+#if HD_SM90 /* the tensor cores read through the async proxy what cp.async wrote */
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
         __syncthreads(); /* tile t is in shared memory; the stage of tile t - 1 is free */
 #if HD_Q_REGS
         if (t == k.t_lo)
@@ -483,9 +606,16 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         hd_cp_commit();
         const hd_u32 sk = s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes, sv = sk + HD_K_BYTES;
         float s[HD_MW][HD_NS][4];
+#if HD_SM90
+        (void)qf;
+        hd_qk_sm90(s, sq_, sk, warp);
+        hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
+        hd_pv_sm90(a, s, sv);
+#else
         hd_qk(s, qf, sq_, sk, warp, lane);
         hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_pv(a, s, sv, lane);
+#endif
     }
     hd_cp_wait<0>();
 }
@@ -537,7 +667,7 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
 
 HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
 {
-    extern __shared__ __align__(128) unsigned char hd_smem[];
+    extern __shared__ __align__(1024) unsigned char hd_smem[];
     const int tid = threadIdx.x;
     hd_attn_blk k;
     hd_attn_setup(k, HD_ARGS);
@@ -551,6 +681,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
             for (int no = 0; no < HD_NO; no++)
                 a.o[mi][no][2 * r] = a.o[mi][no][2 * r + 1] = 0.0f;
         }
-    hd_attn_mainloop(a, k, hd_smem_addr(hd_smem), tid, HD_ARGS);
+    /* the 128-byte swizzle repeats every 1024 bytes: wgmma tiles start on that boundary */
+    hd_attn_mainloop(a, k, (hd_smem_addr(hd_smem) + 1023) & ~1023u, tid, HD_ARGS);
     hd_attn_store(a, k, tid, HD_ARGS);
 }

@@ -6,7 +6,8 @@
  * [b,s,h,d] layouts (rows padded by 8 elements at times), and every option the template takes:
  * no mask, causal top-left and bottom-right, sliding window, padding (per-batch lengths, some
  * 0: whole batches fully masked), Stats / Max / Sum_exp, a scale tensor, bias, ALiBi, sink,
- * Philox dropout, paged K/V; the knob suite runs every tile shape. Inputs are fresh uniform
+ * Philox dropout, paged K/V; the knob suite runs every tile shape on both main loops (wgmma on
+ * sm_90 for head dims 64 / 128, mma.sync elsewhere and with jit.sdpa_wgmma 0). Inputs are fresh uniform
  * values in [-2, 2]; outputs are poisoned (0xFF: NaN) before the run.
  * Comparison (op-semantics.md §4.11): every element isclose with atol = rtol = 2e-2 where
  * infinities must match exactly (Stats of fully masked rows are −inf), no NaN, and the relative
@@ -387,19 +388,26 @@ Test(gpu_sdpa, paged_kv)
     }
 }
 
-/* Every tile shape the knobs allow, on one causal padded case each. */
+/* Every tile shape the knobs allow, on one case each (causal or padded at times), on mma.sync
+ * (jit.sdpa_wgmma 0) and, on sm_90 with head dims 64 / 128, on wgmma. */
 Test(gpu_sdpa, knobs_every_tile_shape)
 {
-    static const char *const ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages"};
-    static const int64_t shapes[][4] = {{64, 32, 4, 2}, {64, 64, 4, 3}, {128, 32, 8, 2}, {128, 128, 8, 3},
-                                        {128, 64, 4, 3}, {64, 128, 4, 2}};
-    for (int s = 0; s < 6; s++) {
-        gpu_set_knobs(4, ids, shapes[s]);
+    static const char *const ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages",
+                                      "jit.sdpa_wgmma"};
+    static const int64_t shapes[][5] = {{64, 32, 4, 2, 0}, {64, 64, 4, 3, 0}, {128, 32, 8, 2, 0}, {128, 128, 8, 3, 0},
+                                        {128, 64, 4, 3, 0}, {64, 128, 4, 2, 0}, {128, 128, 8, 2, 0},
+                                        {64, 64, 4, 2, 1}, {64, 128, 4, 3, 1}, {128, 64, 8, 2, 1}, {128, 128, 8, 3, 1},
+                                        {128, 128, 8, 2, 1}};
+    for (int s = 0; s < 12; s++) {
+        gpu_set_knobs(5, ids, shapes[s]);
         sdpa_case c = random_case();
+        if (shapes[s][4]) /* the wgmma head dims */
+            c.D = c.Dv = rnd(0, 1) ? 64 : 128;
         c.padding = s % 2, c.mask = s % 3 == 0 ? M_CAUSAL : M_NONE, c.stats = true;
         char tag[64];
-        snprintf(tag, sizeof tag, "tiles %lld/%lld/%lld/%lld", (long long)shapes[s][0],
-                 (long long)shapes[s][1], (long long)shapes[s][2], (long long)shapes[s][3]);
+        snprintf(tag, sizeof tag, "tiles %lld/%lld/%lld/%lld%s", (long long)shapes[s][0],
+                 (long long)shapes[s][1], (long long)shapes[s][2], (long long)shapes[s][3],
+                 shapes[s][4] ? " wgmma" : " mma.sync");
         run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);

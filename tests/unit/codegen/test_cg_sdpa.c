@@ -3,7 +3,8 @@
  * (compile only: skips without NVRTC): head dims 64, 128, 96, 256 (and Dv != D), bf16 and fp16,
  * each mask kind (none, causal top-left, causal bottom-right, sliding window, padding), stats on
  * and off, and the options (bias, ALiBi, dropout, sink, scale tensor, GQA, BSHD layout, paged
- * K/V); the knobs reach the tile shape; unsupported cases are refused with a reason.
+ * K/V); on sm_90 the wgmma variant (sm_90a) where the head dims allow it, and the mma.sync one;
+ * the knobs reach the tile shape; unsupported cases are refused with a reason.
  * Numerical checks are tests/gpu/test_gpu_sdpa.c's.
  */
 #include <criterion/criterion.h>
@@ -27,6 +28,7 @@ typedef struct variant {
     int64_t B, Hq, Hk, Sq, Skv, D, Dv;
     mask_kind mask;
     bool stats, bshd, bias, alibi, dropout, sink, scale_tensor, paged, rng_dump, dmask;
+    bool mma_sync; /* sm_90 with jit.sdpa_wgmma 0 */
 } variant;
 
 static int add(ir_graph *g, hipdnnDataType_t dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3, bool bshd)
@@ -113,7 +115,7 @@ static int emit_and_compile(const variant *v, const char *what)
     const char *archs[] = {"sm_90", "sm_80"};
     int compiled = 0;
     for (int a = 0; a < 2; a++) {
-        cg_target t = {.platform = "nvidia", .sm_count = 132};
+        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1, k2;
         cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k1), HIPDNN_STATUS_SUCCESS);
@@ -151,7 +153,8 @@ Test(codegen_sdpa, head_dims_and_types_compile, .timeout = 900)
     for (int d = 0; d < 4; d++)
         for (int t = 0; t < 2; t++, n++) {
             variant v = {.dt = dts[t], .B = 2, .Hq = 4, .Sq = 300, .Skv = 517, .D = dims[d], .Dv = dims[d],
-                         .mask = (mask_kind)(n % N_MASKS), .stats = n % 2 == 0, .bshd = n % 3 == 0};
+                         .mask = (mask_kind)(n % N_MASKS), .stats = n % 2 == 0, .bshd = n % 3 == 0,
+                         .mma_sync = n % 4 == 3};
             char what[64];
             snprintf(what, sizeof what, "sdpa_d%lld_%s_%s", (long long)dims[d], t ? "f16" : "bf16",
                      mask_names[v.mask]);
@@ -159,7 +162,7 @@ Test(codegen_sdpa, head_dims_and_types_compile, .timeout = 900)
         }
 }
 
-/* Every mask kind with stats on and off (D 128, bf16). */
+/* Every mask kind with stats on and off (D 128, bf16; sm_90 both on wgmma and on mma.sync). */
 Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
 {
     if (!have_compiler())
@@ -167,7 +170,7 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
     for (int m = 0; m < N_MASKS; m++)
         for (int s = 0; s < 2; s++) {
             variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 3, .Hq = 8, .Hk = 2, .Sq = 129, .Skv = 77,
-                         .D = 128, .Dv = 128, .mask = (mask_kind)m, .stats = s};
+                         .D = 128, .Dv = 128, .mask = (mask_kind)m, .stats = s, .mma_sync = s == 1};
             char what[64];
             snprintf(what, sizeof what, "sdpa_%s_stats%d", mask_names[m], s);
             cr_expect_eq(emit_and_compile(&v, what), 2, "%s", what);
@@ -206,13 +209,22 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
     cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
     cg_kernel k;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS); /* wgmma: 2 warpgroups */
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 8\n"
+                                        "#define HD_STAGES 2\n#define HD_SM90 1\n"));
+    cr_expect_str_eq(k.arch, "sm_90a");
+    cr_expect_eq(k.block[0], 256u);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2);
+    cg_kernel_free(&k);
+    t.sdpa_wgmma = -1; /* mma.sync: 4 warps of 32 rows, 64-key tiles */
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 64\n#define HD_WARPS 4\n"));
+    cr_expect_str_eq(k.arch, "sm_90");
     cr_expect_eq(k.grid[0], 4u);
     cr_expect_eq(k.grid[1], 2u);
     cr_expect_eq(k.block[0], 128u);
     cg_kernel_free(&k);
-    t.sdpa_block_m = 64, t.sdpa_block_n = 128, t.sdpa_warps = 8, t.sdpa_stages = 3;
+    t.sdpa_block_m = 64, t.sdpa_block_n = 128, t.sdpa_warps = 8, t.sdpa_stages = 3, t.sdpa_wgmma = -1;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_BM 64\n#define HD_BN 128\n#define HD_WARPS 4\n#define HD_STAGES 3\n"),
                        "64 rows take at most 4 warps");

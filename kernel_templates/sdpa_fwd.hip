@@ -104,7 +104,7 @@ HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
 #define HD_NS (HD_BN / 8)                 /* n8 tiles of S per row tile */
 #define HD_NO (HD_DV16 / 8)               /* n8 tiles of O per row tile */
 #define HD_KS (HD_D16 / 16)               /* k16 steps of Q·Kᵀ */
-#define HD_Q_REGS (HD_MW == 1 && HD_D16 <= 128 && !HD_SM90) /* Q fragments stay in registers */
+#define HD_Q_REGS (HD_MW == 1 && HD_D16 <= 128) /* mma.sync: Q fragments stay in registers */
 #define HD_Q_BYTES (HD_BM * HD_DP * 2)
 #define HD_K_BYTES (HD_BN * HD_DP * 2)
 #define HD_V_BYTES (HD_BN * HD_DVP * 2)
@@ -533,8 +533,9 @@ HD_DEVICE void hd_pv(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv, int lane)
 }
 
 #if HD_SM90
-/* s = Q·Kᵀ with wgmma: the warpgroup's 64 rows of Q (shared) times the tile's BN keys. */
-HD_DEVICE void hd_qk_sm90(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp)
+/* Issues s = Q·Kᵀ on wgmma (one commit group): the warpgroup's 64 rows of Q times the BN keys
+ * of the tile at sk, both from shared memory. Complete it with hd_wgmma_wait0 + hd_acc_fence. */
+HD_DEVICE void hd_qk_issue(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp)
 {
     const hd_u32 q0 = sq_ + (warp >> 2) * 64 * 128;
     float *d = &s[0][0][0];
@@ -546,12 +547,11 @@ HD_DEVICE void hd_qk_sm90(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp)
                            hd_desc(sk + blk * HD_BN * 128 + in, 16, 1024), kk > 0);
     }
     hd_wgmma_commit();
-    hd_wgmma_wait0();
-    hd_acc_fence<HD_BN / 2>(d);
 }
 
-/* O += P·V with wgmma: P from registers (s, as mma.sync A fragments), V (shared, N-major). */
-HD_DEVICE void hd_pv_sm90(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
+/* Issues O += P·V on wgmma (one commit group): P from registers (s packed as mma.sync A
+ * fragments: the layout wgmma takes for A), V (shared, N-major). */
+HD_DEVICE void hd_pv_issue(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
 {
     float *d = &a.o[0][0][0];
     hd_u32 pa[HD_BN / 16][4];
@@ -567,12 +567,67 @@ HD_DEVICE void hd_pv_sm90(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
     for (int kk = 0; kk < HD_BN / 16; kk++) /* 16 keys = 16 rows of 128 bytes */
         hd_wgmma_rs<HD_DV>(d, pa[kk], hd_desc(sv + kk * 2048, HD_BN * 128, 1024));
     hd_wgmma_commit();
-    hd_wgmma_wait0();
-    hd_acc_fence<HD_DV / 2>(d);
 }
+
+#if HD_STAGES < 3
+#error "the wgmma main loop keeps three K/V stages"
 #endif
 
-/* The main loop: every K/V tile of [t_lo, t_hi) through HD_STAGES shared-memory stages. */
+/* The Hopper main loop. Tile t's softmax runs while the tensor cores compute tile t + 1's
+ * Q·Kᵀ (FlashAttention-3's intra-warpgroup overlap), then P·V of tile t; three stages: tile
+ * t + 1 is in shared memory when iteration t starts, tile t + 2 loads during it (into the stage
+ * of tile t - 1, which every warpgroup finished before the barrier). */
+HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_base, int tid, HD_PARAMS)
+{
+    const int warp = tid >> 5, lane = tid & 31;
+    const hd_u32 sq_ = s_base, s_kv = s_base + HD_Q_BYTES, stage_bytes = HD_K_BYTES + HD_V_BYTES;
+    hd_load_q(sq_, k, tid, HD_ARGS);
+#pragma unroll
+    for (int st = 0; st < 2; st++) {
+        if (k.t_lo + st < k.t_hi)
+            hd_load_kv(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + st, tid, HD_ARGS);
+        hd_cp_commit(); /* Q travels in the first group */
+    }
+    if (k.t_lo >= k.t_hi) {
+        hd_cp_wait<0>();
+        return;
+    }
+    hd_cp_wait<1>(); /* Q and the first tile */
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async wrote, wgmma reads */
+    __syncthreads();
+    float sc[1][HD_NS][4], sn[1][HD_NS][4]; /* scores of tile t and of tile t + 1 */
+    hd_qk_issue(sc, sq_, s_kv, warp);
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_BN / 2>(&sc[0][0][0]);
+    for (int t = k.t_lo; t < k.t_hi; t++) {
+        hd_cp_wait<0>(); /* tile t + 1 */
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        __syncthreads(); /* ... visible to every warp; tile t - 1's stage is free */
+        if (t + 2 < k.t_hi) {
+            hd_u32 st = s_kv + ((t + 2 - k.t_lo) % HD_STAGES) * stage_bytes;
+            hd_load_kv(st, st + HD_K_BYTES, k, t + 2, tid, HD_ARGS);
+        }
+        hd_cp_commit();
+        const bool more = t + 1 < k.t_hi;
+        if (more)
+            hd_qk_issue(sn, sq_, s_kv + ((t + 1 - k.t_lo) % HD_STAGES) * stage_bytes, warp);
+        hd_softmax(sc, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
+        hd_pv_issue(a, sc, s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes + HD_K_BYTES);
+        hd_wgmma_wait0();
+        hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
+        hd_acc_fence<HD_BN / 2>(&sn[0][0][0]);
+#pragma unroll
+        for (int ni = 0; ni < HD_NS; ni++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                sc[0][ni][e] = sn[0][ni][e];
+    }
+    hd_cp_wait<0>();
+}
+#else
+
+/* The main loop (mma.sync): every K/V tile of [t_lo, t_hi) through HD_STAGES shared-memory
+ * stages; tile t + HD_STAGES - 1 loads while tile t is computed. */
 HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_base, int tid, HD_PARAMS)
 {
     const int warp = tid >> 5, lane = tid & 31;
@@ -588,9 +643,6 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     hd_u32 qf[HD_Q_REGS ? HD_KS : 1][4]; /* HD_Q_REGS: the warp's Q fragments, from the first tile on */
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<HD_STAGES - 2>();
-#if HD_SM90 /* the tensor cores read through the async proxy what cp.async wrote */
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
-#endif
         __syncthreads(); /* tile t is in shared memory; the stage of tile t - 1 is free */
 #if HD_Q_REGS
         if (t == k.t_lo)
@@ -606,19 +658,13 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         hd_cp_commit();
         const hd_u32 sk = s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes, sv = sk + HD_K_BYTES;
         float s[HD_MW][HD_NS][4];
-#if HD_SM90
-        (void)qf;
-        hd_qk_sm90(s, sq_, sk, warp);
-        hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
-        hd_pv_sm90(a, s, sv);
-#else
         hd_qk(s, qf, sq_, sk, warp, lane);
         hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_pv(a, s, sv, lane);
-#endif
     }
     hd_cp_wait<0>();
 }
+#endif
 
 /* ---- epilogue ----------------------------------------------------------------------------------- */
 

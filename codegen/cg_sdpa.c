@@ -220,10 +220,10 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
         s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
     if (s->sm90)
-        s->warps = s->bm / 16, s->stages = 3; /* 16 rows a warp; the overlapped loop's 3 stages */
+        s->warps = s->bm / 16; /* 16 rows a warp, 4 warps a warpgroup */
     int cap = strcmp(t->arch, "sm_80") == 0 || strcmp(t->arch, "sm_87") == 0 ? SMEM_OPTIN_SM80
                                                                               : SMEM_OPTIN_MAX;
-    while (smem_bytes(s) > cap && s->stages > (s->sm90 ? 3 : 2))
+    while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
     while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
         s->bn /= 2;

@@ -569,11 +569,8 @@ HD_DEVICE void hd_pv_issue(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
     hd_wgmma_commit();
 }
 
-#if HD_STAGES < 3
-#error "the wgmma main loop keeps three K/V stages"
-#endif
-
-/* The Hopper main loop. Tile t's softmax runs while the tensor cores compute tile t + 1's
+#if HD_STAGES >= 3
+/* The overlapped Hopper main loop (three stages or more). Tile t's softmax runs while the tensor cores compute tile t + 1's
  * Q·Kᵀ (FlashAttention-3's intra-warpgroup overlap), then P·V of tile t; three stages: tile
  * t + 1 is in shared memory when iteration t starts, tile t + 2 loads during it (into the stage
  * of tile t - 1, which every warpgroup finished before the barrier). */
@@ -611,6 +608,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         const bool more = t + 1 < k.t_hi;
         if (more)
             hd_qk_issue(sn, sq_, s_kv + ((t + 1 - k.t_lo) % HD_STAGES) * stage_bytes, warp);
+        hd_acc_fence<HD_BN / 2>(&sc[0][0][0]); /* the softmax stays below the issue: they overlap */
         hd_softmax(sc, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_pv_issue(a, sc, s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes + HD_K_BYTES);
         hd_wgmma_wait0();
@@ -624,10 +622,15 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     }
     hd_cp_wait<0>();
 }
-#else
+#define HD_OVERLAPPED 1
+#endif
+#endif
 
-/* The main loop (mma.sync): every K/V tile of [t_lo, t_hi) through HD_STAGES shared-memory
- * stages; tile t + HD_STAGES - 1 loads while tile t is computed. */
+#ifndef HD_OVERLAPPED
+
+/* The sequential main loop (mma.sync, or wgmma with two stages): every K/V tile of
+ * [t_lo, t_hi) through HD_STAGES shared-memory stages; tile t + HD_STAGES - 1 loads while tile
+ * t is computed: Q·Kᵀ, softmax, P·V one after the other. */
 HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_base, int tid, HD_PARAMS)
 {
     const int warp = tid >> 5, lane = tid & 31;
@@ -643,6 +646,9 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     hd_u32 qf[HD_Q_REGS ? HD_KS : 1][4]; /* HD_Q_REGS: the warp's Q fragments, from the first tile on */
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<HD_STAGES - 2>();
+#if HD_SM90 /* the tensor cores read through the async proxy what cp.async wrote */
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+#endif
         __syncthreads(); /* tile t is in shared memory; the stage of tile t - 1 is free */
 #if HD_Q_REGS
         if (t == k.t_lo)
@@ -658,9 +664,20 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         hd_cp_commit();
         const hd_u32 sk = s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes, sv = sk + HD_K_BYTES;
         float s[HD_MW][HD_NS][4];
+#if HD_SM90
+        (void)qf;
+        hd_qk_issue(s, sq_, sk, warp);
+        hd_wgmma_wait0();
+        hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+        hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
+        hd_pv_issue(a, s, sv);
+        hd_wgmma_wait0();
+        hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
+#else
         hd_qk(s, qf, sq_, sk, warp, lane);
         hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_pv(a, s, sv, lane);
+#endif
     }
     hd_cp_wait<0>();
 }

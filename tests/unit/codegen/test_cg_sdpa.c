@@ -211,10 +211,10 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     cg_kernel k;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS); /* wgmma: 2 warpgroups */
     cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 8\n"
-                                        "#define HD_STAGES 3\n#define HD_SM90 1\n"));
+                                        "#define HD_STAGES 2\n#define HD_SM90 1\n"));
     cr_expect_str_eq(k.arch, "sm_90a");
     cr_expect_eq(k.block[0], 256u);
-    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 3 * 128 * 256 * 2);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2);
     cg_kernel_free(&k);
     t.sdpa_wgmma = -1; /* mma.sync: 4 warps of 32 rows, 64-key tiles */
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);

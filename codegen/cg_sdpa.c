@@ -11,10 +11,12 @@
  *   attention scale: the attribute, or a one-element tensor (by value, run-time scalar, memory)
  *   SEQ_Q / SEQ_KV [B,1,1,1] integers (padding), the diagonal band (causal top-left or
  *       bottom-right, sliding window), an additive bias [1|B,1|Hq,1|Sq,1|Skv], ALiBi, a sink
- *       [1,Hq,1,1], Philox dropout with the seed and offset in memory or by value
- *   Stats / Max / Sum_exp [B,Hq,Sq,1], any strides
- * Refused with a reason (the engine falls back): custom dropout (DROPOUT_MASK / DROPOUT_SCALE),
- * RNG_DUMP, the block mask, seed or offset passed as run-time host scalars, AMD targets.
+ *       [1,Hq,1,1], Philox dropout with the seed and offset in memory or by value, custom
+ *       dropout (DROPOUT_MASK [1|B,1|Hq,1|Sq,1|Skv], DROPOUT_SCALE)
+ *   Stats / Max / Sum_exp [B,Hq,Sq,1], RNG_DUMP [B,Hq,Sq,Skv] (the mask used), any strides
+ * Refused with a reason (the engine falls back): the block mask, seed or offset passed as
+ * run-time host scalars, a pointwise score modifier (ir_fuse fuses nothing into an SDPA anchor
+ * today), AMD targets.
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
  * per 64 query rows, key tiles of 64 or 128); elsewhere on mma.sync.
@@ -64,15 +66,19 @@ static bool rows_ok(const ir_tensor *t)
 
 static bool is_int(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT32 || t == HIPDNN_DATA_INT64; }
 
-/* Skv of paged K/V as ir_ref_sdpa.c infers it (bias' last dim when not 1, else the coverage). */
+/* Skv of paged K/V as ir_ref_sdpa.c infers it: RNG_DUMP's last dim, else the bias' or the
+ * dropout mask's when not 1, else the smaller coverage of the page tables. */
 static int64_t paged_skv(const sd *s)
 {
     const ir_tensor *k = T(s, s->in[IR_SDPA_K]), *v = T(s, s->in[IR_SDPA_V]);
     int64_t lk = T(s, s->in[IR_SDPA_PAGE_K])->dims[2] * k->dims[2];
     int64_t lv = T(s, s->in[IR_SDPA_PAGE_V])->dims[2] * v->dims[2];
-    int bias = s->in[IR_SDPA_BIAS];
-    if (bias >= 0 && T(s, bias)->rank == 4 && T(s, bias)->dims[3] != 1)
-        return T(s, bias)->dims[3];
+    int dump = s->out[IR_SDPA_RNG_DUMP], hint[2] = {s->in[IR_SDPA_BIAS], s->in[IR_SDPA_DROPOUT_MASK]};
+    if (dump >= 0 && T(s, dump)->rank == 4)
+        return T(s, dump)->dims[3];
+    for (int n = 0; n < 2; n++)
+        if (hint[n] >= 0 && T(s, hint[n])->rank == 4 && T(s, hint[n])->dims[3] != 1)
+            return T(s, hint[n])->dims[3];
     return lk < lv ? lk : lv;
 }
 
@@ -148,11 +154,16 @@ static bool int_scalar_ok(const ir_tensor *t)
 static bool check_options(const sd *s, char *why, size_t len)
 {
     const int *in = s->in;
-    if (in[IR_SDPA_DROPOUT_MASK] >= 0 || in[IR_SDPA_DROPOUT_SCALE] >= 0)
-        return fail(why, len, "custom dropout (DROPOUT_MASK / DROPOUT_SCALE) has no attention "
-                    "template path yet");
-    if (s->out[IR_SDPA_RNG_DUMP] >= 0)
-        return fail(why, len, "the attention template does not write RNG_DUMP");
+    if (s->p->dropout_p > 0 && (in[IR_SDPA_DROPOUT_MASK] >= 0 || in[IR_SDPA_DROPOUT_SCALE] >= 0))
+        return fail(why, len, "Philox dropout and custom dropout (DROPOUT_MASK / DROPOUT_SCALE) "
+                    "are exclusive");
+    int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv}, sink[4] = {1, s->Hq, 1, 1};
+    if (in[IR_SDPA_DROPOUT_MASK] >= 0 && !shaped(T(s, in[IR_SDPA_DROPOUT_MASK]), full, true))
+        return fail(why, len, "the dropout mask must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
+    if (in[IR_SDPA_DROPOUT_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPA_DROPOUT_SCALE])->dtype) == NULL)
+        return fail(why, len, "a dropout scale type templates cannot load");
+    if (s->out[IR_SDPA_RNG_DUMP] >= 0 && !shaped(T(s, s->out[IR_SDPA_RNG_DUMP]), full, false))
+        return fail(why, len, "RNG_DUMP must be [B,Hq,Sq,Skv] of a type templates store");
     if (in[IR_SDPA_BLOCK_MASK] >= 0 || in[IR_SDPA_RESERVED] >= 0)
         return fail(why, len, "the block mask has no attention template path");
     if (s->p->dropout_p > 0 && (in[IR_SDPA_SEED] < 0 || in[IR_SDPA_OFFSET] < 0 ||
@@ -164,7 +175,6 @@ static bool check_options(const sd *s, char *why, size_t len)
         if (in[n] >= 0 && (!is_int(T(s, in[n])->dtype) || T(s, in[n])->dims[0] != s->B ||
                            T(s, in[n])->by_value || T(s, in[n])->runtime_scalar))
             return fail(why, len, "SEQ_LEN_Q / SEQ_LEN_KV must be [B,1,1,1] integer tensors");
-    int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv}, sink[4] = {1, s->Hq, 1, 1};
     if (in[IR_SDPA_BIAS] >= 0 && !shaped(T(s, in[IR_SDPA_BIAS]), full, true))
         return fail(why, len, "the bias must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
     if (in[IR_SDPA_SINK] >= 0 && !shaped(T(s, in[IR_SDPA_SINK]), sink, false))
@@ -356,6 +366,34 @@ static bool positive_scale(const sd *s)
     return ir_load(&b, &zero) > 0;
 }
 
+/* The custom dropout mask, P's dropout scale and the RNG_DUMP store. */
+static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
+{
+    const char *coord[4] = {"b", "h", "i", "j"};
+    int mask = s->in[IR_SDPA_DROPOUT_MASK], scale = s->in[IR_SDPA_DROPOUT_SCALE], dump = s->out[IR_SDPA_RNG_DUMP];
+    base_sb_printf(defs, "#define HD_DMASK %d\n#define HD_RNG_DUMP %d\n", mask >= 0, dump >= 0);
+    if (mask >= 0) {
+        base_sb_printf(hooks, "HD_DEVICE float hd_dmask(int b, int h, int i, int j, HD_PARAMS)\n{\n"
+                       "    return hd_ld<%s>(p%d, ", cg_dtype(T(s, mask)->dtype), mask);
+        offset(s, mask, coord, hooks);
+        base_sb_puts(hooks, ");\n}\n");
+    }
+    base_sb_puts(hooks, "HD_DEVICE float hd_drop_scale(HD_PARAMS)\n{\n    return ");
+    if (s->p->dropout_p > 0)
+        base_sb_printf(hooks, "%.9gf", 1.0 / (1.0 - s->p->dropout_p));
+    else if (scale >= 0)
+        scalar_value(s, scale, hooks);
+    else
+        base_sb_puts(hooks, "1.0f");
+    base_sb_puts(hooks, ";\n}\n");
+    if (dump >= 0) {
+        base_sb_printf(hooks, "HD_DEVICE void hd_rng_dump(int b, int h, int i, int j, float m, HD_PARAMS)\n{\n"
+                       "    hd_st<%s>(p%d, ", cg_dtype(T(s, dump)->dtype), dump);
+        offset(s, dump, coord, hooks);
+        base_sb_puts(hooks, ", m);\n}\n");
+    }
+}
+
 static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
 {
     const int *in = s->in;
@@ -389,6 +427,7 @@ static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
         offset(s, in[IR_SDPA_SINK], hc, hooks);
         base_sb_puts(hooks, ");\n}\n");
     }
+    dropout_hooks(s, defs, hooks);
     if (s->p->dropout_p > 0) {
         base_sb_printf(hooks, "#define hd_drop_p %.9gf\nHD_DEVICE unsigned long long hd_drop_seed(HD_PARAMS)\n{\n"
                        "    return ", (double)(float)s->p->dropout_p);

@@ -46,6 +46,9 @@
  *           HD_ALIBI + hd_alibi_slope(h)     ALiBi (0: none)
  *           HD_DROPOUT + hd_drop_p, hd_drop_seed(..), hd_drop_offset(..)   Philox dropout
  *                                       (ir/ir_philox.c's rule, bit for bit; 0: none)
+ *           HD_DMASK + hd_dmask(b,h,i,j, ..)  custom dropout mask (0: none)
+ *           hd_drop_scale(..)            P's dropout scale: 1/(1-p), DROPOUT_SCALE, or 1
+ *           HD_RNG_DUMP + hd_rng_dump(b,h,i,j,m, ..)  stores the mask used (0: no RNG_DUMP)
  *           HD_SINK + hd_sink(h, ..)     attention sink (0: none)
  *           hd_row_stats(b,h,i,m,l, ..)  stores Stats / Max / Sum_exp of a row (m natural log)
  *           HD_FOLD                     1 when the scale is a positive constant and nothing is added
@@ -82,6 +85,8 @@
 #define HD_BIAS 0
 #define HD_ALIBI 0
 #define HD_DROPOUT 0
+#define HD_DMASK 0
+#define HD_RNG_DUMP 0
 #define HD_SINK 0
 #define HD_FOLD 1
 #define HD_SM90 0
@@ -93,6 +98,7 @@ HD_DEVICE float hd_scale(HD_PARAMS) { return 0.08838834764831845f; }
 HD_DEVICE int hd_seq_q(int b, HD_PARAMS) { return HD_SQ; }
 HD_DEVICE int hd_seq_kv(int b, HD_PARAMS) { return HD_SKV; }
 HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
+HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #endif
 
 #define HD_THREADS (HD_WARPS * 32)
@@ -277,6 +283,21 @@ HD_DEVICE bool hd_drop_keep(unsigned long long seed, unsigned long long offset, 
     return u > hd_drop_p;
 }
 #endif
+
+/* The dropout mask M of score (b, h, i, j) (i < Sq, j < Skv): Philox's keep decision, the
+ * DROPOUT_MASK tensor, or 1. */
+HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
+{
+#if HD_DROPOUT
+    hd_i64 lin = (((hd_i64)b * HD_HQ + h) * HD_SQ + i) * HD_SKV + j;
+    return hd_drop_keep(hd_drop_seed(HD_ARGS), hd_drop_offset(HD_ARGS), lin) ? 1.0f : 0.0f;
+#elif HD_DMASK
+    return hd_dmask(b, h, i, j, HD_ARGS);
+#else
+    (void)b, (void)h, (void)i, (void)j;
+    return 1.0f;
+#endif
+}
 
 /* ---- the block's problem ------------------------------------------------------------------------ */
 
@@ -489,12 +510,10 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
                     float p = hd_exp2(s[mi][ni][e] - use);
 #endif
                     sum += p;
-#if HD_DROPOUT
+#if HD_DROPOUT || HD_DMASK
                     int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8;
                     int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
-                    hd_i64 lin = (((hd_i64)k.b * HD_HQ + k.h) * HD_SQ + i) * HD_SKV + j;
-                    if (!hd_drop_keep(hd_drop_seed(HD_ARGS), hd_drop_offset(HD_ARGS), lin))
-                        p = 0.0f;
+                    p = i < HD_SQ && j < HD_SKV ? p * hd_mask_at(k.b, k.h, i, j, HD_ARGS) : 0.0f;
 #endif
                     s[mi][ni][e] = p;
                 }
@@ -707,11 +726,7 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
             }
 #endif
             bool live = m != HD_NEG_INF && l > 0.0f;
-#if HD_DROPOUT
-            float inv = live ? keep / (l * (1.0f - hd_drop_p)) : 0.0f;
-#else
-            float inv = live ? keep / l : 0.0f;
-#endif
+            float inv = live ? keep * hd_drop_scale(HD_ARGS) / l : 0.0f;
             if (i >= HD_SQ)
                 continue;
             hd_i64 off = hd_o_off(k.b, k.h, i, HD_ARGS);
@@ -747,4 +762,11 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
     /* the 128-byte swizzle repeats every 1024 bytes: wgmma tiles start on that boundary */
     hd_attn_mainloop(a, k, (hd_smem_addr(hd_smem) + 1023) & ~1023u, tid, HD_ARGS);
     hd_attn_store(a, k, tid, HD_ARGS);
+#if HD_RNG_DUMP /* the mask used, for every score of the block's rows (masked or not) */
+    for (hd_i64 n = tid; n < (hd_i64)HD_BM * HD_SKV; n += HD_THREADS) {
+        int i = k.m0 + (int)(n / HD_SKV), j = (int)(n % HD_SKV);
+        if (i < HD_SQ)
+            hd_rng_dump(k.b, k.h, i, j, hd_mask_at(k.b, k.h, i, j, HD_ARGS), HD_ARGS);
+    }
+#endif
 }

@@ -6,9 +6,10 @@
  * [b,s,h,d] layouts (rows padded by 8 elements at times), and every option the template takes:
  * no mask, causal top-left and bottom-right, sliding window, padding (per-batch lengths, some
  * 0: whole batches fully masked), Stats / Max / Sum_exp, a scale tensor, bias, ALiBi, sink,
- * Philox dropout, paged K/V; the knob suite runs every tile shape on both main loops (wgmma on
- * sm_90 for head dims 64 / 128, mma.sync elsewhere and with jit.sdpa_wgmma 0). Inputs are fresh uniform
- * values in [-2, 2]; outputs are poisoned (0xFF: NaN) before the run.
+ * Philox dropout (RNG_DUMP compared element for element), custom dropout, paged K/V. The knob
+ * suite runs every tile shape on both main loops (wgmma on sm_90 for head dims 64 / 128,
+ * mma.sync elsewhere and with jit.sdpa_wgmma 0). Inputs are fresh uniform values in [-2, 2];
+ * outputs are poisoned (0xFF: NaN) before the run.
  * Comparison (op-semantics.md §4.11): every element isclose with atol = rtol = 2e-2 where
  * infinities must match exactly (Stats of fully masked rows are −inf), no NaN, and the relative
  * L2 error of O within its type's tolerance (gpu_util.c). Seed: HIPDNN_TEST_SEED replays a run.
@@ -31,7 +32,7 @@ static void reset_knobs(void)
 TestSuite(gpu_sdpa, .init = gpu_setup, .fini = reset_knobs, .timeout = 600);
 
 enum { U_Q = 1, U_K, U_V, U_O, U_STATS, U_SEQ_Q, U_SEQ_KV, U_BIAS, U_SCALE, U_SEED, U_OFFSET,
-       U_PAGE_K, U_PAGE_V, U_SINK, U_MAX, U_SUM };
+       U_PAGE_K, U_PAGE_V, U_SINK, U_MAX, U_SUM, U_DMASK, U_DSCALE, U_DUMP };
 
 typedef enum { M_NONE, M_CAUSAL, M_CAUSAL_BR, M_WINDOW, M_BAND } mask_kind;
 
@@ -43,6 +44,7 @@ typedef struct sdpa_case {
     mask_kind mask;
     int64_t left, right;          /* M_WINDOW / M_BAND bounds */
     bool padding, stats, max_sum, scale_tensor, bias, alibi, sink, dropout, paged;
+    bool custom_dropout, rng_dump; /* DROPOUT_MASK [1,Hq,Sq,Skv] + DROPOUT_SCALE; RNG_DUMP */
     int64_t bs;                   /* paged block size */
 } sdpa_case;
 
@@ -134,6 +136,16 @@ static hipdnnBackendDescriptor_t build(const sdpa_case *c)
         json_object_set_new(a, "offset_tensor_uid", json_integer(U_OFFSET));
         json_object_set_new(a, "dropout_probability", json_real(0.1));
     }
+    if (c->custom_dropout) {
+        json_array_append_new(ts, plain(U_DMASK, c->dt, 1, c->Hq, c->Sq, c->Skv));
+        json_array_append_new(ts, plain(U_DSCALE, "FLOAT", 1, 1, 1, 1));
+        json_object_set_new(a, "dropout_mask_tensor_uid", json_integer(U_DMASK));
+        json_object_set_new(a, "dropout_scale_tensor_uid", json_integer(U_DSCALE));
+    }
+    if (c->rng_dump) {
+        json_array_append_new(ts, plain(U_DUMP, "FLOAT", c->B, c->Hq, c->Sq, c->Skv));
+        json_object_set_new(a, "rng_dump_tensor_uid", json_integer(U_DUMP));
+    }
     if (c->alibi)
         json_object_set_new(a, "alibi_mask", json_true());
     if (c->mask == M_CAUSAL || c->mask == M_CAUSAL_BR)
@@ -181,6 +193,15 @@ static bool fill(const ir_tensor *t, ir_buf *b)
     }
     case U_SCALE:
         ir_store(b, idx, 0.5 / sqrt((double)cur.D) * (1 + rand() % 3));
+        return true;
+    case U_DMASK: { /* keep 80% */
+        do
+            ir_store(b, idx, rnd(0, 4) ? 1.0 : 0.0);
+        while (ir_next_index(b, idx));
+        return true;
+    }
+    case U_DSCALE:
+        ir_store(b, idx, 1.25);
         return true;
     case U_SEED:
     case U_OFFSET:
@@ -369,12 +390,21 @@ Test(gpu_sdpa, scale_tensor_bias_alibi_sink)
     run(c, "sink");
 }
 
+/* Philox dropout: RNG_DUMP (the keep mask used) equals the reference's element for element, and
+ * O with it; then custom dropout (a 0/1 mask and a scale) with its RNG_DUMP. */
 Test(gpu_sdpa, dropout_matches_the_reference_bit_for_bit)
 {
+    for (int r = 0; r < 3; r++) {
+        sdpa_case c = random_case();
+        c.dropout = true, c.stats = true, c.mask = r == 1 ? M_CAUSAL : M_NONE, c.rng_dump = r < 2;
+        if (r == 2) /* the wgmma head dims */
+            c.D = c.Dv = 128;
+        run(c, "dropout");
+    }
     for (int r = 0; r < 2; r++) {
         sdpa_case c = random_case();
-        c.dropout = true, c.stats = true, c.mask = r ? M_CAUSAL : M_NONE;
-        run(c, "dropout");
+        c.custom_dropout = true, c.rng_dump = true, c.stats = true, c.mask = r ? M_CAUSAL : M_NONE;
+        run(c, "custom dropout");
     }
 }
 

@@ -177,15 +177,16 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
         }
 }
 
-/* The options: bias, ALiBi (causal), dropout, sink, scale tensor, GQA + BSHD, paged K/V, Dv != D. */
+/* The options: bias, ALiBi (causal), dropout, sink, scale tensor, GQA + BSHD, paged K/V, Dv != D,
+ * custom dropout and Philox dropout with RNG_DUMP. */
 Test(codegen_sdpa, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
                     .stats = true};
-    variant vs[7];
-    for (int i = 0; i < 7; i++)
+    variant vs[9];
+    for (int i = 0; i < 9; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
@@ -194,8 +195,11 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
     vs[4].Hk = 2, vs[4].bshd = true, vs[4].mask = MASK_CAUSAL_BR;
     vs[5].paged = true;
     vs[6].D = 192, vs[6].Dv = 128, vs[6].dt = HIPDNN_DATA_BFLOAT16;
-    const char *names[7] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128"};
-    for (int i = 0; i < 7; i++)
+    vs[7].dmask = true, vs[7].rng_dump = true;
+    vs[8].dropout = true, vs[8].rng_dump = true, vs[8].D = vs[8].Dv = 128;
+    const char *names[9] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
+                            "custom_dropout_dump", "dropout_dump_wgmma"};
+    for (int i = 0; i < 9; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
@@ -255,10 +259,8 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     expect_refused(&a, "head dim 260", "multiples of 8");
     a = v, a.dt = HIPDNN_DATA_FLOAT;
     expect_refused(&a, "fp32", "bf16 or all fp16");
-    a = v, a.rng_dump = true;
-    expect_refused(&a, "RNG_DUMP", "RNG_DUMP");
-    a = v, a.dmask = true;
-    expect_refused(&a, "custom dropout", "custom dropout");
+    a = v, a.dmask = true, a.dropout = true;
+    expect_refused(&a, "Philox and custom dropout", "exclusive");
     a = v, a.Hq = 3, a.Hk = 2;
     ir_graph g; /* Hq not a multiple of Hk: the reference says BAD_PARAM; the template refuses */
     build(&g, &a);

@@ -55,6 +55,7 @@ typedef struct cg_target {
     int sdpa_warps;       /* attention: warps per block, 4 or 8 (0 = 4) */
     int sdpa_stages;      /* attention: K/V shared-memory stages, 2 or 3 (0 = 2) */
     int sdpa_wgmma;       /* attention on sm_90: 1 (or 0 = default) wgmma products where they fit, -1 never */
+    int sdpa_ws;          /* attention on sm_90 with wgmma: 1 = a loading warpgroup beside the computing ones */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

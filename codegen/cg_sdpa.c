@@ -39,6 +39,7 @@ typedef struct sd {
     int64_t bs_k, bs_v;                       /* paged block sizes, 0 when dense */
     int bm, bn, warps, stages;
     bool sm90;                                /* wgmma products (sm_90a) */
+    bool ws;                                  /* sm90 + a loading warpgroup */
 } sd;
 
 static bool fail(char *why, size_t len, const char *msg)
@@ -193,7 +194,8 @@ static bool check_options(const sd *s, char *why, size_t len)
 static int smem_bytes(const sd *s)
 {
     int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
-    return 1024 + s->bm * dp * 2 + s->stages * s->bn * (dp + dvp) * 2; /* 1 KB: base alignment */
+    return 1024 + s->bm * dp * 2 + s->stages * s->bn * (dp + dvp) * 2 /* 1 KB: base alignment */
+           + (s->ws ? s->stages * 16 : 0);                              /* mbarriers */
 }
 
 /* The wgmma products: sm_90, head dims 64 or 128 (one or two 128-byte swizzle blocks; the
@@ -229,8 +231,9 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
         s->bn = 128; /* wgmma: 128-key tiles at both head dims */
     if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
         s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
+    s->ws = s->sm90 && t->sdpa_ws > 0;
     if (s->sm90)
-        s->warps = s->bm / 16; /* 16 rows a warp, 4 warps a warpgroup */
+        s->warps = s->bm / 16 + (s->ws ? 4 : 0); /* 16 rows a computing warp; + the loaders */
     int cap = strcmp(t->arch, "sm_80") == 0 || strcmp(t->arch, "sm_87") == 0 ? SMEM_OPTIN_SM80
                                                                               : SMEM_OPTIN_MAX;
     while (smem_bytes(s) > cap && s->stages > 2)
@@ -450,7 +453,7 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->B, (long long)s->Hq, (long long)s->Sq, (long long)s->Skv,
                    (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n"
-                   "#define HD_SM90 %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90);
+                   "#define HD_SM90 %d\n#define HD_WS %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws);
     base_sb_printf(defs, "#define HD_HAS_RIGHT %d\n#define HD_RIGHT %lld\n#define HD_HAS_LEFT %d\n"
                    "#define HD_LEFT %lld\n#define HD_BOTTOM_RIGHT %d\n", p->has_right,
                    (long long)(p->right_bound < lim ? p->right_bound : lim), p->has_left,

@@ -90,6 +90,7 @@
 #define HD_SINK 0
 #define HD_FOLD 1
 #define HD_SM90 0
+#define HD_WS 0
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -102,7 +103,9 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #endif
 
 #define HD_THREADS (HD_WARPS * 32)
-#define HD_MW (HD_BM / (16 * HD_WARPS))  /* m16 row tiles per warp */
+#define HD_CWARPS (HD_WARPS - 4 * HD_WS) /* warps that compute (HD_WS: the first warpgroup loads) */
+#define HD_CTHREADS (HD_CWARPS * 32)
+#define HD_MW (HD_BM / (16 * HD_CWARPS)) /* m16 row tiles per computing warp */
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
 #define HD_DV16 ((HD_DV + 15) / 16 * 16)
 #define HD_DP ((HD_D + 63) / 64 * 64)     /* shared-memory row lengths (8-chunk swizzle) */
@@ -114,7 +117,7 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #define HD_Q_BYTES (HD_BM * HD_DP * 2)
 #define HD_K_BYTES (HD_BN * HD_DP * 2)
 #define HD_V_BYTES (HD_BN * HD_DVP * 2)
-#define HD_SMEM_BYTES (1024 + HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES))
+#define HD_SMEM_BYTES (1024 + HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES) + HD_WS * HD_STAGES * 16)
 #define HD_LOG2E 1.4426950408889634f
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
@@ -370,14 +373,14 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 /* ---- loads ---------------------------------------------------------------------------------- */
 
 /* Rows [0, HD_BM) of the block's Q into shared memory (rows past sq and dims past D zero). */
-HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int tid, HD_PARAMS)
+template <int NT> HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int tid, HD_PARAMS)
 {
     const hd_u16 *q = (const hd_u16 *)HD_Q_PTR;
     constexpr int DC = HD_D16 / 8, CH = HD_DP / 8;
 #pragma unroll
-    for (int n = 0; n < (HD_BM * DC + HD_THREADS - 1) / HD_THREADS; n++) {
-        int id = tid + n * HD_THREADS, r = id / DC, c = id % DC, i = k.m0 + r;
-        if (HD_BM * DC % HD_THREADS != 0 && id >= HD_BM * DC)
+    for (int n = 0; n < (HD_BM * DC + NT - 1) / NT; n++) {
+        int id = tid + n * NT, r = id / DC, c = id % DC, i = k.m0 + r;
+        if (HD_BM * DC % NT != 0 && id >= HD_BM * DC)
             break;
         bool ok = i < k.sq && c * 8 < HD_D;
         const hd_u16 *src = ok ? q + hd_q_off(k.b, k.h, i, HD_ARGS) + c * 8 : q;
@@ -386,23 +389,23 @@ HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int tid, HD_PARAMS)
 }
 
 /* Keys [t·BN, t·BN + BN) of K and V into one stage (rows past skv and dims past D zero). */
-HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
+template <int NT, int UNROLL = 64> HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
 {
     const hd_u16 *kp = (const hd_u16 *)HD_K_PTR, *vp = (const hd_u16 *)HD_V_PTR;
     constexpr int KC = HD_D16 / 8, KCH = HD_DP / 8, VC = HD_DV16 / 8, VCH = HD_DVP / 8;
-#pragma unroll
-    for (int n = 0; n < (HD_BN * KC + HD_THREADS - 1) / HD_THREADS; n++) {
-        int id = tid + n * HD_THREADS, r = id / KC, c = id % KC, j = t * HD_BN + r;
-        if (HD_BN * KC % HD_THREADS != 0 && id >= HD_BN * KC)
+#pragma unroll UNROLL
+    for (int n = 0; n < (HD_BN * KC + NT - 1) / NT; n++) {
+        int id = tid + n * NT, r = id / KC, c = id % KC, j = t * HD_BN + r;
+        if (HD_BN * KC % NT != 0 && id >= HD_BN * KC)
             break;
         bool ok = j < k.skv && c * 8 < HD_D;
         const hd_u16 *src = ok ? kp + hd_k_off(k.b, k.h, j, HD_ARGS) + c * 8 : kp;
         hd_cp_async16(sk + hd_tile_off(r, c, HD_BN, KCH), src, ok ? 16 : 0);
     }
-#pragma unroll
-    for (int n = 0; n < (HD_BN * VC + HD_THREADS - 1) / HD_THREADS; n++) {
-        int id = tid + n * HD_THREADS, r = id / VC, c = id % VC, j = t * HD_BN + r;
-        if (HD_BN * VC % HD_THREADS != 0 && id >= HD_BN * VC)
+#pragma unroll UNROLL
+    for (int n = 0; n < (HD_BN * VC + NT - 1) / NT; n++) {
+        int id = tid + n * NT, r = id / VC, c = id % VC, j = t * HD_BN + r;
+        if (HD_BN * VC % NT != 0 && id >= HD_BN * VC)
             break;
         bool ok = j < k.skv && c * 8 < HD_DV;
         const hd_u16 *src = ok ? vp + hd_v_off(k.b, k.h, j, HD_ARGS) + c * 8 : vp;
@@ -597,11 +600,11 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
 {
     const int warp = tid >> 5, lane = tid & 31;
     const hd_u32 sq_ = s_base, s_kv = s_base + HD_Q_BYTES, stage_bytes = HD_K_BYTES + HD_V_BYTES;
-    hd_load_q(sq_, k, tid, HD_ARGS);
+    hd_load_q<HD_THREADS>(sq_, k, tid, HD_ARGS);
 #pragma unroll
     for (int st = 0; st < 2; st++) {
         if (k.t_lo + st < k.t_hi)
-            hd_load_kv(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + st, tid, HD_ARGS);
+            hd_load_kv<HD_THREADS>(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + st, tid, HD_ARGS);
         hd_cp_commit(); /* Q travels in the first group */
     }
     if (k.t_lo >= k.t_hi) {
@@ -621,7 +624,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         __syncthreads(); /* ... visible to every warp; tile t - 1's stage is free */
         if (t + 2 < k.t_hi) {
             hd_u32 st = s_kv + ((t + 2 - k.t_lo) % HD_STAGES) * stage_bytes;
-            hd_load_kv(st, st + HD_K_BYTES, k, t + 2, tid, HD_ARGS);
+            hd_load_kv<HD_THREADS>(st, st + HD_K_BYTES, k, t + 2, tid, HD_ARGS);
         }
         hd_cp_commit();
         const bool more = t + 1 < k.t_hi;
@@ -655,11 +658,11 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     const int warp = tid >> 5, lane = tid & 31;
     const hd_u32 sq_ = s_base, s_kv = s_base + HD_Q_BYTES;
     const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
-    hd_load_q(sq_, k, tid, HD_ARGS);
+    hd_load_q<HD_THREADS>(sq_, k, tid, HD_ARGS);
 #pragma unroll
     for (int st = 0; st < HD_STAGES - 1; st++) {
         if (k.t_lo + st < k.t_hi)
-            hd_load_kv(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + st, tid, HD_ARGS);
+            hd_load_kv<HD_THREADS>(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + st, tid, HD_ARGS);
         hd_cp_commit(); /* Q travels in the first group */
     }
     hd_u32 qf[HD_Q_REGS ? HD_KS : 1][4]; /* HD_Q_REGS: the warp's Q fragments, from the first tile on */
@@ -678,7 +681,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         int next = t + HD_STAGES - 1;
         if (next < k.t_hi) {
             hd_u32 st = s_kv + ((next - k.t_lo) % HD_STAGES) * stage_bytes;
-            hd_load_kv(st, st + HD_K_BYTES, k, next, tid, HD_ARGS);
+            hd_load_kv<HD_THREADS>(st, st + HD_K_BYTES, k, next, tid, HD_ARGS);
         }
         hd_cp_commit();
         const hd_u32 sk = s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes, sv = sk + HD_K_BYTES;
@@ -743,6 +746,97 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
         }
 }
 
+/* The epilogue of the computing thread ctid: O and the row statistics, then RNG_DUMP. */
+HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, int ctid, HD_PARAMS)
+{
+    hd_attn_store(a, k, ctid, HD_ARGS);
+#if HD_RNG_DUMP /* the mask used, for every score of the block's rows (masked or not) */
+    for (hd_i64 n = ctid; n < (hd_i64)HD_BM * HD_SKV; n += HD_CTHREADS) {
+        int i = k.m0 + (int)(n / HD_SKV), j = (int)(n % HD_SKV);
+        if (i < HD_SQ)
+            hd_rng_dump(k.b, k.h, i, j, hd_mask_at(k.b, k.h, i, j, HD_ARGS), HD_ARGS);
+    }
+#endif
+}
+
+#if HD_WS
+/* ---- warp-specialized Hopper loop (HD_WS): warpgroup 0 loads, the others compute ------------- */
+
+HD_DEVICE void hd_mbar_init(hd_u32 bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+HD_DEVICE void hd_mbar_arrive(hd_u32 bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+/* Waits until the barrier's phase of parity `parity` has completed. */
+HD_DEVICE void hd_mbar_wait(hd_u32 bar, hd_u32 parity)
+{
+    hd_u32 done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+}
+
+/* The loading warpgroup: tile n of the block into stage n % HD_STAGES once the computing warps
+ * released it (`empty`, one arrival per computing warp); `full` completes when all 128 threads'
+ * copies of a tile have landed and been fenced for the tensor cores. Tile n - 1 is announced
+ * after tile n is issued, so one tile is always in flight. */
+HD_DEVICE void hd_ws_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_u32 empty, int ptid, HD_PARAMS)
+{
+    const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
+    const int n_tiles = k.t_hi - k.t_lo;
+    for (int n = 0; n < n_tiles; n++) {
+        const int st = n % HD_STAGES;
+        hd_mbar_wait(empty + st * 8, ((n / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
+        hd_load_kv<128, 2>(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + n, ptid, HD_ARGS);
+        hd_cp_commit();
+        if (n > 0) {
+            hd_cp_wait<1>();
+            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            hd_mbar_arrive(full + ((n - 1) % HD_STAGES) * 8);
+        }
+    }
+    if (n_tiles > 0) {
+        hd_cp_wait<0>();
+        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        hd_mbar_arrive(full + ((n_tiles - 1) % HD_STAGES) * 8);
+    }
+}
+
+/* The computing warpgroups (ctid 0 .. HD_CTHREADS - 1): Q once, then per tile Q·Kᵀ, softmax,
+ * P·V, and the stage back to the loader. No block-wide barrier: the two warpgroups drift apart,
+ * so one's softmax can run under the other's products. */
+HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
+                             hd_u32 empty, int ctid, HD_PARAMS)
+{
+    const int warp = ctid >> 5, lane = ctid & 31;
+    const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
+    hd_load_q<HD_CTHREADS>(sq_, k, ctid, HD_ARGS);
+    hd_cp_commit();
+    hd_cp_wait<0>();
+    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory"); /* Q, among the computing warps */
+    for (int t = k.t_lo; t < k.t_hi; t++) {
+        const int n = t - k.t_lo, st = n % HD_STAGES;
+        hd_mbar_wait(full + st * 8, (n / HD_STAGES) & 1);
+        const hd_u32 sk = s_kv + st * stage_bytes;
+        float s[1][HD_NS][4];
+        hd_qk_issue(s, sq_, sk, warp);
+        hd_wgmma_wait0();
+        hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+        hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
+        hd_pv_issue(a, s, sk + HD_K_BYTES);
+        hd_wgmma_wait0();
+        hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
+        __syncwarp();
+        if (lane == 0)
+            hd_mbar_arrive(empty + st * 8);
+    }
+}
+#endif
+
 HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
 {
     extern __shared__ __align__(1024) unsigned char hd_smem[];
@@ -760,13 +854,28 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
                 a.o[mi][no][2 * r] = a.o[mi][no][2 * r + 1] = 0.0f;
         }
     /* the 128-byte swizzle repeats every 1024 bytes: wgmma tiles start on that boundary */
-    hd_attn_mainloop(a, k, (hd_smem_addr(hd_smem) + 1023) & ~1023u, tid, HD_ARGS);
-    hd_attn_store(a, k, tid, HD_ARGS);
-#if HD_RNG_DUMP /* the mask used, for every score of the block's rows (masked or not) */
-    for (hd_i64 n = tid; n < (hd_i64)HD_BM * HD_SKV; n += HD_THREADS) {
-        int i = k.m0 + (int)(n / HD_SKV), j = (int)(n % HD_SKV);
-        if (i < HD_SQ)
-            hd_rng_dump(k.b, k.h, i, j, hd_mask_at(k.b, k.h, i, j, HD_ARGS), HD_ARGS);
+    const hd_u32 base = (hd_smem_addr(hd_smem) + 1023) & ~1023u;
+#if HD_WS
+    const hd_u32 s_kv = base + HD_Q_BYTES, full = s_kv + HD_STAGES * (HD_K_BYTES + HD_V_BYTES);
+    const hd_u32 empty = full + HD_STAGES * 8;
+    if (tid == 0) {
+        for (int st = 0; st < HD_STAGES; st++) {
+            hd_mbar_init(full + st * 8, 128);
+            hd_mbar_init(empty + st * 8, HD_CWARPS);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
+    __syncthreads();
+    if (tid < 128) { /* one branch per role: setmaxnreg moves registers to the computing warps */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
+        hd_ws_produce(k, s_kv, full, empty, tid, HD_ARGS);
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
+        hd_ws_consume(a, k, base, s_kv, full, empty, tid - 128, HD_ARGS);
+        hd_attn_finish(a, k, tid - 128, HD_ARGS);
+    }
+#else
+    hd_attn_mainloop(a, k, base, tid, HD_ARGS);
+    hd_attn_finish(a, k, tid, HD_ARGS);
 #endif
 }

@@ -419,17 +419,20 @@ Test(gpu_sdpa, paged_kv)
 }
 
 /* Every tile shape the knobs allow, on one case each (causal or padded at times), on mma.sync
- * (jit.sdpa_wgmma 0) and, on sm_90 with head dims 64 / 128, on wgmma. */
+ * (jit.sdpa_wgmma 0) and, on sm_90 with head dims 64 / 128, on wgmma, with and without the
+ * loading warpgroup (jit.sdpa_ws). */
 Test(gpu_sdpa, knobs_every_tile_shape)
 {
     static const char *const ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages",
-                                      "jit.sdpa_wgmma"};
-    static const int64_t shapes[][5] = {{64, 32, 4, 2, 0}, {64, 64, 4, 3, 0}, {128, 32, 8, 2, 0}, {128, 128, 8, 3, 0},
-                                        {128, 64, 4, 3, 0}, {64, 128, 4, 2, 0}, {128, 128, 8, 2, 0},
-                                        {64, 64, 4, 2, 1}, {64, 128, 4, 3, 1}, {128, 64, 8, 2, 1}, {128, 128, 8, 3, 1},
-                                        {128, 128, 8, 2, 1}};
-    for (int s = 0; s < 12; s++) {
-        gpu_set_knobs(5, ids, shapes[s]);
+                                      "jit.sdpa_wgmma", "jit.sdpa_ws"};
+    static const int64_t shapes[][6] = {{64, 32, 4, 2, 0, 0}, {64, 64, 4, 3, 0, 0}, {128, 32, 8, 2, 0, 0},
+                                        {128, 128, 8, 3, 0, 0}, {128, 64, 4, 3, 0, 0}, {64, 128, 4, 2, 0, 0},
+                                        {128, 128, 8, 2, 0, 0}, {64, 64, 4, 2, 1, 0}, {64, 128, 4, 3, 1, 0},
+                                        {128, 64, 8, 2, 1, 0}, {128, 128, 8, 3, 1, 0}, {128, 128, 8, 2, 1, 0},
+                                        {128, 128, 8, 2, 1, 1}, {128, 64, 8, 3, 1, 1}, {64, 64, 4, 2, 1, 1},
+                                        {128, 128, 8, 3, 1, 1}};
+    for (int s = 0; s < 16; s++) {
+        gpu_set_knobs(6, ids, shapes[s]);
         sdpa_case c = random_case();
         if (shapes[s][4]) /* the wgmma head dims */
             c.D = c.Dv = rnd(0, 1) ? 64 : 128;
@@ -437,7 +440,7 @@ Test(gpu_sdpa, knobs_every_tile_shape)
         char tag[64];
         snprintf(tag, sizeof tag, "tiles %lld/%lld/%lld/%lld%s", (long long)shapes[s][0],
                  (long long)shapes[s][1], (long long)shapes[s][2], (long long)shapes[s][3],
-                 shapes[s][4] ? " wgmma" : " mma.sync");
+                 shapes[s][5] ? " wgmma+loader" : shapes[s][4] ? " wgmma" : " mma.sync");
         run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);

@@ -29,6 +29,7 @@ typedef struct variant {
     mask_kind mask;
     bool stats, bshd, bias, alibi, dropout, sink, scale_tensor, paged, rng_dump, dmask;
     bool mma_sync; /* sm_90 with jit.sdpa_wgmma 0 */
+    bool ws;       /* sm_90 with jit.sdpa_ws 1 */
 } variant;
 
 static int add(ir_graph *g, hipdnnDataType_t dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3, bool bshd)
@@ -115,7 +116,8 @@ static int emit_and_compile(const variant *v, const char *what)
     const char *archs[] = {"sm_90", "sm_80"};
     int compiled = 0;
     for (int a = 0; a < 2; a++) {
-        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0};
+        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0,
+                       .sdpa_ws = v->ws};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1, k2;
         cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k1), HIPDNN_STATUS_SUCCESS);
@@ -178,15 +180,15 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
 }
 
 /* The options: bias, ALiBi (causal), dropout, sink, scale tensor, GQA + BSHD, paged K/V, Dv != D,
- * custom dropout and Philox dropout with RNG_DUMP. */
+ * custom dropout and Philox dropout with RNG_DUMP, the warp-specialized wgmma loop. */
 Test(codegen_sdpa, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
                     .stats = true};
-    variant vs[9];
-    for (int i = 0; i < 9; i++)
+    variant vs[10];
+    for (int i = 0; i < 10; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
@@ -197,9 +199,10 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
     vs[6].D = 192, vs[6].Dv = 128, vs[6].dt = HIPDNN_DATA_BFLOAT16;
     vs[7].dmask = true, vs[7].rng_dump = true;
     vs[8].dropout = true, vs[8].rng_dump = true, vs[8].D = vs[8].Dv = 128;
-    const char *names[9] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
-                            "custom_dropout_dump", "dropout_dump_wgmma"};
-    for (int i = 0; i < 9; i++)
+    vs[9].ws = true, vs[9].D = vs[9].Dv = 128, vs[9].mask = MASK_PADDING, vs[9].rng_dump = true;
+    const char *names[10] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
+                             "custom_dropout_dump", "dropout_dump_wgmma", "warp_specialized"};
+    for (int i = 0; i < 10; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
@@ -220,7 +223,13 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     cr_expect_eq(k.block[0], 256u);
     cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2);
     cg_kernel_free(&k);
-    t.sdpa_wgmma = -1; /* mma.sync: 4 warps of 32 rows, 64-key tiles */
+    t.sdpa_ws = 1; /* + a loading warpgroup: 12 warps, mbarriers after the stages */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_WARPS 12\n#define HD_STAGES 2\n#define HD_SM90 1\n#define HD_WS 1\n"));
+    cr_expect_eq(k.block[0], 384u);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2 + 2 * 16);
+    cg_kernel_free(&k);
+    t.sdpa_ws = 0, t.sdpa_wgmma = -1; /* mma.sync: 4 warps of 32 rows, 64-key tiles */
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 64\n#define HD_WARPS 4\n"));
     cr_expect_str_eq(k.arch, "sm_90");

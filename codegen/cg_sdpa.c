@@ -19,7 +19,8 @@
  * today), AMD targets.
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
- * per 64 query rows, key tiles of 64 or 128); elsewhere on mma.sync.
+ * per 64 query rows, key tiles of 64 or 128; 128 x 128 tiles at D=128, 64 x 64 at D=64), with a
+ * loading warpgroup when jit.sdpa_ws asks (HD_WS); elsewhere on mma.sync.
  */
 #include <stdio.h>
 #include <stdlib.h>

@@ -21,17 +21,30 @@
  * Shared memory rows are HD_DP (HD_DVP) elements, multiples of 64, 16-byte chunk c of row r
  * stored at chunk c ^ (r % 8): ldmatrix and cp.async are free of bank conflicts.
  * The kernel is three parts: the block's setup (coordinates, lengths, key range), the main loop
- * (hd_attn_mainloop: loads + the two products + softmax) and the epilogue (hd_attn_store). A
- * Hopper main loop (TMA + wgmma, warp-specialized) replaces hd_attn_mainloop only: it must leave
- * the same per-row state (hd_attn_acc: m, l in the log2 domain, unnormalised O).
+ * (loads + the two products + softmax) and the epilogue (hd_attn_finish: O, statistics,
+ * RNG_DUMP). Every main loop leaves the same per-row state (hd_attn_acc: m, l in the log2
+ * domain, unnormalised O in the m16n8 C-fragment layout) and shares the loads, the masks and the
+ * softmax (hd_softmax). The main loops:
+ *   mma.sync (HD_SM90 0; sm_80+, any head dim): as above, sequential per tile.
+ *   wgmma (HD_SM90 1; sm_90a, head dims 64 / 128): one warpgroup per 64 query rows; Q·Kᵀ reads
+ *       Q and K from shared memory, P·V takes P from registers (the mma.sync A fragment is the
+ *       layout wgmma takes for A) and V N-major; tiles in the 128-byte-swizzle layout of the
+ *       wgmma descriptors ([rows][64] column blocks), written by cp.async and fenced for the
+ *       async proxy. Two stages: sequential per tile; three or more: tile t's softmax overlaps
+ *       tile t+1's Q·Kᵀ.
+ *   warp-specialized wgmma (HD_WS 1): warpgroup 0 only loads (mbarriers full / empty per stage,
+ *       setmaxnreg), the others compute with no block-wide barrier per tile.
+ * bench/NOTES.md says which is fastest where (the default: wgmma, two stages).
  *
  * Contract
  *   holes   HD_DT                       HD_DT_BFLOAT16 or HD_DT_HALF (Q, K, V alike)
  *           HD_O_DT                     O's type (any type hd_st stores)
  *           HD_B, HD_HQ, HD_SQ, HD_SKV  sizes (Skv: the dense or paged key count)
  *           HD_D, HD_DV                 head dims of Q/K and of V/O: multiples of 8, <= 256
- *           HD_BM, HD_BN, HD_WARPS, HD_STAGES   tile rows (HD_WARPS·16·HD_MW), tile keys (16..128,
- *                                       multiple of 16), warps (4 or 8), K/V stages (2 or 3)
+ *           HD_BM, HD_BN, HD_WARPS, HD_STAGES   tile rows (HD_CWARPS·16·HD_MW), tile keys (16..128,
+ *                                       multiple of 16; wgmma 64 or 128), warps (4, 8; + 4 with
+ *                                       HD_WS), K/V stages (2 or 3)
+ *           HD_SM90, HD_WS              the main loop (above)
  *           hd_q_off(b,h,i,..), hd_k_off(b,h,j,..), hd_v_off(b,h,j,..), hd_o_off(b,h,i,..): offset of
  *                                       row i / j (h: the query head; the hook maps it to the K/V
  *                                       head, and a paged hook reads the page table); multiples
@@ -54,7 +67,7 @@
  *           HD_FOLD                     1 when the scale is a positive constant and nothing is added
  *                                       to the scores: the max runs on raw scores and the scale
  *                                       folds into the exponent's FMA
- *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16)
+ *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
  *   grid    (ceil(Sq / HD_BM), Hq, B), HD_WARPS·32 threads, HD_SMEM_BYTES dynamic shared memory
  *   reference  ir_ref_sdpa_fwd (ir/ir_ref_sdpa.c)
  */

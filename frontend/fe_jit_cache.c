@@ -4,12 +4,18 @@
  * launch them.
  *
  * Plan key: kc_plan_key with graph = XXH3-128 over the canonical graph key, the target (arch,
- * platform, multiprocessor count), the compiler and its version, the templates' hash and this
- * library's build ID (a recipe describes what this build's code generator decided; another
- * build recomputes it), plus the engine id and its knob values. Without a build ID the plan
- * table is not used.
- *
- * Recipe (little-endian): magic "HJPR", version, the canonical tensor count, the scratch offset,
+ * platform, multiprocessor count), the templates' hash and this library's build ID (a recipe
+ * describes what this build's code generator decided; another build recomputes it), plus the
+ * engine id and its knob values. Without a build ID the plan table is not used.
+ * The run-time compiler is not in the plan key: loading NVRTC or hipRTC just to learn its version
+ * costs milliseconds, more than the whole plan build from the cache. The recipe records the
+ * compiler (id and version) that built its kernels instead; when this process has the compiler
+ * loaded anyway and it is another version, the record is a miss (rebuilt and replaced). So a
+ * compiler upgrade reaches a cached plan the first time a process that compiles builds it;
+ * until then the cached code objects, valid for the arch, keep serving. Kernel keys always
+ * include the compiler version.
+ * Recipe (little-endian): magic "HJPR", version, the compiler (id, major, minor), the canonical
+ * tensor count, the scratch offset,
  * the workspace slots (canonical tensor, offset), then per kernel: entry, arch, grid, block,
  * shared memory, alignment, scratch bytes, arguments (kind, canonical tensor, tensor-map fields,
  * int64 value) and further launches (entry, grid, block, shared memory). Tensors are named by
@@ -42,19 +48,17 @@ void fe_jit_plan_ref_make(const fe_graph_state *g, const fe_target *t, int64_t e
     *ref = (fe_jit_plan_ref){0};
     const uint8_t *build_id;
     size_t n_id = base_build_id(&build_id);
-    rt_compiler_info info;
-    if (n_id == 0 || g->key[0] == '\0' || n_knobs > FE_MAX_KNOBS || rt_compiler_for(t->arch, &info) != HIPDNN_STATUS_SUCCESS)
+    if (n_id == 0 || g->key[0] == '\0' || n_knobs > FE_MAX_KNOBS)
         return;
     XXH3_state_t *s = XXH3_createState();
     if (s == NULL)
         return;
-    int64_t nums[4] = {t->sm_count, info.major, info.minor, (int64_t)cg_templates_hash()};
+    int64_t nums[2] = {t->sm_count, (int64_t)cg_templates_hash()};
     XXH3_128bits_reset(s);
     put_field(s, PLAN_KEY_FORMAT, strlen(PLAN_KEY_FORMAT));
     put_field(s, g->key, strlen(g->key));
     put_field(s, t->arch, strlen(t->arch));
     put_field(s, t->platform, strlen(t->platform));
-    put_field(s, info.id, strlen(info.id));
     put_field(s, nums, sizeof nums);
     put_field(s, build_id, n_id);
     XXH128_canonical_t c;
@@ -131,8 +135,12 @@ static bool put_kernel(base_sb *sb, const jit_kernel *k, const int *tid)
 static bool encode(const fe_plan_impl *p, const int *tid, int n_canon, base_sb *sb)
 {
     const ir_graph *ir = p->g->ir;
+    rt_compiler_info cc;
+    if (rt_compiler_for(p->arch, &cc) != HIPDNN_STATUS_SUCCESS)
+        return false;
     base_sb_putn(sb, RECIPE_MAGIC, 4);
     put_u32(sb, RECIPE_VERSION);
+    put_str(sb, cc.id), put_u32(sb, (uint32_t)cc.major), put_u32(sb, (uint32_t)cc.minor);
     put_i64(sb, n_canon), put_i64(sb, p->scratch_offset);
     int n_slots = 0;
     for (int i = 0; i < ir->n_t; i++)
@@ -254,6 +262,17 @@ static void get_kernel(reader *r, jit_kernel *k, const int *ir_of, int n_canon)
     }
 }
 
+/* The recorded compiler: another version than the one this process has loaded is stale. */
+static void check_compiler(reader *r, const char *arch)
+{
+    char id[32];
+    get_str(r, id, sizeof id);
+    uint32_t major = get_u32(r), minor = get_u32(r);
+    rt_compiler_info cc;
+    if (!r->bad && rt_compiler_loaded(arch, &cc))
+        r->bad = strcmp(cc.id, id) != 0 || (uint32_t)cc.major != major || (uint32_t)cc.minor != minor;
+}
+
 /* Fills p's kernels and workspace layout from the recipe; false when it does not fit g. */
 static bool decode(const void *bytes, size_t n, const fe_graph_state *g, size_t n_kernels, fe_plan_impl *p)
 {
@@ -269,6 +288,7 @@ static bool decode(const void *bytes, size_t n, const fe_graph_state *g, size_t 
     r.bad |= n < 4 || memcmp(bytes, RECIPE_MAGIC, 4) != 0;
     r.at = 4;
     r.bad |= get_u32(&r) != RECIPE_VERSION;
+    check_compiler(&r, p->arch);
     r.bad |= get_i64(&r) != n_canon;
     p->scratch_offset = get_in(&r, 0, INT64_MAX);
     for (int i = 0; i < ir->n_t; i++)

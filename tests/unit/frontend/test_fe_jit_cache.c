@@ -127,6 +127,26 @@ Test(jit_cache, damaged_recipes_are_misses)
     }
 }
 
+Test(jit_cache, a_plan_from_another_compiler_version_is_a_miss)
+{
+    built b;
+    build("layernorm.json", &b); /* compiled: this process has NVRTC loaded */
+    kc_plan orig;
+    cr_assert(kc_get_plan(b.cache, &b.ref.key, &orig));
+    uint8_t *m = malloc(orig.recipe_size);
+    memcpy(m, orig.recipe, orig.recipe_size);
+    uint32_t id_len;
+    memcpy(&id_len, m + 8, 4); /* magic, version, then the compiler id's length (little-endian) */
+    m[8 + 4 + id_len + 4] ^= 1; /* the minor version */
+    put_recipe(&b, &orig, m, orig.recipe_size, NULL);
+    cr_expect_not(loads(&b), "a recipe another compiler version built is a miss");
+    put_recipe(&b, &orig, orig.recipe, orig.recipe_size, NULL);
+    cr_expect(loads(&b));
+    free(m);
+    kc_plan_release(&orig);
+    unbuild(&b);
+}
+
 Test(jit_cache, kernel_records_carry_the_compiled_source)
 {
     built b;

@@ -51,7 +51,9 @@ typedef struct pw_dyn {
     cg_dyn dyn;
     const ir_graph *g;
     int r, f;
-    bool coord[IR_MAX_RANK]; /* outer dims whose coordinate c<d> indexes their group */
+    char coord[IR_MAX_RANK][16]; /* per outer dim indexing its group: the coordinate's name
+                                 * (c<d>, or g<group> for merged groups, so that a dim of
+                                 * size 1 dropping out changes nothing), else "" */
 } pw_dyn;
 
 /* The element offset of tensor ti at coordinates c0..: cg_offset_expr, or with pd its dynamic
@@ -66,14 +68,17 @@ static void offset_expr(pw_dyn *pd, const ir_graph *g, int ti, int r, const int6
     int n = 0;
     for (int d = 0; d < r; d++) {
         int td = d - (r - t->rank);
-        if ((d != pd->f && !pd->coord[d]) || cg_broadcast_along(t, r, d))
+        if ((d != pd->f && pd->coord[d][0] == '\0') || cg_broadcast_along(t, r, d))
             continue;
+        char f_name[16];
+        snprintf(f_name, sizeof f_name, "c%d", d);
+        const char *c = d == pd->f ? f_name : pd->coord[d];
         base_sb_printf(sb, "%s", n++ ? " + " : "");
         if (div != NULL && div[td] > 1)
-            base_sb_printf(sb, "(c%d / %lldLL) * ", d, (long long)div[td]);
+            base_sb_printf(sb, "(%s / %lldLL) * ", c, (long long)div[td]);
         else
-            base_sb_printf(sb, "c%d * ", d);
-        cg_dyn_put(&pd->dyn, sb, true, t->strides[td], "dy_st%d_%d", ti, d);
+            base_sb_printf(sb, "%s * ", c);
+        cg_dyn_put(&pd->dyn, sb, true, t->strides[td], "dy_st%d_%s", ti, c);
     }
     if (n == 0)
         base_sb_puts(sb, "0");
@@ -413,15 +418,16 @@ static void dyn_coords(pw_dyn *pd, const ir_kernel *k, const ir_tensor *shape, c
         for (int j = 0; j < r - 1; j++)
             if (group[j] == gi)
                 d = order[j], size *= shape->dims[order[j]];
-        pd->coord[d] = true;
+        char *c = pd->coord[d];
+        snprintf(c, sizeof pd->coord[d], merge ? "g%d" : "c%d", merge ? gi : d);
         if (gi == 0) {
-            base_sb_printf(sb, "    hd_i64 c%d = i;\n", d);
+            base_sb_printf(sb, "    hd_i64 %s = i;\n", c);
             continue;
         }
-        base_sb_printf(sb, "    hd_i64 c%d = i %% ", d);
-        cg_dyn_put(&pd->dyn, sb, false, size, "dy_sz%d", d);
+        base_sb_printf(sb, "    hd_i64 %s = i %% ", c);
+        cg_dyn_put(&pd->dyn, sb, false, size, "dy_sz_%s", c);
         base_sb_puts(sb, "; i /= ");
-        cg_dyn_put(&pd->dyn, sb, false, size, "dy_sz%d", d);
+        cg_dyn_put(&pd->dyn, sb, false, size, "dy_sz_%s", c);
         base_sb_puts(sb, ";\n");
     }
     if (vec > 1)

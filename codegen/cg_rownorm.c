@@ -85,11 +85,11 @@ static void dyn_row_offset(const norm *n, int ti, base_sb *sb)
         for (int e = 0; e < n->lead; e++)
             if (n->row_group[e] == gi)
                 d = e, size *= x->dims[e];
-        if (!cg_broadcast_along(t, n->rank, d)) {
+        if (!cg_broadcast_along(t, n->rank, d)) { /* names by group: a dim of size 1 drops out */
             base_sb_puts(sb, " + ");
-            cg_dyn_coord(n->dyn, sb, "r", gi, n->n_row_groups, size, div, "dy_r", d);
+            cg_dyn_coord(n->dyn, sb, "r", gi, n->n_row_groups, size, div, "dy_r", gi);
             base_sb_puts(sb, " * ");
-            cg_dyn_put(n->dyn, sb, true, t->strides[d], "dy_st%d_%d", ti, d);
+            cg_dyn_put(n->dyn, sb, true, t->strides[d], "dy_st%d_g%d", ti, gi);
         }
         div *= size;
     }

@@ -165,6 +165,23 @@ Test(codegen_dyn, matmul_one_source)
     check_family(DYN_MATMUL_BATCHED, 8 * tu_range(2, 64));
 }
 
+/* Norms: a batch or sequence of 1 (decode) drops out of the row index and changes nothing. */
+Test(codegen_dyn, norms_serve_size_one)
+{
+    tu_seed("norms_serve_size_one");
+    const dyn_family fams[] = {DYN_LAYERNORM, DYN_RMSNORM_RESIDUAL};
+    for (int f = 0; f < 2; f++) {
+        int64_t h = 8 * tu_range(8, 128);
+        emitted big, s1, b1;
+        emit_all(&big, fams[f], tu_range(2, 9), tu_range(2, 999), h, true, "sm_90");
+        emit_all(&s1, fams[f], tu_range(2, 9), 1, h, true, "sm_90");
+        emit_all(&b1, fams[f], 1, tu_range(2, 999), h, true, "sm_90");
+        cr_expect_str_eq(big.k[0].source, s1.k[0].source, "%s: S = 1", dyn_family_name(fams[f]));
+        cr_expect_str_eq(big.k[0].source, b1.k[0].source, "%s: B = 1", dyn_family_name(fams[f]));
+        release(&big), release(&s1), release(&b1);
+    }
+}
+
 /* The parameters carry the graph's sizes: rows, elements, M and batches. */
 Test(codegen_dyn, parameters_hold_the_sizes)
 {

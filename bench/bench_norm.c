@@ -12,7 +12,8 @@
  * them. Output: one line per case, "case rows cols ms GB/s", for bench/compare.py; with
  * `--configs` first, one line per JIT config the heuristics rank, its knob choices last; with
  * `--dynamic` (after --configs, if any) the graphs are IS_DYNAMIC_SHAPE_ENABLED (rows as a
- * kernel argument) and each line ends in "dynamic".
+ * kernel argument) and each line ends in "dynamic". Arguments after those: KINDS (names to run,
+ * e.g. "rmsnorm,layernorm") and ROWS (that shape only, e.g. 16384).
  * Shared plumbing (graph from JSON, plan, packs, timing): bench_util.h.
  */
 #include <string.h>
@@ -129,9 +130,10 @@ int main(int argc, char **argv)
         bench_dynamic = true, argc--, argv++;
     bench_init("bench_norm");
     printf("%-12s %6s %6s %9s %8s\n", "case", "rows", "cols", "ms", "GB/s");
+    int64_t rows = argc > 2 ? atoll(argv[2]) : 0; /* a ROWS argument after KINDS: that shape only */
     for (size_t k = 0; k < 4; k++)
         for (size_t s = 0; s < 4; s++)
-            if (argc < 2 || strstr(argv[1], kinds[k]) != NULL)
+            if ((argc < 2 || strstr(argv[1], kinds[k]) != NULL) && (rows == 0 || rows == shapes[s][0]))
                 run_case(kinds[k], shapes[s][0], shapes[s][1], all_configs);
     hipdnnDestroy(bench_handle);
     return 0;

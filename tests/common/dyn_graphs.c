@@ -108,7 +108,7 @@ static void pointwises(text *t, dyn_family f, int64_t b, int64_t s, int64_t h)
         tensor(t, 3, "FLOAT", 3, gate, 0, false);
         tensor(t, 4, "FLOAT", 3, x, 0, true);
         tensor(t, 5, "BFLOAT16", 3, x, 0, false);
-        tensor(t, 6, "FLOAT", 3, x, 0, false);
+        tensor(t, 6, "BFLOAT16", 3, x, 0, false); /* relu of stored bf16 y: bf16 tolerance */
         put(t, "], \"nodes\": [");
         pointwise(t, true, "ADD", 1, 2, 4);
         pointwise(t, false, "MUL", 4, 3, 5);

@@ -5,7 +5,7 @@
  *
  *   DYN_LAYERNORM        layernorm training, x [B, S, H] bf16 -> y bf16, mean / inv_var [B, S, 1]
  *   DYN_RMSNORM_RESIDUAL r = x + res (stored), rmsnorm inference of r, all [B, S, H] bf16
- *   DYN_POINTWISE_BCAST  y = (x + bias[1, 1, H]) * gate[B, 1, 1] (bf16), z = relu(y) (fp32):
+ *   DYN_POINTWISE_BCAST  y = (x + bias[1, 1, H]) * gate[B, 1, 1], z = relu(y) (both bf16):
  *                        B and S index differently for the gate (two outer dims)
  *   DYN_POINTWISE_PADDED y = x * scale[1, S, 1] + bias[1, 1, H], x and y with padded rows
  *   DYN_MATMUL_BIAS      y [B, S, N] = relu(A [B, S, K] · W [1, K, N] + bias [1, 1, N]), bf16

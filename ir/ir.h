@@ -198,6 +198,9 @@ typedef struct ir_graph {
     int n_t, cap_t;
     ir_op *ops;                 /* topological order once ir_graph_seal succeeded */
     int n_ops, cap_ops;
+    bool dynamic_shape;         /* the graph's IS_DYNAMIC_SHAPE_ENABLED: kernels take the dims
+                                 * that vary between calls (batch, sequence) as run-time
+                                 * arguments, so graphs differing only in them share kernels */
 } ir_graph;
 
 void ir_graph_init(ir_graph *g);

@@ -8,7 +8,7 @@
  *   2. ops ordered topologically, ties broken by those hashes (insertion order last, only for
  *      ops that are indistinguishable anyway);
  *   3. tensors numbered by first use in that order;
- *   4. bytes: every op (kind, compute, attributes field by field, operand numbers) and every
+ *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute, attributes field by field, operand numbers) and every
  *      tensor (dtype, dims, strides with size-1 dims' strides zeroed, virtual tensors without
  *      strides, flags, by-value bytes). No uid, name, pointer or struct padding is ever written.
  * The key is XXH3-128 of the bytes.
@@ -19,7 +19,7 @@
 #include "ir/ir_int.h"
 
 #define CANON_MAGIC "HDJG"
-#define CANON_VERSION 1u
+#define CANON_VERSION 2u /* 2: the dynamic-shape flag */
 
 /* ---- a little-endian byte writer ------------------------------------------------------------------ */
 
@@ -250,6 +250,7 @@ static void write_bytes(const canon *c, int n_tensors, base_sb *out)
     const ir_graph *g = c->g;
     base_sb_putn(out, CANON_MAGIC, 4);
     put_u64(out, CANON_VERSION);
+    put_i64(out, g->dynamic_shape); /* it changes the kernels emitted */
     put_i64(out, c->n_order);
     for (int i = 0; i < c->n_order; i++) {
         const ir_op *op = &g->ops[c->order[i]];

@@ -10,7 +10,8 @@
  *   3. tensors numbered by first use in that order;
  *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute,
  *      attributes field by field, operand numbers) and every tensor (dtype, dims, strides with
- *      size-1 dims' strides zeroed, virtual tensors without strides, flags, by-value bytes). No uid, name, pointer or struct padding is ever written.
+ *      size-1 dims' strides zeroed, virtual tensors without strides, flags, by-value bytes).
+ *      No uid, name, pointer or struct padding is ever written.
  * The key is XXH3-128 of the bytes.
  */
 #include <string.h>

@@ -3,14 +3,20 @@
  *   cold:         an empty cache directory (lowering, codegen, NVRTC, module load);
  *   warm, new:    a new process opening the warmed directory (LMDB plan and kernel records,
  *                 module load; the process's GPU and cache are opened before the clock starts);
- *   warm, same:   the same process again (the cache's memory front and the loaded modules).
+ *   warm, same:   the same process again (the cache's memory front and the loaded modules);
+ *   new shape:    the same graph with a smaller leading (batch / row) dim, in the warm process
+ *                 (5 sizes, median): another plan each, but with --dynamic (HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_
+ *                 ENABLED) its kernels are the cached ones (the "compiled" column says so).
  * Medians over repeated runs (cold: a fresh directory each time). Public API only.
  *
- *   bench_plan [--arch sm_90] GRAPH.json ...     (--arch: compile-only, no GPU needed)
+ *   bench_plan [--arch sm_90] [--dynamic] GRAPH.json ...   (--arch: compile-only, no GPU needed)
  *
- * Prints a table and one "RESULT name kernels cold_ms new_ms same_us" line per graph.
+ * Prints a table and one "RESULT name kernels cold_ms new_ms same_us newshape_ms compiled" line
+ * per graph.
  */
+#include <jansson.h>
 #include <math.h>
+#include <stdbool.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -25,9 +31,11 @@
 #define COLD_RUNS 3
 #define NEW_RUNS 7
 #define SAME_RUNS 50
+#define SHAPE_RUNS 5
 
 static hipdnnHandle_t handle;
 static const char *self, *arch;
+static bool dynamic;
 
 static void die(const char *what)
 {
@@ -62,6 +70,18 @@ static double median(double *v, int n)
     return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
 }
 
+static hipdnnBackendDescriptor_t graph_of(const char *text, size_t n)
+{
+    hipdnnBackendDescriptor_t g;
+    CHECK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n));
+    CHECK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    if (dynamic)
+        CHECK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN,
+                                        1, &dynamic));
+    CHECK(hipdnnBackendFinalize(g));
+    return g;
+}
+
 static hipdnnBackendDescriptor_t load_graph(const char *path)
 {
     FILE *f = fopen(path, "rb");
@@ -72,10 +92,35 @@ static hipdnnBackendDescriptor_t load_graph(const char *path)
     static char text[1 << 20];
     size_t n = fread(text, 1, sizeof text, f);
     fclose(f);
-    hipdnnBackendDescriptor_t g;
-    CHECK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n));
-    CHECK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    CHECK(hipdnnBackendFinalize(g));
+    return graph_of(text, n);
+}
+
+/* The graph at path with its leading dim scaled by (8 - k) / 8: the first tensor's outermost dim
+ * of 8 or more (the batch, the sequence, or the rows of a row-major operand), in every tensor with
+ * that size there. */
+static hipdnnBackendDescriptor_t smaller_graph(const char *path, int k)
+{
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    if (doc == NULL) {
+        fprintf(stderr, "bench_plan: %s: %s\n", path, err.text);
+        exit(1);
+    }
+    json_t *tensors = json_object_get(doc, "tensors");
+    json_t *first = json_object_get(json_array_get(tensors, 0), "dims");
+    size_t at = 0;
+    while (at + 1 < json_array_size(first) && json_integer_value(json_array_get(first, at)) < 8)
+        at++;
+    json_int_t lead = json_integer_value(json_array_get(first, at));
+    for (size_t i = 0; i < json_array_size(tensors); i++) {
+        json_t *dims = json_object_get(json_array_get(tensors, i), "dims");
+        if (lead >= 8 && json_integer_value(json_array_get(dims, at)) == lead)
+            json_array_set_new(dims, at, json_integer(lead * (8 - k) / 8));
+    }
+    char *text = json_dumps(doc, 0);
+    hipdnnBackendDescriptor_t g = graph_of(text, strlen(text));
+    free(text);
+    json_decref(doc);
     return g;
 }
 
@@ -131,10 +176,14 @@ static double new_process_ms(const char *graph, const char *dir, int64_t *compil
     if (pid == 0) {
         dup2(fd[1], 1);
         close(fd[0]);
+        const char *argv[8] = {self};
+        int n = 1;
         if (arch != NULL)
-            execl(self, self, "--arch", arch, "--child", graph, dir, (char *)NULL);
-        else
-            execl(self, self, "--child", graph, dir, (char *)NULL);
+            argv[n++] = "--arch", argv[n++] = arch;
+        if (dynamic)
+            argv[n++] = "--dynamic";
+        argv[n++] = "--child", argv[n++] = graph, argv[n++] = dir;
+        execv(self, (char *const *)argv);
         _exit(127);
     }
     close(fd[1]);
@@ -204,10 +253,22 @@ static void bench_graph(const char *path)
         if (st[1] != 0 || st[3] != 1)
             fprintf(stderr, "bench_plan: %s: a same-process build compiled %lld kernels\n", name, (long long)st[1]);
     }
+    double shapes[SHAPE_RUNS];
+    int64_t compiled = 0;
+    for (int k = 1; k <= SHAPE_RUNS; k++) {
+        hipdnnBackendDescriptor_t sg = smaller_graph(path, k), scfg = jit_config(sg);
+        shapes[k - 1] = plan_ms(scfg, c, st);
+        compiled += st[1];
+        hipdnnBackendDestroyDescriptor(scfg), hipdnnBackendDestroyDescriptor(sg);
+    }
+    double shape_ms = median(shapes, SHAPE_RUNS);
+    st[1] = compiled, st[0] = kernels * SHAPE_RUNS;
     double mc = median(cold, COLD_RUNS), mn = median(fresh, NEW_RUNS), ms = median(same, SAME_RUNS);
-    printf("%-24s %7lld %10.1f %10.3f %10.3f %12.1f %9.0fx\n", name, (long long)kernels, mc, mn,
-           mn / (double)(kernels > 0 ? kernels : 1), ms * 1e3, mc / mn);
-    printf("RESULT %s %lld %.3f %.4f %.2f\n", name, (long long)kernels, mc, mn, ms * 1e3);
+    printf("%-24s %7lld %10.1f %10.3f %10.3f %12.1f %9.0fx %10.2f %5lld/%lld\n", name, (long long)kernels, mc, mn,
+           mn / (double)(kernels > 0 ? kernels : 1), ms * 1e3, mc / mn, shape_ms, (long long)st[1],
+           (long long)st[0]);
+    printf("RESULT %s %lld %.3f %.4f %.2f %.3f %lld\n", name, (long long)kernels, mc, mn, ms * 1e3, shape_ms,
+           (long long)st[1]);
     fflush(stdout);
     char cmd[128];
     snprintf(cmd, sizeof cmd, "rm -rf %s", dir);
@@ -222,8 +283,14 @@ int main(int argc, char **argv)
 {
     self = argv[0];
     int i = 1;
-    if (i + 1 < argc && strcmp(argv[i], "--arch") == 0)
-        arch = argv[i + 1], i += 2;
+    for (;;) {
+        if (i + 1 < argc && strcmp(argv[i], "--arch") == 0)
+            arch = argv[i + 1], i += 2;
+        else if (i < argc && strcmp(argv[i], "--dynamic") == 0)
+            dynamic = true, i++;
+        else
+            break;
+    }
     setenv("HIPDNN_CACHE_DISABLE", "1", 1); /* only the caches this program opens */
     if (arch != NULL)
         CHECK(hipdnnSetCompileTarget_ext(arch, 0));
@@ -234,10 +301,10 @@ int main(int argc, char **argv)
         fprintf(stderr, "usage: bench_plan [--arch ARCH] GRAPH.json ...\n");
         return 2;
     }
-    printf("plan finalize (jit_fused, default knobs)%s; medians: cold %d, new process %d, same process %d runs\n",
-           arch != NULL ? " compile-only" : "", COLD_RUNS, NEW_RUNS, SAME_RUNS);
-    printf("%-24s %7s %10s %10s %10s %12s %10s\n", "graph", "kernels", "cold ms", "new ms", "new ms/k",
-           "same us", "cold/new");
+    printf("plan finalize (jit_fused, default knobs)%s%s; medians: cold %d, new process %d, same process %d runs\n",
+           arch != NULL ? " compile-only" : "", dynamic ? ", dynamic-shape graphs" : "", COLD_RUNS, NEW_RUNS, SAME_RUNS);
+    printf("%-24s %7s %10s %10s %10s %12s %10s %10s %9s\n", "graph", "kernels", "cold ms", "new ms", "new ms/k",
+           "same us", "cold/new", "shape ms", "compiled");
     for (; i < argc; i++)
         bench_graph(argv[i]);
     hipdnnDestroy(handle);

@@ -243,7 +243,8 @@ static int parse_args(int argc, char **argv, cli_args *a)
             a->cmd = arg;
         } else if (is_cmd(a->cmd, "warm")) {
             a->paths[a->n_paths++] = arg;
-        } else if (a->file == NULL && (is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import") || is_cmd(a->cmd, "show"))) {
+        } else if (a->file == NULL &&
+                   (is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import") || is_cmd(a->cmd, "show"))) {
             a->file = arg;
         } else {
             return usage_error("unexpected argument '%s'", arg);

@@ -48,6 +48,7 @@ typedef struct graph_job {
     graph_status status;
     bool done;                            /* already decided while listing (a bad directory) */
     int64_t plans, kernels, compiled, cached;
+    int64_t plans_cached;                 /* plans the plan table served (no code generation) */
     double ms;
     char why[WHY_MAX];                    /* a failed or skipped graph's reason */
 } graph_job;
@@ -111,7 +112,8 @@ static bool add_dir(warm_run *r, const char *dir)
         if (j == NULL)
             return false;
         j->status = GRAPH_FAILED, j->done = true;
-        snprintf(j->why, sizeof j->why, "%s", n < 0 ? strerror(errno) : "no *.json or *.bin graph files in the directory");
+        snprintf(j->why, sizeof j->why, "%s",
+                 n < 0 ? strerror(errno) : "no *.json or *.bin graph files in the directory");
     }
     for (int i = 0; i < n; i++) {
         char path[4096];
@@ -310,7 +312,7 @@ static bool warm_config(hipdnnBackendDescriptor_t cfg, hipdnnBackendDescriptor_t
                                                   HIPDNN_TYPE_INT64, 4, &n, stats), j, "the plan's cache stats");
     hipdnnBackendDestroyDescriptor(plan);
     if (ok)
-        j->plans++, j->kernels += stats[0], j->compiled += stats[1], j->cached += stats[2];
+        j->plans++, j->kernels += stats[0], j->compiled += stats[1], j->cached += stats[2], j->plans_cached += stats[3];
     return ok;
 }
 
@@ -386,9 +388,11 @@ static bool put_json_report(const warm_run *r, const char *target, int failed, i
     json_t *graphs = json_array();
     for (int i = 0; i < r->n; i++) {
         const graph_job *j = &r->g[i];
-        json_t *e = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I}", "graph", j->path, "status",
-                              status_name(j->status), "plans", (json_int_t)j->plans, "kernels", (json_int_t)j->kernels,
-                              "compiled", (json_int_t)j->compiled, "cached", (json_int_t)j->cached, "ms", (json_int_t)(j->ms + 0.5));
+        json_t *e = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "graph", j->path, "status",
+                              status_name(j->status), "plans", (json_int_t)j->plans, "plans_cached",
+                              (json_int_t)j->plans_cached, "kernels", (json_int_t)j->kernels,
+                              "compiled", (json_int_t)j->compiled, "cached", (json_int_t)j->cached, "ms",
+                              (json_int_t)(j->ms + 0.5));
         if (e != NULL && j->status != GRAPH_OK)
             json_object_set_new(e, "reason", json_string(j->why));
         json_array_append_new(graphs, e);

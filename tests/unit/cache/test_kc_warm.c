@@ -3,9 +3,9 @@
  * Owns: warming the example graphs for sm_90 (compile-only with NVRTC: no GPU needed; skipped
  * without NVRTC) into fresh mkdtemp caches: a first warm compiles, a second finds every kernel
  * cached; ls lists the kernels; show KEY --source prints the source exactly as compiled (equal
- * to the HIPDNN_JIT_DUMP_DIR dump, and hashing to the record's key); --jobs 4 gives the counts of
- * --jobs 1 and records that verify; --all-configs warms more plans; bad graph files fail with
- * their names on stderr; usage errors (no --arch without a GPU, bad options) exit 2 and create
+ * to the HIPDNN_JIT_DUMP_DIR dump, and hashing to the record's key) and the second warm takes
+ * every plan from the plan table; --jobs 4 gives the counts of --jobs 1 and records that
+ * verify; --all-configs warms more plans; bad graph files fail with their names on stderr; usage errors (no --arch without a GPU, bad options) exit 2 and create
  * nothing; three warm processes on overlapping graph sets at once leave a cache that verifies
  * and that a further warm compiles nothing from.
  */
@@ -214,6 +214,13 @@ Test(kc_warm, example_graphs_twice_and_show_sources)
     cr_expect_eq(num(second, "kernels"), kernels);
     cr_expect_eq(num(second, "warmed"), warmed);
     expect_consistent(second);
+    json_array_foreach(json_object_get(second, "graphs"), i, e) {
+        const char *path = json_string_value(json_object_get(e, "graph"));
+        bool ok = strcmp(json_string_value(json_object_get(e, "status")), "ok") == 0;
+        cr_expect_eq(num(e, "plans"), ok ? 1 : 0, "%s: the top config only", path);
+        cr_expect_eq(num(graph_of(first, path), "plans_cached"), 0, "%s: the first warm builds its plan", path);
+        cr_expect_eq(num(e, "plans_cached"), num(e, "plans"), "%s: the second takes it from the plan table", path);
+    }
 
     size_t n_plans;
     json_t *ks = kernels_of(dir, &n_plans);

@@ -84,9 +84,8 @@ bool base_b64_decode(const char *text, size_t n, base_sb *out);
 
 /* ---- build identity (base_build_id.c) ------------------------------------------------------ */
 
-#define BASE_BUILD_ID_MAX 64
-/* The GNU build ID of the library (or program) this code is linked into: *out points at its
- * bytes; returns their count, 0 when the object has none. */
+/* The source ID of this build (a hash of the library's sources, headers and templates): *out
+ * points at its bytes; returns their count. */
 size_t base_build_id(const uint8_t **out);
 
 /* ---- half precision (base_half.c): round to nearest even ------------------------------------ */

@@ -4,9 +4,10 @@
  * launch them.
  *
  * Plan key: kc_plan_key with graph = XXH3-128 over the canonical graph key, the target (arch,
- * platform, multiprocessor count), the templates' hash and this library's build ID (a recipe
- * describes what this build's code generator decided; another build recomputes it), plus the
- * engine id and its knob values. Without a build ID the plan table is not used.
+ * platform, multiprocessor count), the templates' hash and this library's source ID
+ * (base_build_id: a recipe describes what this code's generator decided; a library built from
+ * other sources recomputes it, while the shared and static builds of one tree share records),
+ * plus the engine id and its knob values.
  * The run-time compiler is not in the plan key: loading NVRTC or hipRTC just to learn its version
  * costs milliseconds, more than the whole plan build from the cache. The recipe records the
  * compiler (id and version) that built its kernels instead; when this process has the compiler

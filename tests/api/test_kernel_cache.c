@@ -137,6 +137,22 @@ Test(kernel_cache, second_build_takes_the_plan_from_the_table)
     tu_destroy(&fresh), tu_destroy(&c);
 }
 
+/* The hipdnn-cache tool (linked with the static library) warms plans that this program (linked
+ * with the shared one) then builds without lowering or codegen: both carry one source ID. */
+Test(kernel_cache, plans_warmed_by_the_tool_serve_the_shared_library)
+{
+    char cmd[1024];
+    snprintf(cmd, sizeof cmd, "'%s' --dir '%s' warm --arch sm_90 --jobs 1 '%s/examples/graphs/layernorm.json' "
+             ">/dev/null 2>&1", HIPDNN_CACHE_CLI, dir, HIPDNN_SOURCE_DIR);
+    cr_assert_eq(system(cmd), 0, "%s", cmd);
+    hipdnnBackendDescriptor_t c = cache_at(dir, NULL);
+    hipdnnBackendDescriptor_t g = tu_example_graph(handle, "layernorm.json"), cfg = config(g, 1, NULL, 0);
+    stats s = build(cfg, c);
+    cr_expect(s.compiled == 0 && s.plan_cached == 1, "the tool's plan record serves this program (compiled %lld, "
+              "plan %lld)", (long long)s.compiled, (long long)s.plan_cached);
+    tu_destroy(&cfg), tu_destroy(&g), tu_destroy(&c);
+}
+
 Test(kernel_cache, a_new_process_builds_from_the_directory)
 {
     hipdnnBackendDescriptor_t c = cache_at(dir, NULL);

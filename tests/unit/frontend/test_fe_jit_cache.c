@@ -54,7 +54,7 @@ static void build(const char *file, built *b)
     for (int i = 0; i < fe_jit_engine.n_knobs; i++)
         knobs[i] = fe_jit_engine.knobs[i].dflt;
     fe_jit_plan_ref_make(b->g, &b->t, fe_jit_engine.id, knobs, fe_jit_engine.n_knobs, &b->ref);
-    cr_assert(b->ref.valid, "the plan can be keyed (this build has a build ID)");
+    cr_assert(b->ref.valid, "the plan can be keyed (a source ID and a graph key)");
     fe_build_ctx ctx = {.cache = b->cache};
     fe_plan_impl *p;
     TU_OK(fe_jit_engine.build(b->g, knobs, &ctx, &p));

@@ -15,6 +15,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <signal.h>
+#include <time.h>
 #include <unistd.h>
 
 #include "frontend/fe_int.h"
@@ -489,4 +491,33 @@ Test(kc_warm, concurrent_processes)
     cr_expect_eq(num(after, "compiled"), 0, "every kernel is there");
     cr_expect_eq(num(after, "cached"), num(after, "kernels"));
     json_decref(after);
+}
+
+/* A warm killed with SIGKILL part-way (several points: before, during and after its first
+ * compiles and stores) leaves a cache that opens, verifies clean, and a later warm completes
+ * it: every graph then warmed, nothing compiled a third time. */
+Test(kc_warm, killed_warm_leaves_a_sound_cache)
+{
+    need_nvrtc();
+    static const int delays_ms[] = {50, 300, 900, 2000};
+    for (size_t k = 0; k < sizeof delays_ms / sizeof delays_ms[0]; k++) {
+        kt_rmrf(dir); /* frees it too */
+        dir = kt_tmpdir();
+        const char *args[] = {"--dir", dir, "--json", "warm", "--arch", "sm_90", "--jobs", "2", GRAPHS, NULL};
+        pid_t pid = kt_cli_start(work, 0, args);
+        struct timespec ts = {.tv_sec = delays_ms[k] / 1000, .tv_nsec = (delays_ms[k] % 1000) * 1000000L};
+        nanosleep(&ts, NULL);
+        kill(pid, SIGKILL);
+        kt_cli_run r = kt_cli_wait(work, 0, pid);
+        kt_cli_free(&r);
+        expect_verifies(dir, "after a killed warm");
+        json_t *again = warm_json(dir, 0, "--skip-unsupported", GRAPHS, NULL);
+        cr_expect_eq(num(again, "failed"), 0, "killed after %d ms: the rewarm succeeds", delays_ms[k]);
+        json_decref(again);
+        json_t *done = warm_json(dir, 0, "--skip-unsupported", GRAPHS, NULL);
+        cr_expect_eq(num(done, "compiled"), 0, "killed after %d ms: the rewarm completed the cache", delays_ms[k]);
+        cr_expect_eq(num(done, "failed"), 0);
+        json_decref(done);
+        expect_verifies(dir, "after the rewarm");
+    }
 }

@@ -13,7 +13,6 @@
 
 TestSuite(gpu_kcache, .init = gpu_setup, .fini = gpu_teardown);
 
-typedef json_t *(*tensors_fn)(int base); /* the graph's {tensors, nodes} with uids offset by base */
 
 static hipdnnBackendDescriptor_t new_cache(void)
 {
@@ -23,34 +22,19 @@ static hipdnnBackendDescriptor_t new_cache(void)
     return c;
 }
 
-/* A plan of engine `engine` (global index) for g with cache c; *st gets its cache stats. */
-static hipdnnBackendDescriptor_t cached_plan(hipdnnBackendDescriptor_t g, int64_t engine, hipdnnBackendDescriptor_t c,
+/* A plan of `engine` for g with cache c (gpu_util's knobs); *st gets its cache stats. */
+static hipdnnBackendDescriptor_t cached_plan(hipdnnBackendDescriptor_t g, const char *engine, hipdnnBackendDescriptor_t c,
                                              int64_t st[4])
 {
-    hipdnnBackendDescriptor_t e, cfg, plan;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
-    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &g));
-    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &engine));
-    TU_OK(hipdnnBackendFinalize(e));
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &e));
-    TU_OK(hipdnnBackendFinalize(cfg));
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
-    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                    &cfg));
-    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1,
-                                    &c));
-    TU_OK(hipdnnBackendFinalize(plan));
+    hipdnnBackendDescriptor_t plan = plan_with_cache(g, engine, c);
     int64_t n = 0;
     TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT, HIPDNN_TYPE_INT64, 4,
                                     &n, st));
-    hipdnnBackendDestroyDescriptor(cfg);
-    hipdnnBackendDestroyDescriptor(e);
     return plan;
 }
 
 /* Fresh build, plan-table build, plan-table build of the same graph with other uids: all checked. */
-static void run_case(hipdnnBackendDescriptor_t (*make)(int base, char *what), int64_t engine, gpu_fill_fn fill)
+static void run_case(hipdnnBackendDescriptor_t (*make)(int base, char *what), const char *engine, gpu_fill_fn fill)
 {
     char what[160];
     hipdnnBackendDescriptor_t c = new_cache(), g = make(0, what), g2 = make(500, what);
@@ -152,23 +136,23 @@ static hipdnnBackendDescriptor_t matmul_bias_relu(int base, char *what)
 Test(gpu_kcache, fused_norm_with_prologue_from_the_plan_table)
 {
     rows = rnd(1, 300), cols = 8 * rnd(1, 200);
-    run_case(layernorm_residual, 1, NULL);
+    run_case(layernorm_residual, "jit_fused", NULL);
 }
 
 Test(gpu_kcache, unfused_workspace_slots_from_the_plan_table)
 {
     rows = rnd(1, 300), cols = 8 * rnd(1, 200);
-    run_case(layernorm_residual, 2, NULL);
+    run_case(layernorm_residual, "jit_unfused", NULL);
 }
 
 Test(gpu_kcache, multi_launch_channel_kernel_from_the_plan_table)
 {
     rows = rnd(1, 9), cols = rnd(1, 70);
-    run_case(bn_relu, 1, NULL);
+    run_case(bn_relu, "jit_fused", NULL);
 }
 
 Test(gpu_kcache, tensor_core_matmul_from_the_plan_table)
 {
     rows = rnd(1, 300), cols = 8 * rnd(2, 40), extra = 8 * rnd(8, 40);
-    run_case(matmul_bias_relu, 1, NULL);
+    run_case(matmul_bias_relu, "jit_fused", NULL);
 }

@@ -74,6 +74,20 @@ void base_sb_free(base_sb *sb);
 /* The text so far (always NUL-terminated, "" when empty). */
 const char *base_sb_str(const base_sb *sb);
 
+/* ---- base64 (base_b64.c) -------------------------------------------------------------------- */
+
+/* Appends the padded base64 form of n bytes to out. */
+void base_b64_encode(const void *data, size_t n, base_sb *out);
+/* Appends the bytes of n characters of padded base64; false on anything else (out then holds
+ * a prefix) or when out ran out of memory. */
+bool base_b64_decode(const char *text, size_t n, base_sb *out);
+
+/* ---- build identity (base_build_id.c) ------------------------------------------------------ */
+
+/* The source ID of this build (a hash of the library's sources, headers and templates): *out
+ * points at its bytes; returns their count. */
+size_t base_build_id(const uint8_t **out);
+
 /* ---- half precision (base_half.c): round to nearest even ------------------------------------ */
 float base_fp16_to_f32(uint16_t h);
 uint16_t base_f32_to_fp16(float f);

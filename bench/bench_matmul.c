@@ -2,7 +2,9 @@
  * run by the fused JIT engine (kernel_templates/matmul_sm90.hip on an H100/H200, matmul.hip
  * elsewhere), and prints TFLOP/s.
  *
- * Usage: bench_matmul [SIZE] [plain] [KNOB=VALUE ...]  — SIZE (4096 or 8192) runs one size;
+ * Usage: bench_matmul [SIZE] [plain] [--dynamic] [KNOB=VALUE ...]  — SIZE (4096 or 8192) runs
+ * one size; --dynamic builds the graphs with IS_DYNAMIC_SHAPE_ENABLED (M and the batch as
+ * kernel arguments; "dynamic" ends the config column);
  * `plain` times the matmul alone (y = A · B in bf16, case mm_plain), to separate the epilogue's
  * cost; KNOB=VALUE pairs (e.g. jit.matmul_tile_n=128) choose engine knobs (the 7th column).
  * Graph: y [1, M, N] bf16 = GELU(A [1, M, K] · B [1, K, N] + bias [1, 1, N]), bf16 operands, fp32
@@ -96,6 +98,8 @@ int main(int argc, char **argv)
         const char *eq = strchr(argv[i], '=');
         if (strcmp(argv[i], "plain") == 0) {
             plain = true;
+        } else if (strcmp(argv[i], "--dynamic") == 0) {
+            bench_dynamic = true;
         } else if (eq != NULL && kn.n < 8) {
             static char ids[8][64];
             snprintf(ids[kn.n], sizeof ids[kn.n], "%.*s", (int)(eq - argv[i]), argv[i]);
@@ -107,6 +111,8 @@ int main(int argc, char **argv)
             only = atoll(argv[i]);
         }
     }
+    if (bench_dynamic)
+        snprintf(kn.label + used, sizeof kn.label - used, "%sdynamic", kn.n ? "," : "");
     bench_init("bench_matmul");
     printf("%-14s %6s %6s %6s %9s %8s %s\n", "case", "M", "N", "K", "ms", "TFLOP/s", "config");
     for (size_t s = 0; s < 2; s++)

@@ -10,7 +10,10 @@
  * statistics are negligible and not counted). Timing: CUDA events around each launch after
  * warm-up, median of 50, inputs rotated over 4 buffer sets (> L2) so the cache does not serve
  * them. Output: one line per case, "case rows cols ms GB/s", for bench/compare.py; with
- * `--configs` first, one line per JIT config the heuristics rank, its knob choices last.
+ * `--configs` first, one line per JIT config the heuristics rank, its knob choices last; with
+ * `--dynamic` (after --configs, if any) the graphs are IS_DYNAMIC_SHAPE_ENABLED (rows as a
+ * kernel argument) and each line ends in "dynamic". Arguments after those: KINDS (names to run,
+ * e.g. "rmsnorm,layernorm") and ROWS (that shape only, e.g. 16384).
  * Shared plumbing (graph from JSON, plan, packs, timing): bench_util.h.
  */
 #include <string.h>
@@ -102,8 +105,8 @@ static void run_case(const char *kind, int64_t R, int64_t C, bool all_configs)
     double bytes = (double)elems * (2 /* x */ + (fp8 ? 1 : 2) /* y */ + (residual ? 4 : 0) /* r, h */);
     for (int p = 0; p < n_plans; p++) {
         float ms = bench_median_ms(plans[p], packs, SETS, 10, REPS);
-        printf("%-12s %6lld %6lld %9.4f %8.1f %s\n", kind, (long long)R, (long long)C, ms,
-               bytes / (ms * 1e-3) / 1e9, labels[p]);
+        printf("%-12s %6lld %6lld %9.4f %8.1f %s%s\n", kind, (long long)R, (long long)C, ms,
+               bytes / (ms * 1e-3) / 1e9, labels[p], bench_dynamic ? " dynamic" : "");
         fflush(stdout);
         hipdnnBackendDestroyDescriptor(plans[p]);
     }
@@ -123,11 +126,14 @@ int main(int argc, char **argv)
     bool all_configs = argc > 1 && strcmp(argv[1], "--configs") == 0;
     if (all_configs)
         argc--, argv++;
+    if (argc > 1 && strcmp(argv[1], "--dynamic") == 0)
+        bench_dynamic = true, argc--, argv++;
     bench_init("bench_norm");
     printf("%-12s %6s %6s %9s %8s\n", "case", "rows", "cols", "ms", "GB/s");
+    int64_t rows = argc > 2 ? atoll(argv[2]) : 0; /* a ROWS argument after KINDS: that shape only */
     for (size_t k = 0; k < 4; k++)
         for (size_t s = 0; s < 4; s++)
-            if (argc < 2 || strstr(argv[1], kinds[k]) != NULL)
+            if ((argc < 2 || strstr(argv[1], kinds[k]) != NULL) && (rows == 0 || rows == shapes[s][0]))
                 run_case(kinds[k], shapes[s][0], shapes[s][1], all_configs);
     hipdnnDestroy(bench_handle);
     return 0;

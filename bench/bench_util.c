@@ -5,6 +5,7 @@
 #include "runtime/rt.h"
 
 hipdnnHandle_t bench_handle;
+bool bench_dynamic;
 
 void bench_init(const char *program)
 {
@@ -31,6 +32,9 @@ hipdnnBackendDescriptor_t bench_graph(json_t *tensors, json_t *nodes)
     hipdnnBackendDescriptor_t g;
     CHECK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, strlen(text)));
     CHECK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &bench_handle));
+    if (bench_dynamic)
+        CHECK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED, HIPDNN_TYPE_BOOLEAN,
+                                        1, &bench_dynamic));
     CHECK(hipdnnBackendFinalize(g));
     free(text);
     json_decref(doc);

@@ -27,6 +27,9 @@
     } while (0)
 
 extern hipdnnHandle_t bench_handle;
+/* When set (a program's --dynamic), bench_graph marks graphs IS_DYNAMIC_SHAPE_ENABLED: their
+ * kernels take batch and sequence dims as run-time arguments. */
+extern bool bench_dynamic;
 
 /* A handle, or exit(1) with a message when there is no GPU. */
 void bench_init(const char *program);

@@ -25,6 +25,11 @@
  * in order with the same arguments, and share `scratch` bytes of the plan's workspace, passed
  * as the CG_ARG_WORKSPACE parameter. cg_scratch_bytes gives that size without emitting, from
  * the kernel's shapes alone (never the device), so the engine's workspace query is exact.
+ *
+ * Dynamic shapes (ir_graph.dynamic_shape, cg_dyn.c): pointwise, rownorm and matmul kernels take
+ * the dims that vary between calls (outer dims, rows, M, batches) and the strides along them as
+ * CG_ARG_INT64 parameters, so one source serves every size of them; the grid and the values are
+ * per graph. Conv, channel norm, quantize, paged load and sdpa kernels stay static under the flag.
  */
 #ifndef HIPDNN_CG_H
 #define HIPDNN_CG_H

@@ -79,8 +79,7 @@ static hipdnnStatus_t add_arg(cg_kernel *k, cg_arg_kind kind, int ti)
     return HIPDNN_STATUS_SUCCESS;
 }
 
-hipdnnStatus_t cg_collect_params(const ir_graph *g, const ir_kernel *k, cg_kernel *out,
-                                 base_sb *defs)
+hipdnnStatus_t cg_add_params(const ir_graph *g, const ir_kernel *k, cg_kernel *out)
 {
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     for (int i = 0; i < k->n_reads && st == HIPDNN_STATUS_SUCCESS; i++)
@@ -88,19 +87,58 @@ hipdnnStatus_t cg_collect_params(const ir_graph *g, const ir_kernel *k, cg_kerne
                      k->reads[i]);
     for (int i = 0; i < k->n_writes && st == HIPDNN_STATUS_SUCCESS; i++)
         st = add_arg(out, CG_ARG_TENSOR, k->writes[i]);
+    return st;
+}
+
+/* HD_PARAMS / HD_ARGS over out's parameters but the tensor maps; int64 ones named by d. */
+static void params_defs(const cg_kernel *out, const cg_dyn *d, base_sb *defs)
+{
     base_sb params = {0}, args = {0};
-    for (int i = 0; i < out->n_args; i++) {
-        const char *sep = i ? ", " : "";
-        bool scalar = out->args[i].kind == CG_ARG_SCALAR;
-        base_sb_printf(&params, "%s%s%c%d", sep, scalar ? "float " : "void *", scalar ? 's' : 'p',
-                       out->args[i].tensor);
-        base_sb_printf(&args, "%s%c%d", sep, scalar ? 's' : 'p', out->args[i].tensor);
+    for (int i = 0, n = 0, i64 = 0; i < out->n_args; i++) {
+        cg_arg_kind kind = out->args[i].kind;
+        const char *sep = n++ ? ", " : "";
+        if (kind == CG_ARG_TMAP) {
+            n--;
+        } else if (kind == CG_ARG_INT64) {
+            const char *name = d != NULL && i64 < d->n ? d->names[i64] : "dy_unnamed";
+            i64++;
+            base_sb_printf(&params, "%shd_i64 %s", sep, name);
+            base_sb_printf(&args, "%s%s", sep, name);
+        } else {
+            bool scalar = kind == CG_ARG_SCALAR;
+            base_sb_printf(&params, "%s%s%c%d", sep, scalar ? "float " : "void *", scalar ? 's' : 'p',
+                           out->args[i].tensor);
+            base_sb_printf(&args, "%s%c%d", sep, scalar ? 's' : 'p', out->args[i].tensor);
+        }
     }
     base_sb_printf(defs, "#define HD_PARAMS %s\n#define HD_ARGS %s\n", base_sb_str(&params),
                    base_sb_str(&args));
     base_sb_free(&params);
     base_sb_free(&args);
+}
+
+hipdnnStatus_t cg_collect_params(const ir_graph *g, const ir_kernel *k, cg_kernel *out,
+                                 base_sb *defs)
+{
+    hipdnnStatus_t st = cg_add_params(g, k, out);
+    params_defs(out, NULL, defs);
     return st;
+}
+
+hipdnnStatus_t cg_dyn_finish(const cg_dyn *d, cg_kernel *out, base_sb *defs)
+{
+    if (d->overflow || out->n_args + d->n > CG_MAX_ARGS)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a dynamic-shape kernel with more "
+                         "than %d parameters", CG_MAX_ARGS);
+    int at = 0; /* before the first tensor map */
+    while (at < out->n_args && out->args[at].kind != CG_ARG_TMAP)
+        at++;
+    memmove(&out->args[at + d->n], &out->args[at], (size_t)(out->n_args - at) * sizeof out->args[0]);
+    for (int i = 0; i < d->n; i++)
+        out->args[at + i] = (cg_arg){.kind = CG_ARG_INT64, .tensor = -1, .value = d->values[i]};
+    out->n_args += d->n;
+    params_defs(out, d, defs);
+    return HIPDNN_STATUS_SUCCESS;
 }
 
 /* A C float literal for v ("1.0f", "1e-05f"; infinities and NaN spelled through bit patterns). */

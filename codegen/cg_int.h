@@ -54,6 +54,47 @@ double cg_quant_max(hipdnnDataType_t t);
 /* Whether the element, scale and input types of quantize op `op` have kernel support. */
 bool cg_check_quant_types(const ir_graph *g, const ir_op *op, char *why, size_t n);
 
+/* ---- dynamic shapes (cg_dyn.c) ----
+ * A dynamic-shape graph's kernels (ir_graph.dynamic_shape) take every value that depends on
+ * the dims varying between calls (row and element counts, outer dims' sizes and products,
+ * strides along them) as int64 parameters (CG_ARG_INT64) named dy_*, never as literals, so
+ * graphs differing only in those dims emit the same source. Emitters that support it
+ * (pointwise, rownorm, matmul) collect their parameters with cg_add_params, name each such
+ * value through cg_dyn_put while writing hooks, and end with cg_dyn_finish, which appends the
+ * int64 parameters (before any tensor map) and writes HD_PARAMS / HD_ARGS. */
+typedef struct cg_dyn {
+    char names[CG_MAX_ARGS][24]; /* the parameters so far, in first-use order */
+    int64_t values[CG_MAX_ARGS];
+    int n;
+    bool overflow;               /* more than CG_MAX_ARGS of them (cg_dyn_finish fails) */
+} cg_dyn;
+/* Appends the value's expression: parameter `name` (registered with `value` on first use; a
+ * name is one value in one kernel), or "1LL" when unit_literal and value is 1 (a unit stride
+ * stays a unit stride whatever the sizes, and keeps the addressing simple). */
+void cg_dyn_put(cg_dyn *d, base_sb *sb, bool unit_literal, int64_t value, const char *fmt, ...)
+    BASE_PRINTF(5, 6);
+/* The tensor and scalar parameters of kernel k (as cg_collect_params, without the defines). */
+hipdnnStatus_t cg_add_params(const ir_graph *g, const ir_kernel *k, cg_kernel *out);
+/* Appends d's int64 parameters to out->args (before its tensor maps, which stay last) and
+ * writes "HD_PARAMS"/"HD_ARGS" over every parameter but the tensor maps. */
+hipdnnStatus_t cg_dyn_finish(const cg_dyn *d, cg_kernel *out, base_sb *defs);
+/* Groups dims[0..n) (slowest first) of an iteration shape of rank r, extents ext[], for the
+ * tensors ts (right-aligned to the shape; a dim is broadcast where a tensor lacks it, has size
+ * 1 or stride 0): dims of extent 1 are dropped (group -1); with `merge`, a dim joins the group
+ * of the dim before it when every tensor is broadcast along both or steps along the outer one
+ * by the inner one's stride times its extent (the pair then indexes like one dim). group[i]
+ * is dims[i]'s group, numbered slowest first; returns the number of groups. */
+int cg_dyn_groups(const ir_tensor *const *ts, int nt, int r, const int64_t *ext, const int *dims, int n,
+                  bool merge, int *group);
+/* Appends the coordinate of dim d, the i-th of n grouped dims (slowest first) of flat index
+ * `var`: var itself (n = 1), "(var / div)" (the slowest), "(var % size)" (the fastest) or
+ * "((var / div) % size)"; size (the dim's extent) and div (the product of the later dims')
+ * are parameters <prefix>sz<d> and <prefix>dv<d>. */
+void cg_dyn_coord(cg_dyn *dy, base_sb *sb, const char *var, int i, int n, int64_t size, int64_t div,
+                  const char *prefix, int d);
+/* Whether tensor t (right-aligned to an iteration shape of rank r) is broadcast along dim d. */
+bool cg_broadcast_along(const ir_tensor *t, int r, int d);
+
 /* Assembles the final source: prelude, common helpers, defines, hooks, #line, template. */
 hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *defs,
                            const base_sb *hooks, cg_kernel *out);

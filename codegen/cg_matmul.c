@@ -19,6 +19,10 @@
  * also needs each operand's non-broadcast batch dims to flatten into one index with one stride
  * (true of packed batches) no smaller than a matrix; otherwise (or with the knob
  * jit.matmul_wgmma 0, or before sm_90) the mma.sync template runs.
+ * Dynamic shapes (ir_graph.dynamic_shape, cg_dyn.c): M, the batch count, C's batch dims and
+ * every non-unit stride along the batch and row dims are kernel parameters (the offset and
+ * batch-index hooks then are macros over them); N, K, A's and B's row strides and the tiles stay
+ * compiled in, so the main loop is the static one. The wgmma tensor maps are built per launch.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,6 +47,7 @@ typedef struct mm {
     int64_t lda, ldb;
     bool b_kmajor;
     int64_t a_nb, b_nb, a_bstride, b_bstride; /* wgmma: batch matrices of A / B and their stride */
+    cg_dyn *dyn;             /* dynamic shapes: M and the batch dims are parameters (NULL: static) */
 } mm;
 
 static bool fail(char *why, size_t len, const char *msg)
@@ -59,19 +64,75 @@ static bool written(const mm *s, int ti)
     return false;
 }
 
+/* Dynamic shapes: the coordinate of C's batch dim d (not of size 1) within flat batch index
+ * `var`, over C's batch dims of other than size 1, their sizes parameters. */
+static void dyn_batch_coord(const mm *s, int d, const char *var, base_sb *sb)
+{
+    const ir_tensor *c = &s->g->t[s->c];
+    int i = 0, n = 0;
+    int64_t div = 1;
+    for (int e = 0; e < s->rank - 2; e++) {
+        if (c->dims[e] == 1)
+            continue;
+        i += e < d, n++;
+        if (e > d)
+            div *= c->dims[e];
+    }
+    cg_dyn_coord(s->dyn, sb, var, i, n, c->dims[d], div, "dy_b", d);
+}
+
 /* The coordinate of C's batch dim d within flat batch index b, as an expression. */
 static void batch_coord(const mm *s, int d, base_sb *sb)
 {
     const ir_tensor *c = &s->g->t[s->c];
+    if (s->dyn != NULL) {
+        if (c->dims[d] == 1)
+            base_sb_puts(sb, "0LL");
+        else
+            dyn_batch_coord(s, d, "b", sb);
+        return;
+    }
     int64_t div = 1;
     for (int e = d + 1; e < s->rank - 2; e++)
         div *= c->dims[e];
     base_sb_printf(sb, "((b / %lldLL) %% %lldLL)", (long long)div, (long long)c->dims[d]);
 }
 
+/* The term of X's batch dim d for batch `var` (dynamic shapes): coordinate / broadcast ratio *
+ * `scale` (a stride, or a multiplier of matrices), `what` naming its parameter. */
+static void dyn_batch_term(const mm *s, int ti, int d, const char *var, int64_t scale, const char *what,
+                           base_sb *sb)
+{
+    const ir_tensor *t = &s->g->t[ti], *c = &s->g->t[s->c];
+    dyn_batch_coord(s, d, var, sb);
+    if (c->dims[d] != t->dims[d]) {
+        base_sb_puts(sb, " / ");
+        cg_dyn_put(s->dyn, sb, false, c->dims[d] / t->dims[d], "dy_br%d_%d", ti, d);
+    }
+    base_sb_puts(sb, " * ");
+    cg_dyn_put(s->dyn, sb, true, scale, "dy_%s%d_%d", what, ti, d);
+}
+
+/* Dynamic shapes: hd_a_off / hd_b_off as a macro (the sizes are the kernel's parameters). */
+static void dyn_operand_offset(const mm *s, int ti, const char *name, base_sb *sb)
+{
+    const ir_tensor *t = &s->g->t[ti];
+    base_sb_printf(sb, "#define %s(b) ((hd_i64)0", name);
+    for (int d = 0; d < s->rank - 2; d++)
+        if (t->dims[d] != 1) {
+            base_sb_puts(sb, " + ");
+            dyn_batch_term(s, ti, d, "(hd_i64)(b)", t->strides[d], "st", sb);
+        }
+    base_sb_puts(sb, ")\n");
+}
+
 /* hd_i64 offset of A's or B's matrix for batch b (reference broadcasting of dividing dims). */
 static void operand_offset(const mm *s, int ti, const char *name, base_sb *sb)
 {
+    if (s->dyn != NULL) {
+        dyn_operand_offset(s, ti, name, sb);
+        return;
+    }
     const ir_tensor *t = &s->g->t[ti], *c = &s->g->t[s->c];
     base_sb_printf(sb, "HD_DEVICE hd_i64 %s(hd_i64 b)\n{\n    return 0LL", name);
     for (int d = 0; d < s->rank - 2; d++) {
@@ -85,9 +146,33 @@ static void operand_offset(const mm *s, int ti, const char *name, base_sb *sb)
     base_sb_puts(sb, ";\n}\n");
 }
 
+/* Dynamic shapes: element_offset with the batch sizes and every non-unit stride parameters. */
+static void dyn_element_offset(const mm *s, int ti, base_sb *sb)
+{
+    const ir_tensor *t = &s->g->t[ti];
+    base_sb_puts(sb, "0LL");
+    for (int d = 0; d < s->rank - 2; d++)
+        if (t->dims[d] != 1) {
+            base_sb_puts(sb, " + ");
+            dyn_batch_coord(s, d, "b", sb);
+            base_sb_puts(sb, " * ");
+            cg_dyn_put(s->dyn, sb, true, t->strides[d], "dy_st%d_%d", ti, d);
+        }
+    const char *var[2] = {"r", "c"};
+    for (int d = s->rank - 2; d < s->rank; d++)
+        if (t->dims[d] != 1) {
+            base_sb_printf(sb, " + (hd_i64)%s * ", var[d - (s->rank - 2)]);
+            cg_dyn_put(s->dyn, sb, true, t->strides[d], "dy_st%d_%d", ti, d);
+        }
+}
+
 /* Offset of epilogue tensor ti at (b, r, c): a size-1 dim broadcasts. */
 static void element_offset(const mm *s, int ti, base_sb *sb)
 {
+    if (s->dyn != NULL) {
+        dyn_element_offset(s, ti, sb);
+        return;
+    }
     const ir_tensor *t = &s->g->t[ti];
     base_sb_puts(sb, "0LL");
     for (int d = 0; d < s->rank - 2; d++)
@@ -277,9 +362,29 @@ static bool wgmma_fits(mm *s, const cg_target *t)
            s->a_bstride < ((int64_t)1 << 38) && s->b_bstride < ((int64_t)1 << 38);
 }
 
+/* Dynamic shapes: hd_a_bidx / hd_b_bidx as a macro, the multipliers parameters. */
+static void dyn_batch_index(const mm *s, int ti, const char *name, base_sb *sb)
+{
+    const ir_tensor *t = &s->g->t[ti];
+    base_sb_printf(sb, "#define %s(b) ((int)(0LL", name);
+    int64_t mul = 1;
+    for (int d = s->rank - 3; d >= 0; d--) {
+        if (t->dims[d] == 1)
+            continue;
+        base_sb_puts(sb, " + ");
+        dyn_batch_term(s, ti, d, "(hd_i64)(b)", mul, "bm", sb);
+        mul *= t->dims[d];
+    }
+    base_sb_puts(sb, "))\n");
+}
+
 /* hd_a_bidx / hd_b_bidx: X's flat batch index for C's batch b. */
 static void batch_index(const mm *s, int ti, const char *name, base_sb *sb)
 {
+    if (s->dyn != NULL) {
+        dyn_batch_index(s, ti, name, sb);
+        return;
+    }
     const ir_tensor *t = &s->g->t[ti], *c = &s->g->t[s->c];
     base_sb_printf(sb, "HD_DEVICE int %s(int b)\n{\n    return 0", name);
     int64_t mul = 1;
@@ -456,14 +561,26 @@ hipdnnStatus_t cg_emit_matmul(const ir_graph *g, const ir_kernel *k, const cg_ta
         return HIPDNN_STATUS_NOT_SUPPORTED;
     bool wgmma = wgmma_fits(&s, t);
     base_sb defs = {0}, hooks = {0};
+    cg_dyn dyn = {0};
+    s.dyn = g->dynamic_shape ? &dyn : NULL;
     bool *have = base_calloc((size_t)g->n_t + 1, sizeof *have);
-    hipdnnStatus_t st = have != NULL ? cg_collect_params(g, k, out, &defs)
-                                     : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
-    if (st == HIPDNN_STATUS_SUCCESS) {
+    hipdnnStatus_t st = have == NULL ? base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory")
+                        : s.dyn != NULL ? cg_add_params(g, k, out) : cg_collect_params(g, k, out, &defs);
+    if (st == HIPDNN_STATUS_SUCCESS && s.dyn != NULL) {
+        base_sb_puts(&defs, "#define HD_M ((int)");
+        cg_dyn_put(s.dyn, &defs, false, s.m, "dy_m");
+        base_sb_printf(&defs, ")\n#define HD_N %lld\n#define HD_K %lld\n#define HD_BATCH ((int)",
+                       (long long)s.n, (long long)s.kd);
+        cg_dyn_put(s.dyn, &defs, false, s.batch, "dy_batch");
+        base_sb_printf(&defs, ")\n#define HD_AB_DT %s\n#define HD_B_KMAJOR %d\n", cg_dtype(g->t[s.a].dtype),
+                       s.b_kmajor);
+    } else if (st == HIPDNN_STATUS_SUCCESS) {
         base_sb_printf(&defs, "#define HD_M %lld\n#define HD_N %lld\n#define HD_K %lld\n"
                        "#define HD_BATCH %lld\n#define HD_AB_DT %s\n#define HD_B_KMAJOR %d\n",
                        (long long)s.m, (long long)s.n, (long long)s.kd,
                        (long long)s.batch, cg_dtype(g->t[s.a].dtype), s.b_kmajor);
+    }
+    if (st == HIPDNN_STATUS_SUCCESS) {
         if (wgmma)
             st = emit_sm90(&s, t, &defs, &hooks, out);
         else
@@ -471,6 +588,8 @@ hipdnnStatus_t cg_emit_matmul(const ir_graph *g, const ir_kernel *k, const cg_ta
     }
     if (st == HIPDNN_STATUS_SUCCESS)
         st = emit_epilogue(&s, have, &hooks);
+    if (st == HIPDNN_STATUS_SUCCESS && s.dyn != NULL)
+        st = cg_dyn_finish(s.dyn, out, &defs);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = cg_assemble(t, wgmma ? "matmul_sm90.hip" : "matmul.hip", &defs, &hooks, out);
     out->align = 16;

@@ -14,6 +14,11 @@
  * Dequantize y = x * scale[block(i)]: the scale is read at the coordinates divided by the block
  * sizes (a size-1 scale dim broadcasts); the product of an FP8/FP4/INT8 value and an E8M0/E4M3
  * scale is exact in float, so y is rounded once, as in the reference.
+ * Dynamic shapes (ir_graph.dynamic_shape, cg_dyn.c): the element count, the outer dims' sizes
+ * and every non-unit stride along them are kernel parameters; the fastest dim stays compiled
+ * in (so the vector form is unchanged). Outer dims that index alike for every tensor merge
+ * into one (B and S of [B, S, H] become one row index); with GEN_INDEX or a dequantize, which
+ * need each dim's coordinate, they stay apart.
  */
 #include <stdint.h>
 #include <stdio.h>
@@ -35,6 +40,45 @@ void cg_offset_expr(const ir_tensor *t, int r, const int64_t *div, base_sb *sb)
                            (long long)t->strides[d]);
         else
             base_sb_printf(sb, "%sc%d * %lldLL", n++ ? " + " : "", c, (long long)t->strides[d]);
+    }
+    if (n == 0)
+        base_sb_puts(sb, "0");
+}
+
+/* Dynamic-shape indexing (cg_dyn.c): the fastest dim f stays compiled in; the outer dims are
+ * grouped (cg_dyn_groups) and their sizes and strides are kernel parameters. */
+typedef struct pw_dyn {
+    cg_dyn dyn;
+    const ir_graph *g;
+    int r, f;
+    char coord[IR_MAX_RANK][16]; /* per outer dim indexing its group: the coordinate's name
+                                 * (c<d>, or g<group> for merged groups, so that a dim of
+                                 * size 1 dropping out changes nothing), else "" */
+} pw_dyn;
+
+/* The element offset of tensor ti at coordinates c0..: cg_offset_expr, or with pd its dynamic
+ * form (a group's stride is its innermost dim's). */
+static void offset_expr(pw_dyn *pd, const ir_graph *g, int ti, int r, const int64_t *div, base_sb *sb)
+{
+    const ir_tensor *t = &g->t[ti];
+    if (pd == NULL) {
+        cg_offset_expr(t, r, div, sb);
+        return;
+    }
+    int n = 0;
+    for (int d = 0; d < r; d++) {
+        int td = d - (r - t->rank);
+        if ((d != pd->f && pd->coord[d][0] == '\0') || cg_broadcast_along(t, r, d))
+            continue;
+        char f_name[16];
+        snprintf(f_name, sizeof f_name, "c%d", d);
+        const char *c = d == pd->f ? f_name : pd->coord[d];
+        base_sb_printf(sb, "%s", n++ ? " + " : "");
+        if (div != NULL && div[td] > 1)
+            base_sb_printf(sb, "(%s / %lldLL) * ", c, (long long)div[td]);
+        else
+            base_sb_printf(sb, "%s * ", c);
+        cg_dyn_put(&pd->dyn, sb, true, t->strides[td], "dy_st%d_%s", ti, c);
     }
     if (n == 0)
         base_sb_puts(sb, "0");
@@ -122,7 +166,7 @@ static bool check_region(const ir_graph *g, const ir_kernel *k, const ir_tensor 
 }
 
 /* Loads every operand of op that is not yet in a register (a dequantize scale: see below). */
-static void load_inputs(const ir_graph *g, const ir_op *op, int rank, bool *have, base_sb *sb)
+static void load_inputs(pw_dyn *pd, const ir_graph *g, const ir_op *op, int rank, bool *have, base_sb *sb)
 {
     for (int s = 0; s < op->n_in; s++) {
         int ti = op->in[s];
@@ -135,7 +179,7 @@ static void load_inputs(const ir_graph *g, const ir_op *op, int rank, bool *have
             base_sb_printf(sb, "%s;\n", scalar);
         } else {
             base_sb_printf(sb, "hd_ld<%s>(p%d, ", cg_dtype_load(g->t[ti].dtype), ti);
-            cg_offset_expr(&g->t[ti], rank, NULL, sb);
+            offset_expr(pd, g, ti, rank, NULL, sb);
             base_sb_puts(sb, ");\n");
         }
         have[ti] = true;
@@ -144,8 +188,8 @@ static void load_inputs(const ir_graph *g, const ir_op *op, int rank, bool *have
 
 /* Stores result ti when the kernel writes it to memory (under `guard` when not NULL); in a
  * vectorized body (`lanes`), into lane j of its register array o<ti>, stored after the loop. */
-static void store(const ir_graph *g, const ir_kernel *k, int ti, int rank, const char *guard, bool lanes,
-                  base_sb *sb)
+static void store(pw_dyn *pd, const ir_graph *g, const ir_kernel *k, int ti, int rank, const char *guard,
+                  bool lanes, base_sb *sb)
 {
     if (!is_written(k, ti))
         return;
@@ -155,7 +199,7 @@ static void store(const ir_graph *g, const ir_kernel *k, int ti, int rank, const
     }
     base_sb_printf(sb, "    %s%s%shd_st<%s>(p%d, ", guard ? "if (" : "", guard ? guard : "", guard ? ") " : "",
                    cg_dtype(g->t[ti].dtype), ti);
-    cg_offset_expr(&g->t[ti], rank, NULL, sb);
+    offset_expr(pd, g, ti, rank, NULL, sb);
     base_sb_printf(sb, ", t%d);\n", ti);
 }
 
@@ -173,7 +217,7 @@ static void emit_bn_inference(const ir_graph *g, const ir_op *op, base_sb *sb)
 
 /* y = x * scale[coordinates / block]; the scale is loaded per element (not kept in `have`: the
  * same tensor read elementwise would be another value). */
-static void emit_dequantize(const ir_graph *g, const ir_op *op, int rank, base_sb *sb)
+static void emit_dequantize(pw_dyn *pd, const ir_graph *g, const ir_op *op, int rank, base_sb *sb)
 {
     int x = op->in[0], s = op->in[1], y = op->out[0];
     const ir_tensor *st = &g->t[s];
@@ -187,25 +231,25 @@ static void emit_dequantize(const ir_graph *g, const ir_op *op, int rank, base_s
         for (int d = 0; d < st->rank; d++)
             div[d] = dequant_block(&op->a.quant, st->rank, d);
         base_sb_printf(sb, "hd_ld<%s>(p%d, ", cg_dtype_load(st->dtype), s);
-        cg_offset_expr(st, rank, div, sb);
+        offset_expr(pd, g, s, rank, div, sb);
         base_sb_puts(sb, ");\n");
     }
     base_sb_printf(sb, "    float t%d = hd_round<%s>(t%d * q%d);\n", y, cg_dtype_load(g->t[y].dtype), x, y);
 }
 
 /* The ops of k, element by element; `lanes`: inside the vectorized kernel's lane loop. */
-static void elementwise_body(const ir_graph *g, const ir_kernel *k, int rank, bool *have,
+static void elementwise_body(pw_dyn *pd, const ir_graph *g, const ir_kernel *k, int rank, bool *have,
                              const char *guard, bool lanes, base_sb *sb)
 {
     for (int i = 0; i < k->n_ops; i++) {
         const ir_op *op = &g->ops[k->ops[i]];
         if (!cg_is_elementwise(op->kind))
             continue;
-        load_inputs(g, op, rank, have, sb);
+        load_inputs(pd, g, op, rank, have, sb);
         if (op->kind == IR_OP_BN_INFER) {
             emit_bn_inference(g, op, sb);
         } else if (op->kind == IR_OP_BS_DEQUANTIZE) {
-            emit_dequantize(g, op, rank, sb);
+            emit_dequantize(pd, g, op, rank, sb);
         } else {
             char a[16], b[16], c[16], out[16], idx[16];
             snprintf(a, sizeof a, "t%d", op->in[0]);
@@ -220,14 +264,14 @@ static void elementwise_body(const ir_graph *g, const ir_kernel *k, int rank, bo
                            cg_dtype_load(g->t[op->out[0]].dtype), op->out[0]);
         }
         have[op->out[0]] = true;
-        store(g, k, op->out[0], rank, guard, lanes, sb);
+        store(pd, g, k, op->out[0], rank, guard, lanes, sb);
     }
 }
 
 void cg_elementwise(const ir_graph *g, const ir_kernel *k, int rank, bool *have, const char *guard,
                     base_sb *sb)
 {
-    elementwise_body(g, k, rank, have, guard, false, sb);
+    elementwise_body(NULL, g, k, rank, have, guard, false, sb);
 }
 
 /* The iteration order: dims of the region's first stored result from the largest stride to
@@ -305,7 +349,7 @@ static bool varies_along(const ir_tensor *t, int rank, int f)
 
 /* Vectorized prologue: each input in memory contiguous along f as an 8-wide register array v<ti>
  * (16-byte loads), broadcast ones as one value; each stored result gets an array o<ti>. */
-static void vector_loads(const ir_graph *g, const ir_kernel *k, int rank, int f, base_sb *sb)
+static void vector_loads(pw_dyn *pd, const ir_graph *g, const ir_kernel *k, int rank, int f, base_sb *sb)
 {
     for (int a = 0; a < k->n_reads; a++) {
         int ti = k->reads[a];
@@ -316,7 +360,7 @@ static void vector_loads(const ir_graph *g, const ir_kernel *k, int rank, int f,
         bool along = varies_along(t, rank, f);
         base_sb_printf(sb, "    float v%d[%d];\n    hd_ldv<%s, %d>(p%d, ", ti, along ? 8 : 1,
                        cg_dtype(t->dtype), along ? 8 : 1, ti);
-        cg_offset_expr(t, rank, NULL, sb);
+        offset_expr(pd, g, ti, rank, NULL, sb);
         base_sb_printf(sb, ", v%d);\n", ti);
     }
     for (int a = 0; a < k->n_writes; a++)
@@ -337,6 +381,59 @@ static void lane_inputs(const ir_graph *g, const ir_kernel *k, int rank, int f, 
     }
 }
 
+/* Whether the outer dims may merge: no op needs a single dim's coordinate (GEN_INDEX's axis,
+ * a dequantize block). */
+static bool coords_free(const ir_graph *g, const ir_kernel *k)
+{
+    for (int i = 0; i < k->n_ops; i++) {
+        const ir_op *op = &g->ops[k->ops[i]];
+        if (op->kind == IR_OP_BS_DEQUANTIZE || (op->kind == IR_OP_POINTWISE && op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX))
+            return false;
+    }
+    return true;
+}
+
+/* Dynamic form of cg_coords: f compiled in, the outer groups' sizes parameters; the slowest
+ * group takes what is left of i (the element count bounds it). Marks the coordinates used. */
+static void dyn_coords(pw_dyn *pd, const ir_kernel *k, const ir_tensor *shape, const int *order, int vec,
+                       base_sb *sb)
+{
+    const ir_tensor *ts[CG_MAX_ARGS];
+    int nt = 0, r = pd->r, f = pd->f, group[IR_MAX_RANK];
+    for (int a = 0; a < k->n_reads + k->n_writes && nt < CG_MAX_ARGS; a++) {
+        int ti = a < k->n_reads ? k->reads[a] : k->writes[a - k->n_reads];
+        if (!pd->g->t[ti].by_value && !pd->g->t[ti].runtime_scalar)
+            ts[nt++] = &pd->g->t[ti];
+    }
+    bool merge = coords_free(pd->g, k);
+    int n = cg_dyn_groups(ts, nt, r, shape->dims, order, r - 1, merge, group);
+    int64_t fn = shape->dims[f] / vec;
+    base_sb_printf(sb, "    hd_i64 c%d = i %% %lldLL; i /= %lldLL;\n", f, (long long)fn, (long long)fn);
+    for (int j = 0; j < r - 1 && !merge; j++)
+        if (group[j] < 0)
+            base_sb_printf(sb, "    hd_i64 c%d = 0;\n", order[j]);
+    for (int gi = n - 1; gi >= 0; gi--) { /* fastest group first */
+        int d = -1; /* its innermost dim: the coordinate goes with its stride */
+        int64_t size = 1;
+        for (int j = 0; j < r - 1; j++)
+            if (group[j] == gi)
+                d = order[j], size *= shape->dims[order[j]];
+        char *c = pd->coord[d];
+        snprintf(c, sizeof pd->coord[d], merge ? "g%d" : "c%d", merge ? gi : d);
+        if (gi == 0) {
+            base_sb_printf(sb, "    hd_i64 %s = i;\n", c);
+            continue;
+        }
+        base_sb_printf(sb, "    hd_i64 %s = i %% ", c);
+        cg_dyn_put(&pd->dyn, sb, false, size, "dy_sz_%s", c);
+        base_sb_puts(sb, "; i /= ");
+        cg_dyn_put(&pd->dyn, sb, false, size, "dy_sz_%s", c);
+        base_sb_puts(sb, ";\n");
+    }
+    if (vec > 1)
+        base_sb_printf(sb, "    c%d *= %d;\n", f, vec);
+}
+
 hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                                  cg_kernel *out, char *why, size_t why_len)
 {
@@ -351,31 +448,44 @@ hipdnnStatus_t cg_emit_pointwise(const ir_graph *g, const ir_kernel *k, const cg
         numel *= shape->dims[d];
     numel /= vec;
     base_sb defs = {0}, hooks = {0};
-    hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
+    pw_dyn dyn = {.g = g, .r = r, .f = f}, *pd = g->dynamic_shape ? &dyn : NULL;
+    hipdnnStatus_t st = pd != NULL ? cg_add_params(g, k, out) : cg_collect_params(g, k, out, &defs);
     bool *have = base_calloc((size_t)g->n_t + 1, sizeof *have);
     if (st == HIPDNN_STATUS_SUCCESS && have == NULL)
         st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
     if (st == HIPDNN_STATUS_SUCCESS) {
-        base_sb_printf(&defs, "#define HD_THREADS %d\n#define HD_NUMEL %lldLL\n", THREADS, (long long)numel);
-        base_sb_puts(&hooks, "HD_DEVICE void hd_element(hd_i64 i, HD_PARAMS)\n{\n");
-        cg_coords(shape, order, vec, "i", &hooks);
-        if (vec == 1) {
-            elementwise_body(g, k, r, have, NULL, false, &hooks);
+        if (pd != NULL) {
+            base_sb_printf(&defs, "#define HD_THREADS %d\n#define HD_NUMEL ", THREADS);
+            cg_dyn_put(&dyn.dyn, &defs, false, numel, "dy_numel");
+            base_sb_puts(&defs, "\n");
         } else {
-            vector_loads(g, k, r, f, &hooks);
+            base_sb_printf(&defs, "#define HD_THREADS %d\n#define HD_NUMEL %lldLL\n", THREADS, (long long)numel);
+        }
+        base_sb_puts(&hooks, "HD_DEVICE void hd_element(hd_i64 i, HD_PARAMS)\n{\n");
+        if (pd != NULL)
+            dyn_coords(pd, k, shape, order, vec, &hooks);
+        else
+            cg_coords(shape, order, vec, "i", &hooks);
+        if (vec == 1) {
+            elementwise_body(pd, g, k, r, have, NULL, false, &hooks);
+        } else {
+            vector_loads(pd, g, k, r, f, &hooks);
             base_sb_printf(&hooks, "#pragma unroll\n    for (int j = 0; j < %d; j++) {\n", vec);
             lane_inputs(g, k, r, f, have, &hooks);
-            elementwise_body(g, k, r, have, NULL, true, &hooks);
+            elementwise_body(pd, g, k, r, have, NULL, true, &hooks);
             base_sb_puts(&hooks, "    }\n");
             for (int a = 0; a < k->n_writes; a++) {
                 const ir_tensor *w = &g->t[k->writes[a]];
                 base_sb_printf(&hooks, "    hd_stv<%s, %d>(p%d, ", cg_dtype(w->dtype), vec, k->writes[a]);
-                cg_offset_expr(w, r, NULL, &hooks);
+                offset_expr(pd, g, k->writes[a], r, NULL, &hooks);
                 base_sb_printf(&hooks, ", o%d);\n", k->writes[a]);
             }
         }
         base_sb_puts(&hooks, "}\n");
-        st = cg_assemble(t, "pointwise.hip", &defs, &hooks, out);
+        if (pd != NULL)
+            st = cg_dyn_finish(&dyn.dyn, out, &defs);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            st = cg_assemble(t, "pointwise.hip", &defs, &hooks, out);
     }
     int64_t blocks = (numel + THREADS - 1) / THREADS, cap = (int64_t)(t->sm_count > 0 ? t->sm_count : 132) * 16;
     out->entry = "hd_pointwise_kernel";

@@ -13,6 +13,9 @@
  * block, any strides) are addressed per element from (row, col). The block must be a power of
  * two that at most 32 lanes' vectors cover (MX 32 and NVFP4 16 always are); otherwise
  * NOT_SUPPORTED.
+ * Dynamic shapes (ir_graph.dynamic_shape, cg_dyn.c): HD_ROWS and the row dims' sizes and
+ * strides are kernel parameters (rows of [B, S, H] that every tensor lays out alike are one
+ * index r: rowoff(r) = r * stride); COLS, the normalized dims and their strides stay compiled in.
  */
 #include <stdio.h>
 #include <string.h>
@@ -30,6 +33,8 @@ typedef struct norm {
     int vec, threads;
     bool rms;
     const ir_op *quant;    /* the block-scale quantize ending the epilogue, or NULL */
+    cg_dyn *dyn;           /* dynamic shapes: the row dims' values are parameters (NULL: static) */
+    int row_group[IR_MAX_RANK], n_row_groups; /* cg_dyn_groups of the row dims */
 } norm;
 
 static bool packed_tail(const ir_tensor *t, int lead)
@@ -67,9 +72,37 @@ static access access_of(const norm *n, int ti)
     return row_one ? A_COL : row_eq ? A_ROW_COL : A_BAD;
 }
 
+/* Dynamic rowoff(row): r decomposed over the row groups (one group: r itself), each group's
+ * size, the product of the sizes after it and the tensor's stride along it parameters. */
+static void dyn_row_offset(const norm *n, int ti, base_sb *sb)
+{
+    const ir_tensor *t = &n->g->t[ti], *x = &n->g->t[n->op->in[0]];
+    base_sb_puts(sb, "(0LL");
+    int64_t div = 1;
+    for (int gi = n->n_row_groups - 1; gi >= 0; gi--) {
+        int d = -1; /* the group's innermost dim */
+        int64_t size = 1;
+        for (int e = 0; e < n->lead; e++)
+            if (n->row_group[e] == gi)
+                d = e, size *= x->dims[e];
+        if (!cg_broadcast_along(t, n->rank, d)) { /* names by group: a dim of size 1 drops out */
+            base_sb_puts(sb, " + ");
+            cg_dyn_coord(n->dyn, sb, "r", gi, n->n_row_groups, size, div, "dy_r", gi);
+            base_sb_puts(sb, " * ");
+            cg_dyn_put(n->dyn, sb, true, t->strides[d], "dy_st%d_g%d", ti, gi);
+        }
+        div *= size;
+    }
+    base_sb_puts(sb, ")");
+}
+
 /* rowoff(row) of tensor ti as an expression (row decomposed over x's row dims). */
 static void row_offset(const norm *n, int ti, base_sb *sb)
 {
+    if (n->dyn != NULL) {
+        dyn_row_offset(n, ti, sb);
+        return;
+    }
     const ir_tensor *t = &n->g->t[ti], *x = &n->g->t[n->op->in[0]];
     base_sb_puts(sb, "(0LL");
     int64_t div = 1;
@@ -371,6 +404,23 @@ static bool quant_vec(norm *n, char *why, size_t len)
     return false;
 }
 
+/* Dynamic shapes: the row dims grouped over every tensor in memory (all of x's rank). */
+static void dyn_rows(norm *n, cg_dyn *dyn)
+{
+    const ir_tensor *ts[CG_MAX_ARGS];
+    int nt = 0, dims[IR_MAX_RANK];
+    for (int a = 0; a < n->k->n_reads + n->k->n_writes && nt < CG_MAX_ARGS; a++) {
+        const ir_tensor *t = &n->g->t[a < n->k->n_reads ? n->k->reads[a] : n->k->writes[a - n->k->n_reads]];
+        if (!t->by_value && !t->runtime_scalar && t->rank == n->rank)
+            ts[nt++] = t;
+    }
+    for (int d = 0; d < n->lead; d++)
+        dims[d] = d;
+    n->n_row_groups = cg_dyn_groups(ts, nt, n->rank, n->g->t[n->op->in[0]].dims, dims, n->lead, true,
+                                    n->row_group);
+    n->dyn = dyn;
+}
+
 static hipdnnStatus_t epsilon_expr(const norm *n, char *buf, size_t len)
 {
     int ti = n->rms ? n->op->in[2] : n->op->in[3];
@@ -406,15 +456,25 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
         n.threads *= 2;
     base_sb defs = {0}, hooks = {0};
     char eps[64];
+    cg_dyn dyn = {0};
+    if (g->dynamic_shape)
+        dyn_rows(&n, &dyn);
     bool *have = base_calloc((size_t)g->n_t + 1, sizeof *have);
-    hipdnnStatus_t st = have != NULL ? cg_collect_params(g, k, out, &defs)
-                                     : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");
+    hipdnnStatus_t st = have == NULL ? base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory")
+                        : n.dyn != NULL ? cg_add_params(g, k, out) : cg_collect_params(g, k, out, &defs);
     if (st == HIPDNN_STATUS_SUCCESS) {
         epsilon_expr(&n, eps, sizeof eps);
-        base_sb_printf(&defs, "#define HD_ROWS %lldLL\n#define HD_COLS %lld\n#define HD_THREADS %d\n"
+        if (n.dyn != NULL) {
+            base_sb_puts(&defs, "#define HD_ROWS ");
+            cg_dyn_put(n.dyn, &defs, false, n.rows, "dy_rows");
+            base_sb_puts(&defs, "\n");
+        } else {
+            base_sb_printf(&defs, "#define HD_ROWS %lldLL\n", (long long)n.rows);
+        }
+        base_sb_printf(&defs, "#define HD_COLS %lld\n#define HD_THREADS %d\n"
                        "#define HD_VEC %d\n#define HD_RMS %d\n#define HD_EPS (%s)\n#define HD_PREFETCH %d\n"
                        "#define HD_SHIFTED_STATS %d\n#define HD_QUANT %d\n",
-                       (long long)n.rows, (long long)n.cols, n.threads, n.vec, n.rms, eps,
+                       (long long)n.cols, n.threads, n.vec, n.rms, eps,
                        t->row_prefetch ? 1 : 0, t->shifted_stats ? 1 : 0, n.quant != NULL);
         if (n.quant != NULL)
             base_sb_printf(&defs, "#define HD_QBLOCK %d\n#define HD_QSCALE_DT %s\n#define HD_QMAX %.1f\n"
@@ -422,7 +482,10 @@ hipdnnStatus_t cg_emit_rownorm(const ir_graph *g, const ir_kernel *k, const cg_t
                            cg_dtype(g->t[n.quant->out[1]].dtype), cg_quant_max(g->t[n.quant->out[0]].dtype),
                            cg_dtype_load(g->t[n.quant->out[0]].dtype));
         emit_hooks(&n, have, &hooks);
-        st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
+        if (n.dyn != NULL)
+            st = cg_dyn_finish(n.dyn, out, &defs);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            st = cg_assemble(t, "rownorm.hip", &defs, &hooks, out);
     }
     out->entry = "hd_rownorm_kernel";
     /* Prefetching blocks loop over rows: about two blocks' worth of threads per multiprocessor. */

@@ -1,8 +1,7 @@
 /* fe_classes.c — the registry: which class implements each descriptor type (0..30).
  *
  * Every type can be created and destroyed. INTERMEDIATE_INFO and LAYOUT_INFO have nothing to
- * describe in this backend, and KERNEL_CACHE arrives with the kernel cache: they answer every
- * other call with NOT_SUPPORTED and the reason.
+ * describe in this backend: they answer every other call with NOT_SUPPORTED and the reason.
  */
 #include "frontend/fe_int.h"
 
@@ -10,7 +9,7 @@ extern const fe_class fe_conv_fwd_class, fe_conv_bwd_data_class, fe_conv_bwd_fil
     fe_bn_inference_class, fe_bn_inference_variance_class, fe_bn_training_class,
     fe_bn_backward_class, fe_gen_stats_class, fe_pointwise_class, fe_matmul_class,
     fe_rmsnorm_class, fe_layernorm_class, fe_sdpa_fwd_class, fe_sdpa_bwd_class,
-    fe_paged_cache_load_class, fe_bs_quantize_class, fe_bs_dequantize_class, fe_custom_op_class;
+    fe_paged_cache_load_class, fe_kernel_cache_class, fe_bs_quantize_class, fe_bs_dequantize_class, fe_custom_op_class;
 
 /* A type that can be created and destroyed but refuses every other call, saying why. */
 #define REFUSED_CLASS(VAR, TYPE, WHY)                                                            \
@@ -20,8 +19,6 @@ REFUSED_CLASS(intermediate_info_class, HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPT
               "not meaningful here: engines keep intermediate tensors in their own workspace");
 REFUSED_CLASS(layout_info_class, HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR,
               "not meaningful here: engines take any layout that strides express");
-REFUSED_CLASS(kernel_cache_class, HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR,
-              "not supported yet: the kernel cache arrives with the kernel-cache work");
 
 const fe_class *const fe_classes[] = {
     [HIPDNN_INVALID_TYPE] = NULL,
@@ -36,7 +33,7 @@ const fe_class *const fe_classes[] = {
     [HIPDNN_BACKEND_OPERATION_GEN_STATS_DESCRIPTOR] = &fe_gen_stats_class,
     [HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR] = &fe_graph_class,
     [HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR] = &fe_variant_pack_class,
-    [HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR] = &kernel_cache_class,
+    [HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR] = &fe_kernel_cache_class,
     [HIPDNN_BACKEND_OPERATION_PAGED_CACHE_LOAD_DESCRIPTOR] = &fe_paged_cache_load_class,
     [HIPDNN_BACKEND_TENSOR_DESCRIPTOR] = &fe_tensor_class,
     [HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR] = &fe_conv_fwd_class,

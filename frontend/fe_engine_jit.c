@@ -27,9 +27,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/cg.h"
-#include "frontend/fe_int.h"
-#include "runtime/rt.h"
+#include "frontend/fe_jit.h"
 
 #define WS_ALIGN 256
 
@@ -83,38 +81,20 @@ static const fe_knob_def jit_knobs[] = {
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
-typedef struct jit_kernel {
-    cg_kernel cg;       /* launch recipe (the source is freed once compiled) */
-    rt_module *module;
-    rt_function fn;
-    rt_function fn_then[CG_MAX_LAUNCHES - 1]; /* the entries of cg.then */
-} jit_kernel;
-
 /* How an engine splits a graph into kernels: ir_fuse or ir_split. */
 typedef hipdnnStatus_t (*partition_fn)(const ir_graph *, ir_partition *);
-
-struct fe_plan_impl {
-    const fe_graph_state *g;
-    jit_kernel *k;
-    int n_kernels;
-    int64_t *ws_offset; /* per IR tensor: its workspace offset, -1 when bound by the pack */
-    int64_t scratch_offset; /* the kernels' shared scratch region */
-};
 
 /* ---- support and workspace ------------------------------------------------------------------------- */
 
 static void defaults(int64_t *knobs);
 
-/* The code-generation target: this process's device (platform, arch, SMs) with these knobs. */
-static hipdnnStatus_t device_target(const int64_t *knobs, cg_target *t)
+/* The code-generation target: this process's device (or the compile target) with these knobs. */
+static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_target *t)
 {
-    rt_device_info dev;
-    hipdnnStatus_t st = rt_init();
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = rt_device(&dev);
+    hipdnnStatus_t st = fe_target_current(ft);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
-    *t = (cg_target){.platform = dev.platform, .sm_count = dev.sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
+    *t = (cg_target){.platform = ft->platform, .sm_count = ft->sm_count, .max_vec = (int)knobs[KNOB_VECTOR_WIDTH],
                      .loads_per_thread = (int)knobs[KNOB_LOADS_PER_THREAD],
                      .row_prefetch = (int)knobs[KNOB_ROW_PREFETCH],
                      .shifted_stats = (int)knobs[KNOB_SHIFTED_STATS],
@@ -123,7 +103,7 @@ static hipdnnStatus_t device_target(const int64_t *knobs, cg_target *t)
                      .sdpa_block_m = (int)knobs[KNOB_SDPA_BLOCK_M], .sdpa_block_n = (int)knobs[KNOB_SDPA_BLOCK_N],
                      .sdpa_warps = (int)knobs[KNOB_SDPA_WARPS], .sdpa_stages = (int)knobs[KNOB_SDPA_STAGES],
                      .sdpa_wgmma = knobs[KNOB_SDPA_WGMMA] ? 1 : -1, .sdpa_ws = (int)knobs[KNOB_SDPA_WS]};
-    snprintf(t->arch, sizeof t->arch, "%s", dev.arch);
+    snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }
 
@@ -135,10 +115,12 @@ static bool supports_with(partition_fn split, const fe_graph_state *g, char *why
         return false;
     }
     int64_t knobs[FE_MAX_KNOBS];
+    fe_target ft;
     cg_target t;
     defaults(knobs);
-    if (device_target(knobs, &t) != HIPDNN_STATUS_SUCCESS) {
-        snprintf(why, n, "no GPU: the JIT engine compiles and launches GPU kernels");
+    if (device_target(knobs, &ft, &t) != HIPDNN_STATUS_SUCCESS) {
+        snprintf(why, n, "no GPU (and no compile target set with hipdnnSetCompileTarget_ext): the JIT "
+                 "engine compiles and launches GPU kernels");
         return false;
     }
     ir_partition p;
@@ -251,11 +233,10 @@ static int fused_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS]
 
 /* ---- build: emit, compile, load ------------------------------------------------------------------- */
 
-static void jit_destroy(fe_plan_impl *p)
+void fe_jit_destroy(fe_plan_impl *p)
 {
     for (int i = 0; i < p->n_kernels; i++) {
-        if (p->k[i].module != NULL)
-            rt_module_unload(p->k[i].module);
+        fe_module_release(p->k[i].module);
         cg_kernel_free(&p->k[i].cg);
     }
     base_free(p->k);
@@ -263,10 +244,50 @@ static void jit_destroy(fe_plan_impl *p)
     base_free(p);
 }
 
+static hipdnnStatus_t own_name(char *dst, const char *name)
+{
+    if (strlen(name) >= FE_JIT_MAX_ENTRY)
+        return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT plan: kernel entry name '%s' is too long", name);
+    if (dst != name)
+        strcpy(dst, name);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+hipdnnStatus_t fe_jit_own_names(jit_kernel *k)
+{
+    hipdnnStatus_t st = own_name(k->names[0], k->cg.entry);
+    k->cg.entry = k->names[0];
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < k->cg.n_then; i++) {
+        st = own_name(k->names[i + 1], k->cg.then[i].entry);
+        k->cg.then[i].entry = k->names[i + 1];
+    }
+    return st;
+}
+
+hipdnnStatus_t fe_jit_load(jit_kernel *k, const void *code, size_t code_len)
+{
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    if (k->module == NULL && !fe_module_find(&k->key, &k->module))
+        st = code != NULL ? fe_module_load(&k->key, code, code_len, &k->module)
+                          : base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT plan: no code object for a kernel");
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = rt_module_function(k->module, k->cg.entry, &k->fn);
+    if (st == HIPDNN_STATUS_SUCCESS && k->cg.smem > 48 * 1024) /* above the default limit */
+        st = rt_function_set_max_smem(k->fn, k->cg.smem);
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < k->cg.n_then; i++) {
+        st = rt_module_function(k->module, k->cg.then[i].entry, &k->fn_then[i]);
+        if (st == HIPDNN_STATUS_SUCCESS && k->cg.then[i].smem > 48 * 1024)
+            st = rt_function_set_max_smem(k->fn_then[i], k->cg.then[i].smem);
+    }
+    return st;
+}
+
 static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, const cg_target *t,
-                                     jit_kernel *out)
+                                     bool compile_only, fe_build_ctx *ctx, jit_kernel *out)
 {
     hipdnnStatus_t st = cg_emit(ir, kn, t, &out->cg);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_jit_own_names(out);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     ir_key key;
@@ -277,54 +298,69 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     void *code = NULL;
     size_t code_len = 0;
     bool cached = false;
-    st = fe_kernel_code(out->cg.source, name, out->cg.entry, out->cg.arch, &code, &code_len, &cached);
-    if (st == HIPDNN_STATUS_SUCCESS)
+    st = fe_kernel_code(ctx->cache, out->cg.source, name, out->cg.entry, out->cg.arch, &code, &code_len,
+                        &out->key, &cached);
+    if (st == HIPDNN_STATUS_SUCCESS) {
         base_log(HIPDNN_SEV_INFO, "jit: kernel %s %s", name, cached ? "loaded from the kernel cache" : "compiled");
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = rt_module_load(code, code_len, &out->module);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        st = rt_module_function(out->module, out->cg.entry, &out->fn);
-    if (st == HIPDNN_STATUS_SUCCESS && out->cg.smem > 48 * 1024) /* above the default limit */
-        st = rt_function_set_max_smem(out->fn, out->cg.smem);
-    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < out->cg.n_then; i++) {
-        st = rt_module_function(out->module, out->cg.then[i].entry, &out->fn_then[i]);
-        if (st == HIPDNN_STATUS_SUCCESS && out->cg.then[i].smem > 48 * 1024)
-            st = rt_function_set_max_smem(out->fn_then[i], out->cg.then[i].smem);
+        ctx->stats.cached += cached, ctx->stats.compiled += !cached;
     }
+    if (st == HIPDNN_STATUS_SUCCESS && !compile_only)
+        st = fe_jit_load(out, code, code_len);
     free(code);
     base_free(out->cg.source);
     out->cg.source = NULL;
     return st;
 }
 
-static hipdnnStatus_t build_with(partition_fn split, const fe_graph_state *g, const int64_t *knobs,
-                                 fe_plan_impl **out)
+static hipdnnStatus_t build_with(partition_fn split, int64_t engine_id, const fe_graph_state *g,
+                                 const int64_t *knobs, fe_build_ctx *ctx, fe_plan_impl **out)
 {
+    fe_target ft;
     cg_target t;
-    hipdnnStatus_t st = device_target(knobs, &t);
+    hipdnnStatus_t st = device_target(knobs, &ft, &t);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
+    fe_jit_plan_ref ref;
+    fe_jit_plan_ref_make(g, &ft, engine_id, knobs, (int)(sizeof jit_knobs / sizeof jit_knobs[0]), &ref);
+    if (fe_jit_plan_load(ctx->cache, &ref, g, &ft, &ctx->stats, out))
+        return HIPDNN_STATUS_SUCCESS;
     ir_partition part;
     if ((st = split(g->ir, &part)) != HIPDNN_STATUS_SUCCESS)
         return st;
     fe_plan_impl *p = base_calloc(1, sizeof *p);
     if (p != NULL) {
-        p->g = g;
+        p->g = g, p->compile_only = ft.compile_only;
+        snprintf(p->arch, sizeof p->arch, "%s", ft.arch);
         p->k = base_calloc((size_t)part.n + 1, sizeof *p->k);
         p->ws_offset = base_malloc(((size_t)g->ir->n_t + 1) * sizeof *p->ws_offset);
     }
     if (p == NULL || p->k == NULL || p->ws_offset == NULL)
         st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "building a JIT plan: out of memory");
     for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < part.n; i++, p->n_kernels++)
-        st = compile_kernel(g->ir, &part.k[i], &t, &p->k[i]);
+        st = compile_kernel(g->ir, &part.k[i], &t, ft.compile_only, ctx, &p->k[i]);
     if (st == HIPDNN_STATUS_SUCCESS)
         p->scratch_offset = layout(g->ir, &part, p->ws_offset);
     ir_partition_free(&part);
     if (st != HIPDNN_STATUS_SUCCESS && p != NULL)
-        jit_destroy(p);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        *out = p;
-    return st;
+        fe_jit_destroy(p);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    ctx->stats.kernels = p->n_kernels;
+    fe_jit_plan_store(ctx->cache, &ref, p);
+    *out = p;
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+/* Would build_with take the whole plan from the cache? */
+static bool cached_with(int64_t engine_id, const fe_graph_state *g, const int64_t *knobs, kc_cache *cache)
+{
+    fe_target ft;
+    cg_target t;
+    if (g->ir == NULL || device_target(knobs, &ft, &t) != HIPDNN_STATUS_SUCCESS)
+        return false;
+    fe_jit_plan_ref ref;
+    fe_jit_plan_ref_make(g, &ft, engine_id, knobs, (int)(sizeof jit_knobs / sizeof jit_knobs[0]), &ref);
+    return fe_jit_plan_cached(cache, &ref);
 }
 
 /* ---- execute --------------------------------------------------------------------------------------- */
@@ -402,6 +438,10 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
 
 static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack)
 {
+    if (p->compile_only)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnBackendExecute: the plan was built compile-only "
+                         "for %s (hipdnnSetCompileTarget_ext); build it again without a compile target to run it",
+                         p->arch);
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     for (int i = 0; i < p->n_kernels && st == HIPDNN_STATUS_SUCCESS; i++)
         st = launch(p, &p->k[i], (void *)handle->stream, pack);
@@ -421,9 +461,15 @@ static int64_t fused_workspace(const fe_graph_state *g, const int64_t *knobs)
     return workspace_with(ir_fuse, g);
 }
 
-static hipdnnStatus_t fused_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+static hipdnnStatus_t fused_build(const fe_graph_state *g, const int64_t *knobs, fe_build_ctx *ctx,
+                                  fe_plan_impl **out)
 {
-    return build_with(ir_fuse, g, knobs, out);
+    return build_with(ir_fuse, fe_jit_engine.id, g, knobs, ctx, out);
+}
+
+static bool fused_cached(const fe_graph_state *g, const int64_t *knobs, kc_cache *cache)
+{
+    return cached_with(fe_jit_engine.id, g, knobs, cache);
 }
 
 static bool unfused_supports(const fe_graph_state *g, char *why, size_t n)
@@ -450,9 +496,15 @@ static int64_t unfused_workspace(const fe_graph_state *g, const int64_t *knobs)
     return workspace_with(ir_split, g);
 }
 
-static hipdnnStatus_t unfused_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+static hipdnnStatus_t unfused_build(const fe_graph_state *g, const int64_t *knobs, fe_build_ctx *ctx,
+                                    fe_plan_impl **out)
 {
-    return build_with(ir_split, g, knobs, out);
+    return build_with(ir_split, fe_jit_unfused_engine.id, g, knobs, ctx, out);
+}
+
+static bool unfused_cached(const fe_graph_state *g, const int64_t *knobs, kc_cache *cache)
+{
+    return cached_with(fe_jit_unfused_engine.id, g, knobs, cache);
 }
 
 const fe_engine fe_jit_engine = {
@@ -467,8 +519,9 @@ const fe_engine fe_jit_engine = {
     .configs = fused_configs,
     .workspace = fused_workspace,
     .build = fused_build,
+    .is_cached = fused_cached,
     .execute = jit_execute,
-    .destroy = jit_destroy,
+    .destroy = fe_jit_destroy,
 };
 
 const fe_engine fe_jit_unfused_engine = {
@@ -483,6 +536,7 @@ const fe_engine fe_jit_unfused_engine = {
     .configs = unfused_configs,
     .workspace = unfused_workspace,
     .build = unfused_build,
+    .is_cached = unfused_cached,
     .execute = jit_execute,
-    .destroy = jit_destroy,
+    .destroy = fe_jit_destroy,
 };

@@ -54,9 +54,10 @@ static int64_t ref_workspace(const fe_graph_state *g, const int64_t *knobs)
     return layout(g->ir, NULL);
 }
 
-static hipdnnStatus_t ref_build(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out)
+static hipdnnStatus_t ref_build(const fe_graph_state *g, const int64_t *knobs, fe_build_ctx *ctx,
+                                fe_plan_impl **out)
 {
-    (void)knobs;
+    (void)knobs, (void)ctx; /* nothing to compile */
     fe_plan_impl *p = base_calloc(1, sizeof *p);
     int64_t *offset = base_malloc(((size_t)g->ir->n_t + 1) * sizeof *offset);
     if (p == NULL || offset == NULL) {

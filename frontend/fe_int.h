@@ -206,16 +206,42 @@ size_t fe_dtype_size(hipdnnDataType_t t);
 /* Dense byte size of an IR tensor's elements; 4-bit types pack two per byte. */
 int64_t fe_ir_tensor_bytes(const ir_tensor *t);
 
+/* ---- fe_target.c: what the JIT engines generate code for --------------------------------------- */
+
+typedef struct fe_target {
+    char arch[32];        /* "sm_90", "gfx942" */
+    const char *platform; /* "nvidia" / "amd" */
+    int sm_count;
+    bool compile_only;    /* named by hipdnnSetCompileTarget_ext: no device behind it */
+} fe_target;
+
+/* The compile target when one is set, else this process's device (NOT_SUPPORTED without a GPU). */
+hipdnnStatus_t fe_target_current(fe_target *t);
+
 /* ---- fe_kernel_code.c: code objects through the kernel cache --------------------------------- */
 
 /* The cache key of an emitted kernel: XXH3-128 of the compiler (id, version), arch, options,
  * entry and source. NOT_SUPPORTED when no compiler serves arch. */
 hipdnnStatus_t fe_kernel_key(const char *source, const char *entry, const char *arch,
                              const char *const *options, int n_options, kc_key *key);
-/* The code object of source for arch: the process-wide kernel cache's when it holds this
- * kernel (*hit), else compiled (rt_compile) and stored. *code is malloc'd (caller frees). */
-hipdnnStatus_t fe_kernel_code(const char *source, const char *name, const char *entry, const char *arch,
-                              void **code, size_t *code_len, bool *hit);
+/* The code object of source for arch: `cache`'s (NULL: no cache) when it holds this kernel
+ * (*hit), else compiled (rt_compile) and stored there with its source. *key gets the kernel
+ * key; *code is malloc'd (caller frees). */
+hipdnnStatus_t fe_kernel_code(kc_cache *cache, const char *source, const char *name, const char *entry,
+                              const char *arch, void **code, size_t *code_len, kc_key *key, bool *hit);
+/* A kernel record's metadata: compile options and the emitted source (pointers into meta). */
+#define FE_KERNEL_META_MAX_OPTIONS 16
+typedef struct fe_kernel_meta {
+    const char *options[FE_KERNEL_META_MAX_OPTIONS];
+    int n_options;
+    const char *source;
+} fe_kernel_meta;
+/* False when meta is not in fe_kernel_code's format (a record from another writer). */
+bool fe_kernel_meta_parse(const void *meta, size_t n, fe_kernel_meta *out);
+/* Kernels this process compiled (run-time compiler calls through fe_kernel_code). */
+void fe_count_compile(void);
+uint64_t fe_compile_count(void);
+
 const char *fe_dtype_name(hipdnnDataType_t t);
 bool fe_dtype_valid(int t);
 extern const fe_class fe_tensor_class;
@@ -304,7 +330,22 @@ bool fe_varpack_find(const fe_varpack_view *v, int64_t uid, void **ptr);
 
 typedef struct fe_plan_impl fe_plan_impl; /* an engine's compiled plan, private to the engine */
 
-/* What an engine offers. Every slot is required. Knob values reach the engine as one int64 per
+/* What a plan build did with the kernel cache. */
+typedef struct fe_build_stats {
+    int64_t kernels;     /* kernels in the plan */
+    int64_t compiled;    /* compiled by this build */
+    int64_t cached;      /* code objects taken from the kernel cache (or already loaded) */
+    int64_t plan_cached; /* 1: the plan came from the cache's plan table (no lowering, no codegen) */
+} fe_build_stats;
+
+/* A plan build's surroundings: the kernel cache to use (the plan's KERNEL_CACHE, else the
+ * process-wide one; NULL: none) and what the build reports back. */
+typedef struct fe_build_ctx {
+    kc_cache *cache;
+    fe_build_stats stats;
+} fe_build_ctx;
+
+/* What an engine offers. Every slot is required unless marked optional. Knob values reach the engine as one int64 per
  * entry of `knobs`, in that order, defaults filled in. */
 typedef struct fe_engine {
     int64_t id;                       /* HIPDNN_ATTR_ENGINE_GLOBAL_INDEX */
@@ -321,7 +362,10 @@ typedef struct fe_engine {
     int (*configs)(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS], int max);
     /* Workspace bytes the plan will need with these knob values. */
     int64_t (*workspace)(const fe_graph_state *g, const int64_t *knobs);
-    hipdnnStatus_t (*build)(const fe_graph_state *g, const int64_t *knobs, fe_plan_impl **out);
+    hipdnnStatus_t (*build)(const fe_graph_state *g, const int64_t *knobs, fe_build_ctx *ctx,
+                            fe_plan_impl **out);
+    /* Optional: would build() with these knobs take everything from `cache` (compile nothing)? */
+    bool (*is_cached)(const fe_graph_state *g, const int64_t *knobs, kc_cache *cache);
     /* Runs the plan on the handle's stream with the tensors of the pack. */
     hipdnnStatus_t (*execute)(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack);
     void (*destroy)(fe_plan_impl *p);
@@ -332,6 +376,11 @@ extern const int fe_n_engines;
 const fe_engine *fe_engine_by_id(int64_t id);
 extern const fe_engine fe_reference_engine, fe_jit_engine, fe_jit_unfused_engine;
 extern const fe_class fe_engine_class, fe_enginecfg_class, fe_engineheur_class, fe_plan_class;
+
+/* fe_kcache.c: the cache of a finalized KERNEL_CACHE descriptor (NULL for anything else). */
+kc_cache *fe_kernel_cache_of(fe_obj *o);
+/* fe_plan.c: would a plan of this finalized ENGINECFG take everything from cache c? */
+bool fe_enginecfg_is_cached(fe_obj *cfg, kc_cache *c);
 
 /* The finalized graph state behind an OPERATIONGRAPH object. */
 static inline fe_graph_state *fe_graph_of(fe_obj *graph) { return graph->priv; }

@@ -3,7 +3,8 @@
  * Owns the mapping from each OPERATION_* descriptor to an IR op: which attribute goes to which
  * operand slot (the table below, in the slot order of ir.h) and how the descriptor's scalar
  * attributes become the op's typed attributes. Tensors are lowered with their uid, type, dims,
- * strides, virtual flag and by-value bytes. Features the IR has no slot for (multi-GPU peer
+ * strides, virtual flag and by-value bytes; the graph's dynamic-shape flag goes to the IR graph
+ * (codegen reads it). Features the IR has no slot for (multi-GPU peer
  * statistics, FP8 attention scales) are NOT_SUPPORTED with a message naming them.
  */
 #include <math.h>
@@ -377,6 +378,7 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
     int graph_compute = gc->n > 0 ? gc->one.e : HIPDNN_DATA_FLOAT;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     ir_graph_init(out);
+    out->dynamic_shape = bool_of(graph, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED);
     for (int i = 0; i < gi->n_tensors && st == HIPDNN_STATUS_SUCCESS; i++) {
         ir_tensor t = lower_tensor(gi->tensors[i].t);
         if (ir_add_tensor(out, &t) < 0)

@@ -3,7 +3,9 @@
  * An engine config = an ENGINE + knob choices; finalize resolves the knob values (defaults
  * filled, each choice checked against the engine's knob: known id, integer, in range, on the
  * stride or in the valid list, no duplicates) and asks the engine for the workspace size.
- * A plan = an engine config; finalize builds the engine's plan (all compilation happens here).
+ * A plan = an engine config (+ an optional KERNEL_CACHE; without one the process-wide cache);
+ * finalize builds the engine's plan (all compilation happens here, through that cache) and
+ * keeps what the build took from the cache (HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT).
  * Execute binds the variant pack's pointers to the graph's tensors and runs the plan; nothing
  * is compiled on that path.
  */
@@ -21,6 +23,7 @@ typedef struct cfg_state {
 typedef struct plan_state {
     cfg_state cfg;
     fe_plan_impl *impl;
+    fe_build_stats stats; /* what the build took from the kernel cache */
     int64_t *uids; /* tensors the variant pack must bind */
     int n_uids;
 } plan_state;
@@ -175,14 +178,35 @@ static hipdnnStatus_t plan_finalize(fe_obj *o)
     ps->cfg = *(cfg_state *)fe_get(o, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG)->one.obj->priv;
     o->priv = ps;
     hipdnnStatus_t st = collect_uids(ps);
+    fe_val *kcache = fe_get(o, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE);
+    fe_build_ctx ctx = {.cache = kcache->n > 0 ? fe_kernel_cache_of(kcache->one.obj) : kc_default()};
     if (st == HIPDNN_STATUS_SUCCESS)
-        st = ps->cfg.engine->build(fe_graph_of(ps->cfg.graph), ps->cfg.knobs, &ps->impl);
+        st = ps->cfg.engine->build(fe_graph_of(ps->cfg.graph), ps->cfg.knobs, &ctx, &ps->impl);
+    ps->stats = ctx.stats;
     if (st != HIPDNN_STATUS_SUCCESS)
         plan_release(o);
     return st;
 }
 
 static plan_state *plan_of(fe_obj *o) { return o->priv; }
+
+bool fe_enginecfg_is_cached(fe_obj *cfg, kc_cache *c)
+{
+    const cfg_state *cs = cfg->priv;
+    return cs->engine->is_cached != NULL && cs->engine->is_cached(fe_graph_of(cs->graph), cs->knobs, c);
+}
+
+static hipdnnStatus_t get_cache_stats(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t t,
+                                      int64_t requested, int64_t *count, void *elems)
+{
+    (void)t;
+    const fe_build_stats *s = &plan_of(o)->stats;
+    int64_t v[4] = {s->kernels, s->compiled, s->cached, s->plan_cached};
+    if (elems != NULL && requested != 0 && requested < 4)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "%s %s: 4 elements, %lld requested",
+                         o->cls->name, a->name, (long long)requested);
+    return fe_get_copy(o, a, requested, count, elems, v, 4, sizeof v[0]);
+}
 
 static hipdnnStatus_t get_plan_workspace(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t t,
                                          int64_t requested, int64_t *count, void *elems)
@@ -236,8 +260,9 @@ static const fe_attr plan_attrs[] = {
             "intermediates stay inside the plan's workspace"),
     REFUSED(HIPDNN_ATTR_EXECUTION_PLAN_JSON_REPRESENTATION, HIPDNN_TYPE_CHAR,
             "plan serialization is not supported yet"),
-    REFUSED(HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
-            "not supported yet: the kernel cache arrives with the kernel-cache work"),
+    DESC_ROW(HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR, 0, FE_ONE),
+    {.id = HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT, .name = "HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT",
+     .type = HIPDNN_TYPE_INT64, .shape = FE_ARRAY, .flags = FE_GET_ONLY, .fb_id = -1, .get = get_cache_stats},
     REFUSED(HIPDNN_ATTR_EXECUTION_PLAN_DEVICEPROP, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
             "device-property descriptors are not supported"),
 };

@@ -55,8 +55,24 @@
  *                                    on-disk cache; empty = in-memory only.
  *     _KERNEL_CACHE_MAX_SIZE_EXT             50203  INT64 x1: size limit, bytes.
  *     _KERNEL_CACHE_READ_ONLY_EXT            50204  BOOLEAN x1: never write.
- *     (full names: HIPDNN_ATTR_KERNEL_CACHE_*_EXT; hipDNN's
- *      HIPDNN_ATTR_KERNEL_CACHE_IS_ENGINECFG_KERNEL_CACHED = 1100 is kept.)
+ *     (full names: HIPDNN_ATTR_KERNEL_CACHE_*_EXT.)
+ *     Unset or "" directory: an in-memory cache private to the descriptor.
+ *     A plan without HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE uses the
+ *     process-wide cache ($HIPDNN_CACHE_DIR, ...; HIPDNN_CACHE_DISABLE=1: none).
+ *     HIPDNN_ATTR_KERNEL_CACHE_IS_ENGINECFG_KERNEL_CACHED (1100, hipDNN's):
+ *     get-only query on a finalized cache. Call GetAttribute with type
+ *     BACKEND_DESCRIPTOR, requestedElementCount 1 and arrayOfElements pointing
+ *     at a finalized ENGINECFG (an input); *elementCount comes back 1 when a
+ *     plan of that config for this process's target is in the cache with all
+ *     its kernels (finalizing it compiles nothing), else 0.
+ *
+ *   On HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR:
+ *     HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT  50210  get-only INT64
+ *                                    x4, after finalize: kernels in the plan,
+ *                                    kernels compiled by the finalize, kernels
+ *                                    taken from the kernel cache, and 1 when the
+ *                                    plan itself came from the cache (no
+ *                                    lowering or code generation ran), else 0.
  *
  *   On HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR:
  *     HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT  50300  get-only CHAR: the
@@ -482,6 +498,7 @@ typedef enum
     HIPDNN_ATTR_KERNEL_CACHE_DIRECTORY_EXT = 50202,                 /* CHAR: path; empty = in-memory only */
     HIPDNN_ATTR_KERNEL_CACHE_MAX_SIZE_EXT = 50203,                  /* INT64 x1 (bytes) */
     HIPDNN_ATTR_KERNEL_CACHE_READ_ONLY_EXT = 50204,                 /* BOOLEAN x1 */
+    HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT = 50210,      /* get-only INT64 x4 */
 
     /* ---- hipdnn-jit: operation graph -- see table above */
     HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT = 50300,               /* get-only CHAR: 32 hex digits */

@@ -24,6 +24,20 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnMemcpyDeviceToHost_ext(void *dst, con
 /* Waits for all work queued on the handle's stream. */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnStreamSynchronize_ext(hipdnnHandle_t handle);
 
+/* Ahead-of-time compilation (warming a kernel cache, also on a machine without a GPU). From
+ * this call on, the JIT engines of this process generate and compile kernels for `arch`
+ * ("sm_90", "sm_80", "gfx90a", "gfx942", ...) as if a device of that arch with `sm_count`
+ * multiprocessors were present (0: the arch's usual count: sm_90 132, sm_80 108, sm_89 128,
+ * gfx942 304, gfx90a 110, else 100), whether or not a GPU is present. Heuristics rank configs
+ * for that target; plan finalize compiles into the plan's kernel cache and records the plan
+ * there, but loads nothing: executing such a plan returns HIPDNN_STATUS_NOT_SUPPORTED. A warm
+ * cache hits on a real device of the same arch, multiprocessor count and compiler version.
+ * NULL or "" returns to the process's own device. Process-wide: call it before building plans,
+ * not while other threads build them.
+ * Returns SUCCESS; BAD_PARAM (an arch no run-time compiler of this machine targets, named in
+ * the message, or sm_count < 0). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetCompileTarget_ext(const char *arch, int sm_count);
+
 #ifdef __cplusplus
 }
 #endif

@@ -198,6 +198,9 @@ typedef struct ir_graph {
     int n_t, cap_t;
     ir_op *ops;                 /* topological order once ir_graph_seal succeeded */
     int n_ops, cap_ops;
+    bool dynamic_shape;         /* the graph's IS_DYNAMIC_SHAPE_ENABLED: kernels take the dims
+                                 * that vary between calls (batch, sequence) as run-time
+                                 * arguments, so graphs differing only in them share kernels */
 } ir_graph;
 
 void ir_graph_init(ir_graph *g);
@@ -222,6 +225,9 @@ typedef struct ir_key {
 /* Canonical bytes of the whole graph (or of the ops listed in `ops`, n_ops of them, when ops is
  * non-NULL: a kernel's sub-graph). Caller frees out->p with base_sb_free. */
 hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base_sb *out);
+/* The canonical number of every tensor of g (tid: g->n_t entries; -1 for a tensor no op uses)
+ * and how many are numbered: graphs with equal keys map tensor for tensor through them. */
+hipdnnStatus_t ir_canon_tensor_ids(const ir_graph *g, int *tid, int *n_tensors);
 hipdnnStatus_t ir_graph_key(const ir_graph *g, ir_key *key);
 hipdnnStatus_t ir_kernel_key(const ir_graph *g, const int *ops, int n_ops, ir_key *key);
 /* 32 lowercase hex digits and a NUL. */

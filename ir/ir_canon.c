@@ -8,9 +8,10 @@
  *   2. ops ordered topologically, ties broken by those hashes (insertion order last, only for
  *      ops that are indistinguishable anyway);
  *   3. tensors numbered by first use in that order;
- *   4. bytes: every op (kind, compute, attributes field by field, operand numbers) and every
- *      tensor (dtype, dims, strides with size-1 dims' strides zeroed, virtual tensors without
- *      strides, flags, by-value bytes). No uid, name, pointer or struct padding is ever written.
+ *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute,
+ *      attributes field by field, operand numbers) and every tensor (dtype, dims, strides with
+ *      size-1 dims' strides zeroed, virtual tensors without strides, flags, by-value bytes).
+ *      No uid, name, pointer or struct padding is ever written.
  * The key is XXH3-128 of the bytes.
  */
 #include <string.h>
@@ -19,7 +20,7 @@
 #include "ir/ir_int.h"
 
 #define CANON_MAGIC "HDJG"
-#define CANON_VERSION 1u
+#define CANON_VERSION 2u /* 2: the dynamic-shape flag */
 
 /* ---- a little-endian byte writer ------------------------------------------------------------------ */
 
@@ -250,6 +251,7 @@ static void write_bytes(const canon *c, int n_tensors, base_sb *out)
     const ir_graph *g = c->g;
     base_sb_putn(out, CANON_MAGIC, 4);
     put_u64(out, CANON_VERSION);
+    put_i64(out, g->dynamic_shape); /* it changes the kernels emitted */
     put_i64(out, c->n_order);
     for (int i = 0; i < c->n_order; i++) {
         const ir_op *op = &g->ops[c->order[i]];
@@ -269,40 +271,65 @@ static void write_bytes(const canon *c, int n_tensors, base_sb *out)
                 tensor_bytes(&g->t[ti], out);
 }
 
-hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base_sb *out)
+/* Orders and numbers the ops in `ops` (all when NULL); fills c (freed with canon_free). */
+static hipdnnStatus_t canon_run(const ir_graph *g, const int *ops, int n_ops, canon *c, int *n_tensors)
 {
-    canon c = {.g = g};
+    *c = (canon){.g = g};
     bool *in_set = base_calloc((size_t)g->n_ops + 1, sizeof *in_set);
     bool *placed = base_calloc((size_t)g->n_ops + 1, sizeof *placed);
-    c.up = base_calloc((size_t)g->n_ops + 1, sizeof *c.up);
-    c.down = base_calloc((size_t)g->n_ops + 1, sizeof *c.down);
-    c.order = base_calloc((size_t)g->n_ops + 1, sizeof *c.order);
-    c.tid = base_malloc(((size_t)g->n_t + 1) * sizeof *c.tid);
-    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
-    if (!in_set || !placed || !c.up || !c.down || !c.order || !c.tid) {
-        st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory");
-        goto out;
+    c->in_set = in_set;
+    c->up = base_calloc((size_t)g->n_ops + 1, sizeof *c->up);
+    c->down = base_calloc((size_t)g->n_ops + 1, sizeof *c->down);
+    c->order = base_calloc((size_t)g->n_ops + 1, sizeof *c->order);
+    c->tid = base_malloc(((size_t)g->n_t + 1) * sizeof *c->tid);
+    if (!in_set || !placed || !c->up || !c->down || !c->order || !c->tid) {
+        base_free(placed);
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory");
     }
     for (int k = 0; k < (ops != NULL ? n_ops : g->n_ops); k++)
         in_set[ops != NULL ? ops[k] : k] = true;
-    c.in_set = in_set;
     for (int i = 0; i < g->n_t; i++)
-        c.tid[i] = -1;
+        c->tid[i] = -1;
     for (int k = 0; k < g->n_ops; k++) /* ops are topologically sorted (ir_graph_seal) */
         if (in_set[k])
-            hash_up(&c, k);
+            hash_up(c, k);
     for (int k = g->n_ops - 1; k >= 0; k--)
         if (in_set[k])
-            hash_down(&c, k);
-    order_ops(&c, placed);
-    int n_tensors;
-    number_tensors(&c, &n_tensors);
-    write_bytes(&c, n_tensors, out);
-    if (out->oom || c.oom)
-        st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory");
-out:
-    base_free(in_set), base_free(placed), base_free(c.up), base_free(c.down);
-    base_free(c.order), base_free(c.tid);
+            hash_down(c, k);
+    order_ops(c, placed);
+    base_free(placed);
+    number_tensors(c, n_tensors);
+    return c->oom ? base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory")
+                  : HIPDNN_STATUS_SUCCESS;
+}
+
+static void canon_free(canon *c)
+{
+    base_free((void *)c->in_set), base_free(c->up), base_free(c->down);
+    base_free(c->order), base_free(c->tid);
+}
+
+hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base_sb *out)
+{
+    canon c;
+    int n_tensors = 0;
+    hipdnnStatus_t st = canon_run(g, ops, n_ops, &c, &n_tensors);
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        write_bytes(&c, n_tensors, out);
+        if (out->oom || c.oom)
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory");
+    }
+    canon_free(&c);
+    return st;
+}
+
+hipdnnStatus_t ir_canon_tensor_ids(const ir_graph *g, int *tid, int *n_tensors)
+{
+    canon c;
+    hipdnnStatus_t st = canon_run(g, NULL, 0, &c, n_tensors);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        memcpy(tid, c.tid, (size_t)g->n_t * sizeof *tid);
+    canon_free(&c);
     return st;
 }
 

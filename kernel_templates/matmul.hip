@@ -12,14 +12,16 @@
  * groups of HD_GROUP_M tile rows so that concurrently running blocks share A and B in L2.
  *
  * Contract
- *   holes   HD_M, HD_N, HD_K          matrix sizes (any values >= 1)
+ *   holes   HD_M, HD_N, HD_K          matrix sizes (any values >= 1); HD_M and HD_BATCH may be
+ *                                     expressions of the kernel's parameters (dynamic shapes)
  *           HD_BATCH                  product of C's batch dims (grid z)
  *           HD_AB_DT                  HD_DT_BFLOAT16 or HD_DT_HALF (A and B alike)
  *           HD_B_KMAJOR               0: B row-major [K, N] (N contiguous, row stride HD_LDB)
  *                                     1: B column-major (K contiguous, column stride HD_LDB)
  *           HD_LDA                    A's row stride in elements (K contiguous)
  *           hd_a_off(b), hd_b_off(b)  element offset of batch b's matrix in A / B (broadcast
- *                                     batch dims of size 1 contribute nothing)
+ *                                     batch dims of size 1 contribute nothing; functions, or
+ *                                     macros over the kernel's parameters)
  *           HD_WARPS_M, HD_WARPS_N    warps along M and N (codegen: 2 x 4)
  *           HD_PARAMS, HD_ARGS        kernel parameters; HD_A_PTR, HD_B_PTR name A and B
  *           hd_epilogue(b, row, col, acc, HD_PARAMS)   runs the fused epilogue on one element
@@ -118,9 +120,10 @@ HD_DEVICE int hd_swz4(int r, int c) { return (r * 4 + (c ^ ((r >> 1) & 3))) * 16
 /* The same for B [k][n] with 16 chunks per row: XOR with the row's low 3 bits. */
 HD_DEVICE int hd_swz16(int r, int c) { return (r * 16 + (c ^ (r & 7))) * 16; }
 
-/* Issues the copies of k-tile kt into one stage (HD_CHUNKS A and B chunks per thread). */
+/* Issues the copies of k-tile kt into one stage (HD_CHUNKS A and B chunks per thread); A has
+ * m rows. */
 HD_DEVICE void hd_load_tile(hd_u32 sa, hd_u32 sb, const hd_u16 *a, const hd_u16 *b, int m0, int n0,
-                            int kt, int tid)
+                            int kt, int tid, int m)
 {
     int k0 = kt * HD_BK;
 #pragma unroll
@@ -129,7 +132,7 @@ HD_DEVICE void hd_load_tile(hd_u32 sa, hd_u32 sb, const hd_u16 *a, const hd_u16 
         int r = id >> 2, c = id & 3;          /* A: 128 rows x 4 chunks */
         int gm = m0 + r, gk = k0 + c * 8;
         int left = HD_K - gk;
-        int bytes = gm < HD_M && left > 0 ? (left >= 8 ? 16 : left * 2) : 0;
+        int bytes = gm < m && left > 0 ? (left >= 8 ? 16 : left * 2) : 0;
         const hd_u16 *src = bytes ? a + (hd_i64)gm * HD_LDA + gk : a;
         hd_cp_async16(sa + hd_swz4(r, c), src, bytes);
     }
@@ -212,7 +215,7 @@ HD_GLOBAL __launch_bounds__(HD_MM_THREADS, 2) /* 2 blocks per SM */ void hd_matm
 #pragma unroll
     for (int s = 0; s < HD_STAGES - 1; s++) {
         if (s < k_tiles)
-            hd_load_tile(s_base + s * stage_bytes, s_base + s * stage_bytes + a_bytes, a, b, m0, n0, s, tid);
+            hd_load_tile(s_base + s * stage_bytes, s_base + s * stage_bytes + a_bytes, a, b, m0, n0, s, tid, HD_M);
         hd_cp_commit();
     }
 
@@ -222,7 +225,7 @@ HD_GLOBAL __launch_bounds__(HD_MM_THREADS, 2) /* 2 blocks per SM */ void hd_matm
         int next = kt + HD_STAGES - 1;
         if (next < k_tiles) {
             hd_u32 st = s_base + (next % HD_STAGES) * stage_bytes;
-            hd_load_tile(st, st + a_bytes, a, b, m0, n0, next, tid);
+            hd_load_tile(st, st + a_bytes, a, b, m0, n0, next, tid, HD_M);
         }
         hd_cp_commit();
 

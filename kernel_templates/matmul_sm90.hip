@@ -26,14 +26,17 @@
  * counts their bytes), so partial tiles and any K are exact; stores are predicated per element.
  *
  * Contract
- *   holes   HD_M, HD_N, HD_K          matrix sizes (any values >= 1)
+ *   holes   HD_M, HD_N, HD_K          matrix sizes (any values >= 1); HD_M and HD_BATCH may be
+ *                                     expressions of the kernel's parameters (dynamic shapes:
+ *                                     every function using them takes HD_PARAMS)
  *           HD_BATCH                  product of C's batch dims
  *           HD_AB_DT                  HD_DT_BFLOAT16 or HD_DT_HALF (A and B alike)
  *           HD_B_KMAJOR               0: B row-major [K, N]; 1: B column-major (K contiguous)
  *           HD_BN                     128 or 256 (tile columns); HD_STAGES 2 .. 6 (shared
  *                                     memory: HD_STAGES * (128 + HD_BN) * 128 bytes + 1 KB)
  *           hd_a_bidx(b), hd_b_bidx(b) index along the third dim of A's / B's tensor map for C's
- *                                     batch b (broadcast dims contribute nothing)
+ *                                     batch b (broadcast dims contribute nothing; functions, or
+ *                                     macros over the kernel's parameters)
  *           HD_PARAMS, HD_ARGS        kernel parameters (tensor pointers, scalars)
  *           HD_EPI_IN                 how many operands the epilogue reads from memory
  *           hd_epilogue_in(b, row, col, in, HD_PARAMS)  loads them for one element into
@@ -198,7 +201,7 @@ HD_DEVICE void hd_acc_fence(float *d)
 /* ---- the kernel ----------------------------------------------------------------------------------- */
 
 /* Batch, first row and first column of tile t (batch-major; groups of HD_GROUP_M tile rows). */
-HD_DEVICE void hd_tile(int t, int &b, int &m0, int &n0)
+HD_DEVICE void hd_tile(int t, int &b, int &m0, int &n0, HD_PARAMS)
 {
     const int per_batch = HD_TILES_M * HD_TILES_N;
     b = t / per_batch;
@@ -209,13 +212,14 @@ HD_DEVICE void hd_tile(int t, int &b, int &m0, int &n0)
     n0 = in / rows * HD_BN;
 }
 
-HD_DEVICE void hd_produce(const hd_tmap *map_a, const hd_tmap *map_b, hd_u32 tiles, hd_u32 full, hd_u32 empty)
+HD_DEVICE void hd_produce(const hd_tmap *map_a, const hd_tmap *map_b, hd_u32 tiles, hd_u32 full, hd_u32 empty,
+                          HD_PARAMS)
 {
     int stage = 0;
     hd_u32 phase = 0;
     for (int t = blockIdx.x; t < HD_TILES; t += gridDim.x) {
         int b, m0, n0;
-        hd_tile(t, b, m0, n0);
+        hd_tile(t, b, m0, n0, HD_ARGS);
         const int ab = hd_a_bidx(b), bb = hd_b_bidx(b);
         for (int kt = 0; kt < HD_K_TILES; kt++) {
             hd_mbar_wait(empty + stage * 8, phase ^ 1); /* a fresh barrier passes parity 1 */
@@ -247,7 +251,7 @@ HD_DEVICE void hd_consume(int wg, hd_u32 tiles, hd_u32 full, hd_u32 empty, HD_PA
     hd_u32 phase = 0;
     for (int t = blockIdx.x; t < HD_TILES; t += gridDim.x) {
         int b, m0, n0;
-        hd_tile(t, b, m0, n0);
+        hd_tile(t, b, m0, n0, HD_ARGS);
         for (int kt = 0; kt < HD_K_TILES; kt++) {
             hd_mbar_wait(full + stage * 8, phase);
             const hd_u32 sa = tiles + stage * HD_STAGE_BYTES + wg * 64 * 128, sb = tiles + stage * HD_STAGE_BYTES + HD_A_BYTES;
@@ -312,7 +316,7 @@ HD_GLOBAL __launch_bounds__(HD_MM_THREADS, 1) void hd_matmul_sm90_kernel(
     if (wg == 0) {
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (threadIdx.x == 0)
-            hd_produce(&hd_map_a, &hd_map_b, tiles, full, empty);
+            hd_produce(&hd_map_a, &hd_map_b, tiles, full, empty, HD_ARGS);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
         hd_consume(wg - 1, tiles, full, empty, HD_ARGS);

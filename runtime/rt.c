@@ -244,6 +244,23 @@ hipdnnStatus_t rt_compiler_for(const char *arch, rt_compiler_info *out)
     return st;
 }
 
+bool rt_compiler_loaded(const char *arch, rt_compiler_info *out)
+{
+    size_t i = 0;
+    bool names_one = false;
+    for (; i < N_BACKENDS && !names_one; i++)
+        names_one = strncmp(arch, backends[i]()->arch_prefix, strlen(backends[i]()->arch_prefix)) == 0;
+    if (!names_one)
+        return false;
+    i--;
+    pthread_mutex_lock(&cc_lock);
+    bool loaded = CC[i].done && CC[i].st == HIPDNN_STATUS_SUCCESS;
+    if (loaded)
+        *out = CC[i].info;
+    pthread_mutex_unlock(&cc_lock);
+    return loaded;
+}
+
 hipdnnStatus_t rt_compile_failed(const char *compiler, const char *name, const char *arch,
                                  const char *result, const char *log)
 {

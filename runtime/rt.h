@@ -68,6 +68,9 @@ hipdnnStatus_t rt_compiler(rt_compiler_info *out);
  * or its compiler library is absent. Its id and version belong in a cache key for that arch.
  * For hipRTC the version is HIP's (hiprtcVersion says 9.0 in every release). */
 hipdnnStatus_t rt_compiler_for(const char *arch, rt_compiler_info *out);
+/* The compiler for `arch` when this process has already loaded it (never loads it: loading
+ * NVRTC or hipRTC costs milliseconds); false otherwise. */
+bool rt_compiler_loaded(const char *arch, rt_compiler_info *out);
 /* Compiles HIP/CUDA C++ source for `arch` ("sm_90", "sm_90a", "sm_80", "gfx942") with extra
  * options (may be NULL), with the compiler for that arch (rt_compiler_for). On success *code
  * (malloc'd, caller frees) holds the code object (CUBIN / HSACO). On a compile error: HIPDNN_STATUS_INTERNAL_ERROR, the last-error message

@@ -1,10 +1,12 @@
-/* hipdnn_cache.c — the hipdnn-cache command line tool: inspect and maintain a kernel cache.
+/* hipdnn_cache.c — the hipdnn-cache command line tool: inspect, maintain and warm a kernel cache.
  *
  * Owns: argument parsing, the text and JSON output of ls / stats / verify, size and age
- * parsing (64M, 2G, 30d, 12h), exit statuses (0 success, 1 a failed operation with one line on
- * stderr, 2 a usage error).
- * Does not own: anything about the cache itself — every subcommand is one call of cache/kc.h
- * (kc_list, kc_get_stats, kc_verify, kc_prune, kc_export, kc_import).
+ * parsing (64M, 2G, 30d, 12h), the cache directory (--dir, else kc_default_dir), exit statuses
+ * (0 success, 1 a failed operation with one line on stderr, 2 a usage error).
+ * Does not own: anything about the cache itself — ls, stats, verify, prune, export and import
+ * are one call of cache/kc.h each (kc_list, kc_get_stats, kc_verify, kc_prune, kc_export,
+ * kc_import); warm (hipdnn_cache_warm.c, public API only) and show (hipdnn_cache_show.c) live
+ * in their own files (hipdnn_cache.h).
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -16,11 +18,13 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 #include "base/base.h"
 #include "cache/kc.h"
+#include "hipdnn_cache.h"
 
-enum { EXIT_OK = 0, EXIT_FAIL = 1, EXIT_USAGE = 2 };
+enum { EXIT_OK = HC_EXIT_OK, EXIT_FAIL = HC_EXIT_FAIL, EXIT_USAGE = HC_EXIT_USAGE };
 
 static const char usage_text[] =
     "usage: hipdnn-cache [--dir DIR] [--json] COMMAND [ARGS]\n"
@@ -37,18 +41,43 @@ static const char usage_text[] =
     "                     recently used until the records fit in BYTES (123, 64K, 64M, 2G)\n"
     "  export FILE        write every valid record to a bundle file\n"
     "  import FILE        add the records of a bundle file (checked in full first)\n"
+    "  show KEY [--source]\n"
+    "                     one record (KEY: 32 hex digits, as ls prints): arch, compiler, entry,\n"
+    "                     sizes, times, compile options; --source prints only the kernel's HIP\n"
+    "                     source, byte for byte as it was compiled\n"
+    "  warm [--arch ARCH] [--sm-count N] [--jobs N] [--all-configs] [--skip-unsupported]\n"
+    "       GRAPH... \n"
+    "                     compile the kernels of operation graphs into the cache: each GRAPH is\n"
+    "                     a hipDNN graph file (FlatBuffer .bin or JSON .json) or a directory of\n"
+    "                     them; for each, the plan of the heuristics' first config whose engine\n"
+    "                     compiles kernels is built (--all-configs: of every such config)\n"
     "\n"
     "options:\n"
     "  --dir DIR          the cache directory\n"
-    "  --json             JSON output (ls, stats, verify)\n"
+    "  --json             JSON output (ls, stats, verify, show, warm)\n"
+    "  --arch ARCH        warm: compile for ARCH (sm_90, sm_80, gfx942, ...) without using a GPU;\n"
+    "                     required where there is no GPU (default: this machine's GPU)\n"
+    "  --sm-count N       warm: the target's multiprocessor count (default: the arch's usual one,\n"
+    "                     e.g. 132 for sm_90); plans are keyed by it\n"
+    "  --jobs N           warm: graphs compiled at once (default: the processors, at most 8)\n"
+    "  --all-configs      warm: every ranked config that compiles, not only the first\n"
+    "  --skip-unsupported warm: a graph no compiling engine supports is skipped, not a failure\n"
     "  -h, --help         this text\n"
     "\n"
-    "exit status: 0 success, 1 the operation failed (or verify found bad records), 2 usage.\n";
+    "warm prints one line per graph (a progress bar on a terminal) and a summary; a graph that\n"
+    "fails is named on stderr with the reason.\n"
+    "exit status: 0 success, 1 the operation failed (or verify found bad records, or a graph\n"
+    "failed to warm), 2 usage.\n";
 
 typedef struct cli_args {
     const char *dir;
     const char *cmd;
-    const char *file;       /* export / import */
+    const char *file;       /* export / import; show: the key */
+    const char **paths;     /* warm: graph files and directories */
+    int n_paths;
+    const char *arch;       /* warm */
+    int sm_count, jobs;     /* warm; jobs 0: not given */
+    bool all_configs, skip_unsupported, source;
     bool json, fix;
     bool has_max_size, has_older_than;
     uint64_t max_size;
@@ -143,9 +172,45 @@ static bool opt_is(const char *arg, const char *name)
     return strncmp(arg, name, n) == 0 && (arg[n] == '\0' || arg[n] == '=');
 }
 
+/* A decimal count in [lo, hi]. */
+static bool parse_count(const char *s, int lo, int hi, int *out)
+{
+    uint64_t v;
+    static const uint64_t one[] = {1};
+    if (s == NULL || !parse_scaled(s, "", one, &v) || v < (uint64_t)lo || v > (uint64_t)hi)
+        return false;
+    *out = (int)v;
+    return true;
+}
+
+/* The options only warm takes; 0 not one of them, 1 taken, else an exit status (usage). */
+static int parse_warm_opt(int argc, char **argv, int *i, cli_args *a)
+{
+    const char *arg = argv[*i], *v;
+    if (strcmp(arg, "--all-configs") == 0) {
+        a->all_configs = true;
+    } else if (strcmp(arg, "--skip-unsupported") == 0) {
+        a->skip_unsupported = true;
+    } else if (opt_is(arg, "--arch")) {
+        if ((v = opt_value(argc, argv, i, "--arch")) == NULL || v[0] == '\0')
+            return usage_error("--arch needs a target such as sm_90, sm_80 or gfx942");
+        a->arch = v;
+    } else if (opt_is(arg, "--sm-count")) {
+        if (!parse_count(v = opt_value(argc, argv, i, "--sm-count"), 1, 65536, &a->sm_count))
+            return usage_error("--sm-count needs a multiprocessor count such as 132, not '%s'", v ? v : "");
+    } else if (opt_is(arg, "--jobs")) {
+        if (!parse_count(v = opt_value(argc, argv, i, "--jobs"), 1, 1024, &a->jobs))
+            return usage_error("--jobs needs a count from 1 to 1024, not '%s'", v ? v : "");
+    } else {
+        return 0;
+    }
+    return 1;
+}
+
 /* Returns -1 to go on, else an exit status (help printed, or a usage error). */
 static int parse_args(int argc, char **argv, cli_args *a)
 {
+    int rc;
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
@@ -167,11 +232,19 @@ static int parse_args(int argc, char **argv, cli_args *a)
             if ((v = opt_value(argc, argv, &i, "--older-than")) == NULL || !parse_age(v, &a->older_than))
                 return usage_error("--older-than needs an age such as 30d, 12h or 3600s, not '%s'", v ? v : "");
             a->has_older_than = true;
+        } else if (strcmp(arg, "--source") == 0) {
+            a->source = true;
+        } else if ((rc = parse_warm_opt(argc, argv, &i, a)) != 0) {
+            if (rc != 1)
+                return rc;
         } else if (arg[0] == '-' && arg[1] != '\0') {
             return usage_error("unknown option '%s'", arg);
         } else if (a->cmd == NULL) {
             a->cmd = arg;
-        } else if (a->file == NULL && (is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import"))) {
+        } else if (is_cmd(a->cmd, "warm")) {
+            a->paths[a->n_paths++] = arg;
+        } else if (a->file == NULL &&
+                   (is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import") || is_cmd(a->cmd, "show"))) {
             a->file = arg;
         } else {
             return usage_error("unexpected argument '%s'", arg);
@@ -182,7 +255,7 @@ static int parse_args(int argc, char **argv, cli_args *a)
 
 static int check_args(const cli_args *a)
 {
-    static const char *const cmds[] = {"ls", "stats", "verify", "prune", "export", "import"};
+    static const char *const cmds[] = {"ls", "stats", "verify", "prune", "export", "import", "show", "warm"};
     bool known = false;
     for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
         known = known || is_cmd(a->cmd, cmds[i]);
@@ -190,8 +263,23 @@ static int check_args(const cli_args *a)
         return usage_error("no command given");
     if (!known)
         return usage_error("unknown command '%s'", a->cmd);
-    if (a->json && !is_cmd(a->cmd, "ls") && !is_cmd(a->cmd, "stats") && !is_cmd(a->cmd, "verify"))
-        return usage_error("--json applies to ls, stats and verify");
+    if (a->json && !is_cmd(a->cmd, "ls") && !is_cmd(a->cmd, "stats") && !is_cmd(a->cmd, "verify") &&
+        !is_cmd(a->cmd, "show") && !is_cmd(a->cmd, "warm"))
+        return usage_error("--json applies to ls, stats, verify, show and warm");
+    bool warm_opts = a->arch != NULL || a->sm_count != 0 || a->jobs != 0 || a->all_configs || a->skip_unsupported;
+    if (warm_opts && !is_cmd(a->cmd, "warm"))
+        return usage_error("--arch, --sm-count, --jobs, --all-configs and --skip-unsupported apply to warm");
+    if (a->sm_count != 0 && a->arch == NULL)
+        return usage_error("--sm-count applies with --arch");
+    if (is_cmd(a->cmd, "warm") && a->n_paths == 0)
+        return usage_error("warm needs graph files or directories");
+    if (a->source && !is_cmd(a->cmd, "show"))
+        return usage_error("--source applies to show");
+    kc_key key;
+    if (is_cmd(a->cmd, "show") && a->file == NULL)
+        return usage_error("show needs a KEY");
+    if (is_cmd(a->cmd, "show") && !kc_key_parse(a->file, &key))
+        return usage_error("show: '%s' is not a key (32 hex digits, as ls prints)", a->file);
     if (a->fix && !is_cmd(a->cmd, "verify"))
         return usage_error("--fix applies to verify");
     bool limits = a->has_max_size || a->has_older_than;
@@ -365,21 +453,23 @@ static int cmd_bundle(kc_cache *c, const cli_args *a)
 /* Commands that change the cache need it writable. */
 static bool writes(const cli_args *a)
 {
-    return is_cmd(a->cmd, "prune") || is_cmd(a->cmd, "import") || (is_cmd(a->cmd, "verify") && a->fix);
+    return is_cmd(a->cmd, "prune") || is_cmd(a->cmd, "import") || is_cmd(a->cmd, "warm") ||
+           (is_cmd(a->cmd, "verify") && a->fix);
 }
 
-/* Only import may create the directory; every command opens it read-write where it can (a
- * read-only open of a directory with no cache in it yet fails), so a read-only directory
- * still serves the commands that only read. */
-static int open_cache(const cli_args *a, kc_cache **c)
+static bool creates(const cli_args *a) { return is_cmd(a->cmd, "import") || is_cmd(a->cmd, "warm"); }
+
+/* Only import and warm may create the directory; every command opens it read-write where it
+ * can (a read-only open of a directory with no cache in it yet fails), so a read-only
+ * directory still serves the commands that only read. dir receives the directory. */
+static int open_cache(const cli_args *a, kc_cache **c, char dir[PATH_MAX])
 {
-    char dir[PATH_MAX];
     if (a->dir != NULL)
-        snprintf(dir, sizeof dir, "%s", a->dir);
-    else if (kc_default_dir(dir, sizeof dir, false) != HIPDNN_STATUS_SUCCESS)
+        snprintf(dir, PATH_MAX, "%s", a->dir);
+    else if (kc_default_dir(dir, PATH_MAX, false) != HIPDNN_STATUS_SUCCESS)
         return op_error("no cache directory (set HIPDNN_CACHE_DIR or HOME, or pass --dir)");
     struct stat st;
-    if (!is_cmd(a->cmd, "import") && stat(dir, &st) != 0) {
+    if (!creates(a) && stat(dir, &st) != 0) {
         fprintf(stderr, "hipdnn-cache: cache directory %s: %s\n", dir, strerror(errno));
         return EXIT_FAIL;
     }
@@ -395,16 +485,45 @@ static int open_cache(const cli_args *a, kc_cache **c)
     return -1;
 }
 
+/* warm goes through the public API: the target is chosen first (a usage error creates nothing),
+ * the cache is checked here (created, writable) and closed, and the library's KERNEL_CACHE
+ * descriptors open it again. Returns -1 when it is not warm. */
+static int run_warm(const cli_args *a)
+{
+    long cpus = sysconf(_SC_NPROCESSORS_ONLN);
+    hc_warm_opts o = {.arch = a->arch, .sm_count = a->sm_count,
+                      .jobs = a->jobs > 0 ? a->jobs : cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus,
+                      .all_configs = a->all_configs, .skip_unsupported = a->skip_unsupported, .json = a->json,
+                      .paths = a->paths, .n_paths = a->n_paths};
+    kc_cache *c = NULL;
+    char dir[PATH_MAX];
+    int rc = hc_warm_target(&o);
+    if (rc < 0)
+        rc = open_cache(a, &c, dir);
+    if (rc >= 0)
+        return rc;
+    kc_close(c);
+    o.dir = dir;
+    rc = hc_warm(&o);
+    return rc == EXIT_OK && fflush(stdout) != 0 ? op_error("writing the output failed") : rc;
+}
+
 int main(int argc, char **argv)
 {
-    cli_args a = {0};
+    cli_args a = {.paths = calloc((size_t)argc + 1, sizeof(char *))};
+    if (a.paths == NULL)
+        return op_error("out of memory");
     int rc = parse_args(argc, argv, &a);
     if (rc < 0)
         rc = check_args(&a);
+    if (rc < 0 && is_cmd(a.cmd, "warm"))
+        rc = run_warm(&a);
+    free(a.paths);
     if (rc >= 0)
         return rc;
     kc_cache *c = NULL;
-    if ((rc = open_cache(&a, &c)) >= 0)
+    char dir[PATH_MAX];
+    if ((rc = open_cache(&a, &c, dir)) >= 0)
         return rc;
     if (is_cmd(a.cmd, "ls"))
         rc = cmd_ls(c, &a);
@@ -414,6 +533,8 @@ int main(int argc, char **argv)
         rc = cmd_verify(c, &a);
     else if (is_cmd(a.cmd, "prune"))
         rc = cmd_prune(c, &a);
+    else if (is_cmd(a.cmd, "show"))
+        rc = hc_show(c, a.file, a.source, a.json);
     else
         rc = cmd_bundle(c, &a);
     kc_close(c);

@@ -164,7 +164,7 @@ Test(engines, config_knobs_and_plan)
     TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
     TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DESC, 1, &cfg));
     cr_expect_eq(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, DESC, 1, &cfg),
-                 HIPDNN_STATUS_NOT_SUPPORTED);
+                 HIPDNN_STATUS_BAD_PARAM, "the plan's kernel cache must be a KERNEL_CACHE descriptor");
     TU_OK(hipdnnBackendFinalize(plan));
     int64_t uids[4] = {0}, id = -1;
     cr_expect_eq(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_TENSOR_UIDS_EXT, HIPDNN_TYPE_INT64, 1, &n, uids),

@@ -1075,8 +1075,6 @@ const rc_refused rc_refused_types[] = {
     {HIPDNN_BACKEND_INTERMEDIATE_INFO_DESCRIPTOR, HIPDNN_ATTR_INTERMEDIATE_INFO_SIZE,
      "not meaningful here"},
     {HIPDNN_BACKEND_LAYOUT_INFO_DESCRIPTOR, HIPDNN_ATTR_LAYOUT_INFO_TENSOR_UID, "not meaningful here"},
-    {HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR, HIPDNN_ATTR_KERNEL_CACHE_MAX_SIZE_EXT,
-     "not supported yet"},
 };
 const int rc_n_refused_types = (int)(sizeof rc_refused_types / sizeof rc_refused_types[0]);
 

@@ -99,6 +99,11 @@ hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes)
 
 hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *engine)
 {
+    return plan_with_cache(g, engine, NULL);
+}
+
+hipdnnBackendDescriptor_t plan_with_cache(hipdnnBackendDescriptor_t g, const char *engine, hipdnnBackendDescriptor_t cache)
+{
     int64_t id, n;
     TU_OK(hipdnnGetEngineIdByName_ext(handle, engine, &id));
     hipdnnBackendDescriptor_t e, cfg, plan;
@@ -121,6 +126,9 @@ hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *eng
     TU_OK(hipdnnBackendFinalize(cfg));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
     TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &cfg));
+    if (cache != NULL)
+        TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+                                        1, &cache));
     TU_OK(hipdnnBackendFinalize(plan));
     hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(e);
     (void)n;

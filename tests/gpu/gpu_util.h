@@ -41,6 +41,8 @@ hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes);
  * kept, not copied; n = 0 goes back to the defaults). Suites that set knobs reset them. */
 void gpu_set_knobs(int n, const char *const *ids, const int64_t *values);
 hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *engine);
+/* The same with a finalized KERNEL_CACHE attached (NULL: the process-wide cache). */
+hipdnnBackendDescriptor_t plan_with_cache(hipdnnBackendDescriptor_t g, const char *engine, hipdnnBackendDescriptor_t cache);
 int64_t workspace_of(hipdnnBackendDescriptor_t plan);
 void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws);
 /* Bytes from a tensor's first element to one past its last. */

@@ -5,7 +5,8 @@
  * with what was put, verify reporting a corrupted record and --fix removing it, prune by age
  * and by size, export / import into a second directory, a bad bundle rejected with the target
  * unchanged, and exit statuses (0, 1 with one line on stderr, 2 for usage errors).
- * The binary's path comes from the build (HIPDNN_CACHE_CLI).
+ * The binary's path comes from the build (HIPDNN_CACHE_CLI; kt_cli.h runs it). warm and show:
+ * test_kc_warm.c.
  */
 #include <fcntl.h>
 #include <jansson.h>
@@ -19,6 +20,7 @@
 
 #include "base/base.h"
 #include "kt_util.h"
+#include "kt_cli.h"
 
 #define CODE 3000
 #define DAY 86400
@@ -39,54 +41,11 @@ static void teardown(void)
 
 TestSuite(kc_cli, .init = setup, .fini = teardown);
 
-/* ---- running the tool ---------------------------------------------------------------------- */
+/* ---- running the tool (kt_cli.h) ----------------------------------------------------------- */
 
-typedef struct cli_run {
-    int status;          /* exit status; -1 when it did not exit normally */
-    char *out, *err;     /* stdout, stderr (malloc'd, NUL-terminated) */
-} cli_run;
+typedef kt_cli_run cli_run;
 
-static char *slurp(const char *path)
-{
-    FILE *f = fopen(path, "rb");
-    cr_assert_not_null(f, "open %s", path);
-    char *buf = malloc(1 << 20);
-    cr_assert_not_null(buf);
-    size_t n = fread(buf, 1, (1 << 20) - 1, f);
-    buf[n] = '\0';
-    fclose(f);
-    return buf;
-}
-
-/* Runs hipdnn-cache with args (NULL-terminated). */
-static cli_run cli_v(const char *const *args)
-{
-    const char *argv[32] = {HIPDNN_CACHE_CLI};
-    int n = 1;
-    while (args[n - 1] != NULL && n < 31) {
-        argv[n] = args[n - 1];
-        n++;
-    }
-    argv[n] = NULL;
-    char out_path[600], err_path[600];
-    snprintf(out_path, sizeof out_path, "%s/stdout", work);
-    snprintf(err_path, sizeof err_path, "%s/stderr", work);
-    fflush(NULL);
-    pid_t pid = fork();
-    cr_assert_geq(pid, 0, "fork");
-    if (pid == 0) {
-        int fo = open(out_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        int fe = open(err_path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
-        if (fo < 0 || fe < 0 || dup2(fo, 1) < 0 || dup2(fe, 2) < 0)
-            _exit(126);
-        execv(HIPDNN_CACHE_CLI, (char *const *)argv);
-        _exit(127);
-    }
-    int ws;
-    cr_assert_eq(waitpid(pid, &ws, 0), pid);
-    cli_run r = {WIFEXITED(ws) ? WEXITSTATUS(ws) : -1, slurp(out_path), slurp(err_path)};
-    return r;
-}
+static cli_run cli_v(const char *const *args) { return kt_cli_v(work, args); }
 
 /* As cli_v, with the arguments listed (NULL-terminated). */
 static cli_run cli(const char *arg, ...)
@@ -102,29 +61,9 @@ static cli_run cli(const char *arg, ...)
     return cli_v(args);
 }
 
-static void cli_free(cli_run *r)
-{
-    free(r->out);
-    free(r->err);
-}
-
-/* A failure: exit status `status`, nothing on stdout, one line on stderr containing `needle`. */
-static void expect_fail(cli_run *r, int status, const char *needle, const char *what)
-{
-    cr_expect_eq(r->status, status, "%s: exit %d, wanted %d (stderr: %s)", what, r->status, status, r->err);
-    cr_expect_str_empty(r->out, "%s: nothing on stdout, got: %s", what, r->out);
-    size_t len = strlen(r->err);
-    cr_expect(len > 0 && strchr(r->err, '\n') == r->err + len - 1, "%s: one line on stderr, got: %s", what, r->err);
-    cr_expect_not_null(strstr(r->err, needle), "%s: stderr names '%s': %s", what, needle, r->err);
-}
-
-static json_t *parse_json(const cli_run *r, const char *what)
-{
-    json_error_t e;
-    json_t *j = json_loads(r->out, 0, &e);
-    cr_assert_not_null(j, "%s: JSON output parses (%s at line %d): %s", what, e.text, e.line, r->out);
-    return j;
-}
+#define cli_free kt_cli_free
+#define expect_fail kt_cli_expect_fail
+#define parse_json kt_cli_json
 
 static void key_hex(uint64_t id, char hex[2 * KC_KEY_SIZE + 1])
 {

@@ -117,6 +117,21 @@ Test(rt_compile, compiler_info)
     cr_assert(ci.minor >= 0 && ci.minor < 100);
 }
 
+/* rt_compiler_loaded answers without loading: false in a fresh process, the same info as
+ * rt_compiler_for once that has loaded the compiler. (Criterion runs each test in its own
+ * process, so nothing is loaded at its start.) */
+Test(rt_compile, compiler_loaded_never_loads)
+{
+    rt_compiler_info ci, li;
+    cr_expect_not(rt_compiler_loaded("sm_90", &li), "nothing loaded yet");
+    cr_expect_not(rt_compiler_loaded("sm_90", &li), "asking did not load it");
+    cr_expect_not(rt_compiler_loaded("xyz_1", &li));
+    need_compiler();
+    OK(rt_compiler_for("sm_90", &ci));
+    cr_assert(rt_compiler_loaded("sm_90", &li));
+    cr_expect(strcmp(ci.id, li.id) == 0 && ci.major == li.major && ci.minor == li.minor);
+}
+
 static void compile_for(const char *arch)
 {
     need_compiler();

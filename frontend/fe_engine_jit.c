@@ -18,7 +18,10 @@
  * jit.matmul_wgmma (0 or 1, default 1): matmuls on sm_90 use the wgmma + TMA template where it
  * fits (0: the mma.sync one); jit.matmul_tile_n (128 or 256, default 256) and
  * jit.matmul_stages (2 .. 6, default 4; fewer when the shared memory cannot hold them): the
- * wgmma template's tile columns and pipeline depth.
+ * wgmma template's tile columns and pipeline depth; jit.sdpa_block_m (0, 64, 128),
+ * jit.sdpa_block_n (0, 32, 64, 128), jit.sdpa_warps (0, 4, 8), jit.sdpa_stages (0, 2, 3):
+ * attention tiles, warps and K/V stages (0: chosen by head dim); jit.sdpa_wgmma (default 1) and
+ * jit.sdpa_ws (default 0): attention's wgmma main loop on sm_90 and its loading warpgroup.
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.

@@ -255,6 +255,7 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
     case IR_OP_PAGED_CACHE_LOAD: return cg_emit_paged;
     case IR_OP_MATMUL: return cg_emit_matmul;
     case IR_OP_SDPA_FWD: return cg_emit_sdpa;
+    case IR_OP_SDPA_BWD: return cg_emit_sdpa_bwd;
     case IR_OP_BN_TRAIN:
     case IR_OP_BN_BWD:
     case IR_OP_GENSTATS: return cg_emit_channorm;
@@ -303,8 +304,11 @@ hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t
 
 int64_t cg_scratch_bytes(const ir_graph *g, const ir_kernel *k)
 {
-    /* only the channel reductions run several passes today */
-    return emitter_for(g, k) == cg_emit_channorm ? cg_channorm_scratch(g, k) : 0;
+    /* the channel reductions and the attention backward run several passes */
+    emitter e = emitter_for(g, k);
+    if (e == cg_emit_channorm)
+        return cg_channorm_scratch(g, k);
+    return e == cg_emit_sdpa_bwd ? cg_sdpa_bwd_scratch(g, k) : 0;
 }
 
 void cg_kernel_free(cg_kernel *k)

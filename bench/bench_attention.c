@@ -1,12 +1,15 @@
-/* bench_attention.c — forward attention (SDPA_FWD) throughput of the fused JIT engine.
+/* bench_attention.c — attention throughput of the fused JIT engine: forward (SDPA_FWD), or with
+ * --backward the backward (SDPA_BWD, its O and Stats made by one forward run first).
  *
  * Shapes (B, H, S, D), bf16, [b,s,h,d] memory (what PyTorch's SDPA gets from a transpose of
  * [b,s,h,d] activations), Sq = Skv = S, attention scale 1/sqrt(D), no stats; each shape without
  * and with a causal mask; each under the default tile shape and the tile knobs listed in
  * `configs`. FLOPs (FlashAttention-2 convention): 4·B·H·S·S·D, halved for causal.
  * Timing: bench_median_ms (events, warm-up, median of REPS, inputs rotated over SETS sets).
+ * Backward: FLOPs 2.5x the forward's (10·B·H·S·S·D, halved for causal); configs "default"
+ * (deterministic dQ pass) and "atomic" (jit.sdpa_bwd_atomic 1).
  * Output: "B H S D causal config ms TFLOP/s" per line, for bench/compare_attention.py.
- * Usage: bench_attention [B H S D]  (no arguments: the standard list)
+ * Usage: bench_attention [--backward] [B H S D]  (no sizes: the standard list)
  */
 #include <math.h>
 #include <string.h>
@@ -44,6 +47,100 @@ static hipdnnBackendDescriptor_t attention_graph(int64_t B, int64_t H, int64_t S
     json_array_append_new(nodes, bench_node("SdpaAttributes", a));
     return bench_graph(ts, nodes);
 }
+
+/* ---- backward ---- */
+
+enum { B_Q = 1, B_K, B_V, B_O, B_DO, B_STATS, B_DQ, B_DK, B_DV, B_N = 9 };
+
+static json_t *stats_tensor(int64_t B, int64_t H, int64_t S)
+{
+    return json_pack("{s:i, s:s, s:[I,I,I,I], s:[I,I,I,I], s:b}", "uid", B_STATS, "data_type", "FLOAT", "dims",
+                     (json_int_t)B, (json_int_t)H, (json_int_t)S, (json_int_t)1, "strides", (json_int_t)(H * S),
+                     (json_int_t)S, (json_int_t)1, (json_int_t)1, "virtual", 0);
+}
+
+/* The forward with Stats (backward = false) or the backward over the same tensors. */
+static hipdnnBackendDescriptor_t bwd_graph(int64_t B, int64_t H, int64_t S, int64_t D, bool causal, bool backward)
+{
+    json_t *ts = json_array();
+    for (int uid = B_Q; uid <= (backward ? B_DV : B_O); uid++)
+        if (uid != B_STATS && (backward || uid != B_DO))
+            json_array_append_new(ts, bshd(uid, B, H, S, D));
+    json_array_append_new(ts, stats_tensor(B, H, S));
+    json_t *a = json_pack("{s:i, s:i, s:i, s:i, s:i, s:f}", "q_tensor_uid", B_Q, "k_tensor_uid", B_K, "v_tensor_uid",
+                          B_V, "o_tensor_uid", B_O, "stats_tensor_uid", B_STATS, "attn_scale_value", 1.0 / sqrt((double)D));
+    if (backward) {
+        json_object_set_new(a, "do_tensor_uid", json_integer(B_DO));
+        json_object_set_new(a, "dq_tensor_uid", json_integer(B_DQ));
+        json_object_set_new(a, "dk_tensor_uid", json_integer(B_DK));
+        json_object_set_new(a, "dv_tensor_uid", json_integer(B_DV));
+    } else {
+        json_object_set_new(a, "generate_stats", json_true());
+    }
+    if (causal)
+        json_object_set_new(a, "right_bound", json_integer(0));
+    json_t *nodes = json_array();
+    json_array_append_new(nodes, bench_node(backward ? "SdpaBackwardAttributes" : "SdpaAttributes", a));
+    return bench_graph(ts, nodes);
+}
+
+static int64_t workspace_of(hipdnnBackendDescriptor_t plan)
+{
+    int64_t ws = 0, n;
+    hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws);
+    return ws;
+}
+
+static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
+{
+    static const char *const atomic_id[] = {"jit.sdpa_bwd_atomic"};
+    static const int64_t atomic_on[] = {1};
+    size_t n = (size_t)(B * H * S * D);
+    void *bufs[SETS][B_N];
+    int64_t uids[B_N];
+    for (int i = 0; i < B_N; i++)
+        uids[i] = i + 1;
+    for (int s = 0; s < SETS; s++)
+        for (int i = 0; i < B_N; i++)
+            bufs[s][i] = bench_random_bf16(i + 1 == B_STATS ? (size_t)(2 * B * H * S) : n);
+    for (int causal = 0; causal < 2; causal++) {
+        hipdnnBackendDescriptor_t gf = bwd_graph(B, H, S, D, causal, false), gb = bwd_graph(B, H, S, D, causal, true);
+        hipdnnBackendDescriptor_t fwd = bench_jit_plan_with(gf, 0, NULL, NULL);
+        for (int s = 0; s < SETS; s++) { /* O and Stats of each set's Q, K, V */
+            int64_t fu[5] = {B_Q, B_K, B_V, B_O, B_STATS};
+            void *fp[5] = {bufs[s][0], bufs[s][1], bufs[s][2], bufs[s][3], bufs[s][B_STATS - 1]};
+            hipdnnBackendDescriptor_t pack = bench_pack(5, fu, fp);
+            bench_median_ms(fwd, &pack, 1, 0, 1);
+            hipdnnBackendDestroyDescriptor(pack);
+        }
+        hipdnnBackendDestroyDescriptor(fwd);
+        double flops = 10.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
+        for (int c = 0; c < 2; c++) {
+            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(gb, c, atomic_id, atomic_on);
+            int64_t ws = workspace_of(plan);
+            void *wsp = ws > 0 ? bench_random_bf16((size_t)(ws + 1) / 2) : NULL;
+            hipdnnBackendDescriptor_t packs[SETS];
+            for (int s = 0; s < SETS; s++)
+                packs[s] = bench_pack_ws(B_N, uids, bufs[s], wsp);
+            float ms = bench_median_ms(plan, packs, SETS, 3, REPS);
+            printf("%lld %lld %lld %lld %d %s %.4f %.1f\n", (long long)B, (long long)H, (long long)S, (long long)D,
+                   causal, c ? "atomic" : "default", ms, flops / (ms * 1e-3) / 1e12);
+            fflush(stdout);
+            for (int s = 0; s < SETS; s++)
+                hipdnnBackendDestroyDescriptor(packs[s]);
+            if (wsp != NULL)
+                hipdnnDeviceFree_ext(wsp);
+            hipdnnBackendDestroyDescriptor(plan);
+        }
+        hipdnnBackendDestroyDescriptor(gb);
+        hipdnnBackendDestroyDescriptor(gf);
+    }
+    for (int s = 0; s < SETS; s++)
+        for (int i = 0; i < B_N; i++)
+            hipdnnDeviceFree_ext(bufs[s][i]);
+}
+
+/* ---- forward ---- */
 
 static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
 {
@@ -87,13 +184,16 @@ int main(int argc, char **argv)
 {
     static const int64_t shapes[][4] = {{16, 16, 1024, 64}, {8, 16, 2048, 128}, {4, 16, 4096, 128},
                                         {2, 16, 8192, 128}, {1, 32, 16384, 128}, {4, 32, 4096, 64}};
+    bool backward = argc > 1 && strcmp(argv[1], "--backward") == 0;
+    void (*run)(int64_t, int64_t, int64_t, int64_t) = backward ? run_backward : run_shape;
+    argc -= backward, argv += backward;
     bench_init("bench_attention");
-    printf("# B H S D causal config ms TFLOP/s\n");
+    printf("# %s: B H S D causal config ms TFLOP/s\n", backward ? "backward" : "forward");
     if (argc == 5)
-        run_shape(atoll(argv[1]), atoll(argv[2]), atoll(argv[3]), atoll(argv[4]));
+        run(atoll(argv[1]), atoll(argv[2]), atoll(argv[3]), atoll(argv[4]));
     else
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-            run_shape(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
+            run(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
     hipdnnDestroy(bench_handle);
     return 0;
 }

@@ -17,10 +17,11 @@
  * convolution fwd / dgrad / wgrad, any layout) and conv_igemm.hip (forward convolution as a
  * tensor-core implicit GEMM), both with a pointwise epilogue, blockquant.hip (block-scale
  * quantize with an elementwise prologue), paged_load.hip (paged KV-cache gather) and
- * sdpa_fwd.hip (fused attention forward, FlashAttention-2 style on mma.sync). Kernels
+ * sdpa_fwd.hip (fused attention forward, FlashAttention-2 style on mma.sync) and sdpa_bwd.hip
+ * (its backward: three launches sharing scratch). Kernels
  * without a template are NOT_SUPPORTED (cg_supports says why).
  *
- * Most kernels are one launch. A channel reduction is several passes over one source (partial
+ * Most kernels are one launch. A channel reduction (and the attention backward) is several passes over one source (partial
  * sums, their merge, the apply pass): the launches after the first are listed in `then`, run
  * in order with the same arguments, and share `scratch` bytes of the plan's workspace, passed
  * as the CG_ARG_WORKSPACE parameter. cg_scratch_bytes gives that size without emitting, from
@@ -61,6 +62,7 @@ typedef struct cg_target {
     int sdpa_stages;      /* attention: K/V shared-memory stages, 2 or 3 (0 = 2) */
     int sdpa_wgmma;       /* attention on sm_90: 1 (or 0 = default) wgmma products where they fit, -1 never */
     int sdpa_ws;          /* attention on sm_90 with wgmma: 1 = a loading warpgroup beside the computing ones */
+    int sdpa_bwd_atomic;  /* attention backward: 1 = dQ through fp32 atomics (0: a deterministic dQ pass) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

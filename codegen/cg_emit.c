@@ -194,19 +194,37 @@ void cg_pointwise_stmt(base_sb *sb, const ir_op *op, const char *out, const char
 
 /* ---- assembly ----------------------------------------------------------------------------------- */
 
+/* Templates that share a device library beside hd_common.h: it goes in after hd_common.h, before
+ * the generated defines (a library reads no define or hook). */
+static const struct { const char *tpl, *lib; } libraries[] = {
+    {"sdpa_fwd.hip", "sdpa_common.h"},
+    {"sdpa_bwd.hip", "sdpa_common.h"},
+};
+
+static const char *library_of(const char *tpl)
+{
+    for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++)
+        if (strcmp(libraries[i].tpl, tpl) == 0)
+            return libraries[i].lib;
+    return NULL;
+}
+
 hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *defs,
                            const base_sb *hooks, cg_kernel *out)
 {
     bool amd = strcmp(t->platform, "amd") == 0;
     const char *prelude = cg_template_text(amd ? "prelude_amd.h" : "prelude_nvidia.h");
     const char *common = cg_template_text("hd_common.h"), *body = cg_template_text(tpl);
-    if (prelude == NULL || common == NULL || body == NULL)
+    const char *lib_name = library_of(tpl), *lib = lib_name != NULL ? cg_template_text(lib_name) : "";
+    if (prelude == NULL || common == NULL || body == NULL || lib == NULL)
         return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "codegen: template %s is not embedded", tpl);
     base_sb sb = {0};
     base_sb_printf(&sb, "// hipdnn-jit %s, template %s, target %s %s\n", CG_VERSION, tpl,
                    t->platform, t->arch);
     base_sb_printf(&sb, "#line 1 \"%s\"\n%s\n", amd ? "prelude_amd.h" : "prelude_nvidia.h", prelude);
     base_sb_printf(&sb, "#line 1 \"hd_common.h\"\n%s\n", common);
+    if (lib_name != NULL)
+        base_sb_printf(&sb, "#line 1 \"%s\"\n%s\n", lib_name, lib);
     base_sb_printf(&sb, "#line 1 \"generated\"\n#define HD_GENERATED 1\n%s%s", base_sb_str(defs),
                    base_sb_str(hooks));
     base_sb_printf(&sb, "#line 1 \"%s\"\n%s", tpl, body);
@@ -237,6 +255,7 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
     case IR_OP_PAGED_CACHE_LOAD: return cg_emit_paged;
     case IR_OP_MATMUL: return cg_emit_matmul;
     case IR_OP_SDPA_FWD: return cg_emit_sdpa;
+    case IR_OP_SDPA_BWD: return cg_emit_sdpa_bwd;
     case IR_OP_BN_TRAIN:
     case IR_OP_BN_BWD:
     case IR_OP_GENSTATS: return cg_emit_channorm;
@@ -285,8 +304,11 @@ hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t
 
 int64_t cg_scratch_bytes(const ir_graph *g, const ir_kernel *k)
 {
-    /* only the channel reductions run several passes today */
-    return emitter_for(g, k) == cg_emit_channorm ? cg_channorm_scratch(g, k) : 0;
+    /* the channel reductions and the attention backward run several passes */
+    emitter e = emitter_for(g, k);
+    if (e == cg_emit_channorm)
+        return cg_channorm_scratch(g, k);
+    return e == cg_emit_sdpa_bwd ? cg_sdpa_bwd_scratch(g, k) : 0;
 }
 
 void cg_kernel_free(cg_kernel *k)

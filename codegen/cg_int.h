@@ -95,7 +95,8 @@ void cg_dyn_coord(cg_dyn *dy, base_sb *sb, const char *var, int i, int n, int64_
 /* Whether tensor t (right-aligned to an iteration shape of rank r) is broadcast along dim d. */
 bool cg_broadcast_along(const ir_tensor *t, int r, int d);
 
-/* Assembles the final source: prelude, common helpers, defines, hooks, #line, template. */
+/* Assembles the final source: prelude, common helpers, the template's device library (sdpa_common.h
+ * for the attention templates), defines, hooks, #line, template. */
 hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *defs,
                            const base_sb *hooks, cg_kernel *out);
 
@@ -115,6 +116,10 @@ hipdnnStatus_t cg_emit_channorm(const ir_graph *g, const ir_kernel *k, const cg_
 int64_t cg_channorm_scratch(const ir_graph *g, const ir_kernel *k);
 hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                             cg_kernel *out, char *why, size_t why_len);
+hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_target *t,
+                                cg_kernel *out, char *why, size_t why_len);
+/* The scratch bytes cg_emit_sdpa_bwd asks for kernel k; 0 when it cannot emit k. */
+int64_t cg_sdpa_bwd_scratch(const ir_graph *g, const ir_kernel *k);
 hipdnnStatus_t cg_emit_conv(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                             cg_kernel *out, char *why, size_t why_len);
 

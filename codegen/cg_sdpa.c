@@ -26,10 +26,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "codegen/cg_int.h"
-
-#define SMEM_OPTIN_MAX (227 * 1024) /* shared memory a Hopper block may opt in to */
-#define SMEM_OPTIN_SM80 (163 * 1024)
+#include "codegen/cg_sdpa.h"
 
 typedef struct sd {
     const ir_graph *g;
@@ -52,21 +49,6 @@ static bool fail(char *why, size_t len, const char *msg)
 static const ir_tensor *T(const sd *s, int ti) { return &s->g->t[ti]; }
 
 /* ---- checks ---------------------------------------------------------------------------------- */
-
-static bool is16(hipdnnDataType_t t) { return t == HIPDNN_DATA_BFLOAT16 || t == HIPDNN_DATA_HALF; }
-
-/* A Q/K/V operand: rank 4, unit last stride, other strides multiples of 8 elements. */
-static bool rows_ok(const ir_tensor *t)
-{
-    if (t->rank != 4 || t->strides[3] != 1)
-        return false;
-    for (int d = 0; d < 3; d++)
-        if (t->strides[d] % 8 != 0 && t->dims[d] != 1)
-            return false;
-    return true;
-}
-
-static bool is_int(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT32 || t == HIPDNN_DATA_INT64; }
 
 /* Skv of paged K/V as ir_ref_sdpa.c infers it: RNG_DUMP's last dim, else the bias' or the
  * dropout mask's when not 1, else the smaller coverage of the page tables. */
@@ -95,7 +77,7 @@ static bool check_paging(sd *s, char *why, size_t len)
         return fail(why, len, "paged K/V need both PAGE_K and PAGE_V (one paged operand has no "
                     "template path)");
     const ir_tensor *tk = T(s, pk), *tv = T(s, pv);
-    if (tk->rank != 4 || tv->rank != 4 || !is_int(tk->dtype) || !is_int(tv->dtype) ||
+    if (tk->rank != 4 || tv->rank != 4 || !cg_sdpa_is_int(tk->dtype) || !cg_sdpa_is_int(tv->dtype) ||
         tk->dims[0] != s->B || tv->dims[0] != s->B)
         return fail(why, len, "page tables must be [B,1,P,1] INT32 or INT64");
     s->bs_k = k->dims[2], s->bs_v = v->dims[2];
@@ -109,9 +91,9 @@ static bool check_qkv(sd *s, char *why, size_t len)
 {
     const ir_tensor *q = T(s, s->in[IR_SDPA_Q]), *k = T(s, s->in[IR_SDPA_K]);
     const ir_tensor *v = T(s, s->in[IR_SDPA_V]), *o = T(s, s->out[IR_SDPA_O]);
-    if (!is16(q->dtype) || k->dtype != q->dtype || v->dtype != q->dtype)
+    if (!cg_sdpa_is16(q->dtype) || k->dtype != q->dtype || v->dtype != q->dtype)
         return fail(why, len, "the attention template needs Q, K and V all bf16 or all fp16");
-    if (!rows_ok(q) || !rows_ok(k) || !rows_ok(v) || o->rank != 4)
+    if (!cg_sdpa_rows_ok(q) || !cg_sdpa_rows_ok(k) || !cg_sdpa_rows_ok(v) || o->rank != 4)
         return fail(why, len, "Q, K and V must be rank 4 with a unit last stride and the other "
                     "strides multiples of 8 elements (16-byte rows)");
     if (cg_dtype(o->dtype) == NULL || o->strides[3] != 1)
@@ -135,24 +117,6 @@ static bool check_qkv(sd *s, char *why, size_t len)
     return true;
 }
 
-/* A tensor in memory of rank 4 whose dims are `want`'s or 1 where bcast allows. */
-static bool shaped(const ir_tensor *t, const int64_t *want, bool bcast)
-{
-    if (t->rank != 4 || cg_dtype(t->dtype) == NULL)
-        return false;
-    for (int d = 0; d < 4; d++)
-        if (t->dims[d] != want[d] && !(bcast && t->dims[d] == 1))
-            return false;
-    return true;
-}
-
-/* An integer scalar the kernel can read: in memory or by value (a run-time host scalar arrives
- * as a float and would round a seed). */
-static bool int_scalar_ok(const ir_tensor *t)
-{
-    return is_int(t->dtype) && !t->runtime_scalar;
-}
-
 static bool check_options(const sd *s, char *why, size_t len)
 {
     const int *in = s->in;
@@ -160,32 +124,31 @@ static bool check_options(const sd *s, char *why, size_t len)
         return fail(why, len, "Philox dropout and custom dropout (DROPOUT_MASK / DROPOUT_SCALE) "
                     "are exclusive");
     int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv}, sink[4] = {1, s->Hq, 1, 1};
-    if (in[IR_SDPA_DROPOUT_MASK] >= 0 && !shaped(T(s, in[IR_SDPA_DROPOUT_MASK]), full, true))
+    if (in[IR_SDPA_DROPOUT_MASK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_DROPOUT_MASK]), full, true))
         return fail(why, len, "the dropout mask must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
     if (in[IR_SDPA_DROPOUT_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPA_DROPOUT_SCALE])->dtype) == NULL)
         return fail(why, len, "a dropout scale type templates cannot load");
-    if (s->out[IR_SDPA_RNG_DUMP] >= 0 && !shaped(T(s, s->out[IR_SDPA_RNG_DUMP]), full, false))
+    if (s->out[IR_SDPA_RNG_DUMP] >= 0 && !cg_sdpa_shaped(T(s, s->out[IR_SDPA_RNG_DUMP]), full, false))
         return fail(why, len, "RNG_DUMP must be [B,Hq,Sq,Skv] of a type templates store");
     if (in[IR_SDPA_BLOCK_MASK] >= 0 || in[IR_SDPA_RESERVED] >= 0)
         return fail(why, len, "the block mask has no attention template path");
     if (s->p->dropout_p > 0 && (in[IR_SDPA_SEED] < 0 || in[IR_SDPA_OFFSET] < 0 ||
-                                !int_scalar_ok(T(s, in[IR_SDPA_SEED])) ||
-                                !int_scalar_ok(T(s, in[IR_SDPA_OFFSET]))))
+                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPA_SEED])) ||
+                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPA_OFFSET]))))
         return fail(why, len, "dropout needs integer SEED and OFFSET in device memory or by "
                     "value (run-time host scalars are not supported by the attention template)");
     for (int n = IR_SDPA_SEQ_Q; n <= IR_SDPA_SEQ_KV; n++)
-        if (in[n] >= 0 && (!is_int(T(s, in[n])->dtype) || T(s, in[n])->dims[0] != s->B ||
-                           T(s, in[n])->by_value || T(s, in[n])->runtime_scalar))
+        if (in[n] >= 0 && !cg_sdpa_seq_ok(T(s, in[n]), s->B))
             return fail(why, len, "SEQ_LEN_Q / SEQ_LEN_KV must be [B,1,1,1] integer tensors");
-    if (in[IR_SDPA_BIAS] >= 0 && !shaped(T(s, in[IR_SDPA_BIAS]), full, true))
+    if (in[IR_SDPA_BIAS] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_BIAS]), full, true))
         return fail(why, len, "the bias must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
-    if (in[IR_SDPA_SINK] >= 0 && !shaped(T(s, in[IR_SDPA_SINK]), sink, false))
+    if (in[IR_SDPA_SINK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_SINK]), sink, false))
         return fail(why, len, "the sink must be [1,Hq,1,1]");
     if (in[IR_SDPA_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPA_SCALE])->dtype) == NULL)
         return fail(why, len, "an attention scale type templates cannot load");
     int64_t row[4] = {s->B, s->Hq, s->Sq, 1};
     for (int n = IR_SDPA_STATS; n <= IR_SDPA_SUM_EXP; n++)
-        if (s->out[n] >= 0 && !shaped(T(s, s->out[n]), row, false))
+        if (s->out[n] >= 0 && !cg_sdpa_shaped(T(s, s->out[n]), row, false))
             return fail(why, len, "Stats, Max and Sum_exp must be [B,Hq,Sq,1]");
     return true;
 }
@@ -235,8 +198,7 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     s->ws = s->sm90 && t->sdpa_ws > 0;
     if (s->sm90)
         s->warps = s->bm / 16 + (s->ws ? 4 : 0); /* 16 rows a computing warp; + the loaders */
-    int cap = strcmp(t->arch, "sm_80") == 0 || strcmp(t->arch, "sm_87") == 0 ? SMEM_OPTIN_SM80
-                                                                              : SMEM_OPTIN_MAX;
+    int cap = cg_sdpa_smem_cap(t);
     while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
     while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
@@ -247,28 +209,6 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
 }
 
 /* ---- hooks --------------------------------------------------------------------------------- */
-
-/* `+ x * stride` for each dim d of tensor ti whose coordinate expression is coord[d] (NULL:
- * the dim contributes nothing); size-1 dims broadcast. */
-static void offset(const sd *s, int ti, const char *const coord[4], base_sb *sb)
-{
-    const ir_tensor *t = T(s, ti);
-    base_sb_puts(sb, "0LL");
-    for (int d = 0; d < 4; d++)
-        if (coord[d] != NULL && t->dims[d] != 1)
-            base_sb_printf(sb, " + (hd_i64)(%s) * %lldLL", coord[d], (long long)t->strides[d]);
-}
-
-/* hd_X_off(b, h, i): row i of the dense operand ti for query head h (head / group). */
-static void row_hook(const sd *s, const char *name, int ti, int64_t heads, base_sb *sb)
-{
-    char head[64];
-    snprintf(head, sizeof head, "h / %lld", (long long)(s->Hq / heads));
-    const char *coord[4] = {"b", head, "i", NULL};
-    base_sb_printf(sb, "HD_DEVICE hd_i64 %s(int b, int h, int i, HD_PARAMS)\n{\n    return ", name);
-    offset(s, ti, coord, sb);
-    base_sb_puts(sb, ";\n}\n");
-}
 
 /* A paged K or V row: the page table names the container block of token i. */
 static void paged_hook(const sd *s, const char *name, int ti, int table, int64_t heads, int64_t bs,
@@ -286,51 +226,6 @@ static void paged_hook(const sd *s, const char *name, int ti, int table, int64_t
                    (long long)c->strides[1], (long long)bs, (long long)c->strides[2]);
 }
 
-static const char *int_dt(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT64 ? "HD_DT_INT64" : "HD_DT_INT32"; }
-
-static void seq_hook(const sd *s, const char *name, int ti, int64_t max, base_sb *sb)
-{
-    base_sb_printf(sb, "HD_DEVICE int %s(int b, HD_PARAMS)\n{\n", name);
-    if (ti < 0) {
-        base_sb_printf(sb, "    return %lld;\n}\n", (long long)max);
-        return;
-    }
-    base_sb_printf(sb, "    hd_i64 n = hd_ldi<%s>(p%d, (hd_i64)b * %lldLL);\n"
-                   "    return (int)(n < 0 ? 0 : n > %lld ? %lld : n);\n}\n",
-                   int_dt(T(s, ti)->dtype), ti, (long long)T(s, ti)->strides[0], (long long)max,
-                   (long long)max);
-}
-
-/* A float scalar operand: its expression (by value, run-time scalar) or a load of element 0. */
-static void scalar_value(const sd *s, int ti, base_sb *sb)
-{
-    char buf[64];
-    const char *e = cg_scalar_expr(s->g, ti, buf, sizeof buf);
-    if (e != NULL)
-        base_sb_puts(sb, e);
-    else
-        base_sb_printf(sb, "hd_ld<%s>(p%d, 0)", cg_dtype(T(s, ti)->dtype), ti);
-}
-
-/* An integer scalar (seed, offset): its by-value bytes, or element 0 in memory. */
-static void int_value(const sd *s, int ti, base_sb *sb)
-{
-    const ir_tensor *t = T(s, ti);
-    if (!t->by_value) {
-        base_sb_printf(sb, "(unsigned long long)hd_ldi<%s>(p%d, 0)", int_dt(t->dtype), ti);
-        return;
-    }
-    int64_t v;
-    int32_t v32;
-    if (t->dtype == HIPDNN_DATA_INT64) {
-        memcpy(&v, t->value, sizeof v);
-    } else {
-        memcpy(&v32, t->value, sizeof v32);
-        v = v32;
-    }
-    base_sb_printf(sb, "%lluULL", (unsigned long long)v);
-}
-
 static void stats_hook(const sd *s, base_sb *sb)
 {
     static const char *const value[3] = {"l > 0.0f ? m + logf(l) : m", "m", "l"};
@@ -341,33 +236,10 @@ static void stats_hook(const sd *s, base_sb *sb)
         if (ti < 0)
             continue;
         base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(T(s, ti)->dtype), ti);
-        offset(s, ti, coord, sb);
+        cg_sdpa_offset(s->g, ti, coord, sb);
         base_sb_printf(sb, ", %s);\n", value[n]);
     }
     base_sb_puts(sb, "}\n");
-}
-
-/* The largest power of two <= H. */
-static int64_t alibi_n(int64_t H)
-{
-    int64_t n = 1;
-    while (n <= H / 2)
-        n *= 2;
-    return n;
-}
-
-/* Whether the attention scale is a compile-time constant above 0 (the attribute or a by-value
- * tensor): then the softmax folds it into the exponent (HD_FOLD). */
-static bool positive_scale(const sd *s)
-{
-    int ti = s->in[IR_SDPA_SCALE];
-    if (ti < 0)
-        return s->p->attn_scale > 0;
-    if (!T(s, ti)->by_value)
-        return false;
-    ir_buf b = {.data = (void *)T(s, ti)->value, .dtype = T(s, ti)->dtype, .rank = 1, .dims = {1}, .strides = {1}};
-    int64_t zero = 0;
-    return ir_load(&b, &zero) > 0;
 }
 
 /* The custom dropout mask, P's dropout scale and the RNG_DUMP store. */
@@ -376,24 +248,20 @@ static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     const char *coord[4] = {"b", "h", "i", "j"};
     int mask = s->in[IR_SDPA_DROPOUT_MASK], scale = s->in[IR_SDPA_DROPOUT_SCALE], dump = s->out[IR_SDPA_RNG_DUMP];
     base_sb_printf(defs, "#define HD_DMASK %d\n#define HD_RNG_DUMP %d\n", mask >= 0, dump >= 0);
-    if (mask >= 0) {
-        base_sb_printf(hooks, "HD_DEVICE float hd_dmask(int b, int h, int i, int j, HD_PARAMS)\n{\n"
-                       "    return hd_ld<%s>(p%d, ", cg_dtype(T(s, mask)->dtype), mask);
-        offset(s, mask, coord, hooks);
-        base_sb_puts(hooks, ");\n}\n");
-    }
+    if (mask >= 0)
+        cg_sdpa_bshs_hook(s->g, "hd_dmask", mask, hooks);
     base_sb_puts(hooks, "HD_DEVICE float hd_drop_scale(HD_PARAMS)\n{\n    return ");
     if (s->p->dropout_p > 0)
         base_sb_printf(hooks, "%.9gf", 1.0 / (1.0 - s->p->dropout_p));
     else if (scale >= 0)
-        scalar_value(s, scale, hooks);
+        cg_sdpa_scalar_value(s->g, scale, hooks);
     else
         base_sb_puts(hooks, "1.0f");
     base_sb_puts(hooks, ";\n}\n");
     if (dump >= 0) {
         base_sb_printf(hooks, "HD_DEVICE void hd_rng_dump(int b, int h, int i, int j, float m, HD_PARAMS)\n{\n"
                        "    hd_st<%s>(p%d, ", cg_dtype(T(s, dump)->dtype), dump);
-        offset(s, dump, coord, hooks);
+        cg_sdpa_offset(s->g, dump, coord, hooks);
         base_sb_puts(hooks, ", m);\n}\n");
     }
 }
@@ -401,53 +269,32 @@ static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
 static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
 {
     const int *in = s->in;
-    const char *coord[4] = {"b", "h", "i", "j"};
-    base_sb_puts(hooks, "HD_DEVICE float hd_scale(HD_PARAMS)\n{\n    return ");
-    if (in[IR_SDPA_SCALE] >= 0)
-        scalar_value(s, in[IR_SDPA_SCALE], hooks);
-    else
-        base_sb_printf(hooks, "%.9gf", s->p->attn_scale);
-    base_sb_puts(hooks, ";\n}\n");
-    seq_hook(s, "hd_seq_q", in[IR_SDPA_SEQ_Q], s->Sq, hooks);
-    seq_hook(s, "hd_seq_kv", in[IR_SDPA_SEQ_KV], s->Skv, hooks);
+    cg_sdpa_scale_hook(s->g, in[IR_SDPA_SCALE], s->p->attn_scale, hooks);
+    cg_sdpa_seq_hook(s->g, "hd_seq_q", in[IR_SDPA_SEQ_Q], s->Sq, hooks);
+    cg_sdpa_seq_hook(s->g, "hd_seq_kv", in[IR_SDPA_SEQ_KV], s->Skv, hooks);
     base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_SINK %d\n#define HD_DROPOUT %d\n"
                    "#define HD_FOLD %d\n", in[IR_SDPA_BIAS] >= 0, s->p->alibi, in[IR_SDPA_SINK] >= 0,
-                   s->p->dropout_p > 0, in[IR_SDPA_BIAS] < 0 && !s->p->alibi && positive_scale(s));
-    if (in[IR_SDPA_BIAS] >= 0) {
-        base_sb_printf(hooks, "HD_DEVICE float hd_bias(int b, int h, int i, int j, HD_PARAMS)\n{\n"
-                       "    return hd_ld<%s>(p%d, ", cg_dtype(T(s, in[IR_SDPA_BIAS])->dtype), in[IR_SDPA_BIAS]);
-        offset(s, in[IR_SDPA_BIAS], coord, hooks);
-        base_sb_puts(hooks, ");\n}\n");
-    }
+                   s->p->dropout_p > 0, in[IR_SDPA_BIAS] < 0 && !s->p->alibi && cg_sdpa_positive_scale(s->g, in[IR_SDPA_SCALE], s->p->attn_scale));
+    if (in[IR_SDPA_BIAS] >= 0)
+        cg_sdpa_bshs_hook(s->g, "hd_bias", in[IR_SDPA_BIAS], hooks);
     if (s->p->alibi)
-        base_sb_printf(hooks, "HD_DEVICE float hd_alibi_slope(int h)\n{\n    const float n = %lld.0f;\n"
-                       "    return h < %lld ? exp2f(-8.0f * (float)(h + 1) / n)\n"
-                       "                    : exp2f(-4.0f * (float)(2 * (h - %lld) + 1) / n);\n}\n",
-                       (long long)alibi_n(s->Hq), (long long)alibi_n(s->Hq), (long long)alibi_n(s->Hq));
+        cg_sdpa_alibi_hook(s->Hq, hooks);
     if (in[IR_SDPA_SINK] >= 0) {
         const char *hc[4] = {NULL, "h", NULL, NULL};
         base_sb_printf(hooks, "HD_DEVICE float hd_sink(int h, HD_PARAMS)\n{\n    return hd_ld<%s>(p%d, ",
                        cg_dtype(T(s, in[IR_SDPA_SINK])->dtype), in[IR_SDPA_SINK]);
-        offset(s, in[IR_SDPA_SINK], hc, hooks);
+        cg_sdpa_offset(s->g, in[IR_SDPA_SINK], hc, hooks);
         base_sb_puts(hooks, ");\n}\n");
     }
     dropout_hooks(s, defs, hooks);
-    if (s->p->dropout_p > 0) {
-        base_sb_printf(hooks, "#define hd_drop_p %.9gf\nHD_DEVICE unsigned long long hd_drop_seed(HD_PARAMS)\n{\n"
-                       "    return ", (double)(float)s->p->dropout_p);
-        int_value(s, in[IR_SDPA_SEED], hooks);
-        base_sb_puts(hooks, ";\n}\nHD_DEVICE unsigned long long hd_drop_offset(HD_PARAMS)\n{\n    return ");
-        int_value(s, in[IR_SDPA_OFFSET], hooks);
-        base_sb_puts(hooks, ";\n}\n");
-    }
+    if (s->p->dropout_p > 0)
+        cg_sdpa_philox_hooks(s->g, s->p->dropout_p, in[IR_SDPA_SEED], in[IR_SDPA_OFFSET], hooks);
     stats_hook(s, hooks);
 }
 
 /* Sizes, band, tile shape, pointers; the row hooks of Q, K, V, O. */
 static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
 {
-    const ir_sdpa *p = s->p;
-    int64_t lim = s->Sq + s->Skv + 1; /* a bound past this cuts nothing */
     base_sb_printf(defs, "#define HD_DT %s\n#define HD_O_DT %s\n#define HD_B %lld\n#define HD_HQ %lld\n"
                    "#define HD_SQ %lld\n#define HD_SKV %lld\n#define HD_D %lld\n#define HD_DV %lld\n",
                    cg_dtype(T(s, s->in[IR_SDPA_Q])->dtype), cg_dtype(T(s, s->out[IR_SDPA_O])->dtype),
@@ -455,20 +302,17 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n"
                    "#define HD_SM90 %d\n#define HD_WS %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws);
-    base_sb_printf(defs, "#define HD_HAS_RIGHT %d\n#define HD_RIGHT %lld\n#define HD_HAS_LEFT %d\n"
-                   "#define HD_LEFT %lld\n#define HD_BOTTOM_RIGHT %d\n", p->has_right,
-                   (long long)(p->right_bound < lim ? p->right_bound : lim), p->has_left,
-                   (long long)(p->left_bound < lim ? p->left_bound : lim), p->bottom_right);
+    cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
-    row_hook(s, "hd_q_off", s->in[IR_SDPA_Q], s->Hq, hooks);
-    row_hook(s, "hd_o_off", s->out[IR_SDPA_O], s->Hq, hooks);
+    cg_sdpa_row_hook(s->g, "hd_q_off", s->in[IR_SDPA_Q], 1, hooks);
+    cg_sdpa_row_hook(s->g, "hd_o_off", s->out[IR_SDPA_O], 1, hooks);
     if (s->in[IR_SDPA_PAGE_K] >= 0) {
         paged_hook(s, "hd_k_off", s->in[IR_SDPA_K], s->in[IR_SDPA_PAGE_K], s->Hk, s->bs_k, hooks);
         paged_hook(s, "hd_v_off", s->in[IR_SDPA_V], s->in[IR_SDPA_PAGE_V], s->Hv, s->bs_v, hooks);
     } else {
-        row_hook(s, "hd_k_off", s->in[IR_SDPA_K], s->Hk, hooks);
-        row_hook(s, "hd_v_off", s->in[IR_SDPA_V], s->Hv, hooks);
+        cg_sdpa_row_hook(s->g, "hd_k_off", s->in[IR_SDPA_K], s->Hq / s->Hk, hooks);
+        cg_sdpa_row_hook(s->g, "hd_v_off", s->in[IR_SDPA_V], s->Hq / s->Hv, hooks);
     }
 }
 
@@ -481,7 +325,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         s.in[i] = i < s.op->n_in ? s.op->in[i] : -1;
     for (int i = 0; i < IR_SDPA_N_OUT; i++)
         s.out[i] = i < s.op->n_out ? s.op->out[i] : -1;
-    if (strcmp(t->platform, "nvidia") != 0 || strncmp(t->arch, "sm_", 3) != 0 || atoi(t->arch + 3) < 80) {
+    if (!cg_sdpa_arch_ok(t)) {
         fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }

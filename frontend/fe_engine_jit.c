@@ -36,7 +36,7 @@
 
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
-       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS };
+       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -81,6 +81,9 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.sdpa_ws", .description = "attention on sm_90 with wgmma: 1 adds a warpgroup that only "
      "loads K/V (mbarriers, no block-wide barrier per tile), 0 every warp loads and computes",
      .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_wgmma, .n_valid = 2},
+    {.id = "jit.sdpa_bwd_atomic", .description = "attention backward: 1 accumulates dQ with fp32 atomics "
+     "inside the dK/dV pass (not bitwise reproducible), 0 computes dQ in a pass of its own",
+     .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_wgmma, .n_valid = 2},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -105,7 +108,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .mm_stages = (int)knobs[KNOB_MM_STAGES],
                      .sdpa_block_m = (int)knobs[KNOB_SDPA_BLOCK_M], .sdpa_block_n = (int)knobs[KNOB_SDPA_BLOCK_N],
                      .sdpa_warps = (int)knobs[KNOB_SDPA_WARPS], .sdpa_stages = (int)knobs[KNOB_SDPA_STAGES],
-                     .sdpa_wgmma = knobs[KNOB_SDPA_WGMMA] ? 1 : -1, .sdpa_ws = (int)knobs[KNOB_SDPA_WS]};
+                     .sdpa_wgmma = knobs[KNOB_SDPA_WGMMA] ? 1 : -1, .sdpa_ws = (int)knobs[KNOB_SDPA_WS],
+                     .sdpa_bwd_atomic = (int)knobs[KNOB_SDPA_BWD_ATOMIC]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -135,65 +135,10 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
 
-/* ---- device primitives (sm_80+) --------------------------------------------------------------- */
+/* ---- device primitives: sdpa_common.h (cp.async, ldmatrix, mma.sync, Philox), for HD_DT ------ */
 
-HD_DEVICE hd_u32 hd_smem_addr(const void *p)
-{
-    hd_u32 r;
-    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
-    return r;
-}
-
-/* 16 bytes global -> shared; `bytes` 0 zero-fills the chunk without reading. */
-HD_DEVICE void hd_cp_async16(hd_u32 dst, const void *src, int bytes)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes));
-}
-HD_DEVICE void hd_cp_commit() { asm volatile("cp.async.commit_group;"); }
-template <int N> HD_DEVICE void hd_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
-
-HD_DEVICE void hd_ldsm_x4(hd_u32 *r, hd_u32 addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
-}
-HD_DEVICE void hd_ldsm_x4_trans(hd_u32 *r, hd_u32 addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.trans.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
-}
-
-/* d += a · b for one m16n8k16 tile. */
-HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1)
-{
-#if HD_DT == HD_DT_HALF
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-#else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-#endif
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
-}
-
-/* Two floats as a packed pair of the operand type (lo in the low half), rounded to nearest. */
-HD_DEVICE hd_u32 hd_pack2(float lo, float hi)
-{
-    hd_u32 r;
-#if HD_DT == HD_DT_HALF
-    asm("cvt.rn.f16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-#else
-    asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
-#endif
-    return r;
-}
-
-HD_DEVICE float hd_exp2(float x)
-{
-    float y;
-    asm("ex2.approx.ftz.f32 %0, %1;" : "=f"(y) : "f"(x));
-    return y;
-}
+HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1) { hd_mma16<HD_DT>(d, a, b0, b1); }
+HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi); }
 
 #if HD_SM90
 /* ---- wgmma (sm_90a) ------------------------------------------------------------------------------ */
@@ -261,9 +206,6 @@ template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db
 }
 #endif
 
-/* Byte offset of 16-byte chunk c of row r in a tile of `ch` chunks a row (ch a multiple of 8). */
-HD_DEVICE hd_u32 hd_swz(int r, int c, int ch) { return (hd_u32)((r * ch + (c ^ (r & 7))) * 16); }
-
 /* Where a load puts chunk c of row r of a tile of `rows` rows and `ch` chunks a row. mma.sync:
  * whole rows, swizzled (hd_swz). wgmma: the 128-byte-swizzle layout its descriptors read, the
  * tile cut into 64-element column blocks of [rows][64] (128-byte rows, chunk c at c ^ (r % 8)). */
@@ -278,35 +220,13 @@ HD_DEVICE hd_u32 hd_tile_off(int r, int c, int rows, int ch)
 #endif
 }
 
-#if HD_DROPOUT
-/* Philox4x32-10 (ir/ir_philox.c) and the dropout rule: keep element `lin` of the scores. */
-HD_DEVICE bool hd_drop_keep(unsigned long long seed, unsigned long long offset, hd_i64 lin)
-{
-    unsigned long long n = (unsigned long long)lin >> 2;
-    hd_u32 c[4] = {(hd_u32)n, (hd_u32)(n >> 32), (hd_u32)offset, (hd_u32)(offset >> 32)};
-    hd_u32 k0 = (hd_u32)seed, k1 = (hd_u32)(seed >> 32);
-#pragma unroll
-    for (int r = 0; r < 10; r++) {
-        if (r > 0)
-            k0 += 0x9E3779B9u, k1 += 0xBB67AE85u;
-        hd_u32 lo0 = 0xD2511F53u * c[0], hi0 = __umulhi(0xD2511F53u, c[0]);
-        hd_u32 lo1 = 0xCD9E8D57u * c[2], hi1 = __umulhi(0xCD9E8D57u, c[2]);
-        hd_u32 n0 = hi1 ^ c[1] ^ k0, n2 = hi0 ^ c[3] ^ k1;
-        c[0] = n0, c[1] = lo1, c[2] = n2, c[3] = lo0;
-    }
-    hd_u32 x = c[lin & 3];
-    float u = __fadd_rn(__fmul_rn((float)x, 2.3283064365386963e-10f), 1.1641532182693481e-10f);
-    return u > hd_drop_p;
-}
-#endif
-
 /* The dropout mask M of score (b, h, i, j) (i < Sq, j < Skv): Philox's keep decision, the
  * DROPOUT_MASK tensor, or 1. */
 HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
 {
 #if HD_DROPOUT
     hd_i64 lin = (((hd_i64)b * HD_HQ + h) * HD_SQ + i) * HD_SKV + j;
-    return hd_drop_keep(hd_drop_seed(HD_ARGS), hd_drop_offset(HD_ARGS), lin) ? 1.0f : 0.0f;
+    return hd_philox_keep(hd_drop_seed(HD_ARGS), hd_drop_offset(HD_ARGS), lin, hd_drop_p) ? 1.0f : 0.0f;
 #elif HD_DMASK
     return hd_dmask(b, h, i, j, HD_ARGS);
 #else

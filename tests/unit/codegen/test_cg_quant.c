@@ -293,8 +293,9 @@ Test(codegen_quant, templates_compile_on_their_own)
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     const char *tpls[] = {"pointwise.hip", "rownorm.hip", "matmul.hip", "matmul_sm90.hip", "channorm.hip",
-                          "conv.hip", "conv_igemm.hip", "blockquant.hip", "paged_load.hip", "sdpa_fwd.hip"};
-    for (int i = 0; i < 10; i++) {
+                          "conv.hip", "conv_igemm.hip", "blockquant.hip", "paged_load.hip", "sdpa_fwd.hip",
+                          "sdpa_bwd.hip"};
+    for (int i = 0; i < 11; i++) {
         const char *arch = strcmp(tpls[i], "matmul_sm90.hip") == 0 ? "sm_90a" : "sm_90"; /* wgmma */
         cg_target t = {.platform = "nvidia", .sm_count = 132};
         snprintf(t.arch, sizeof t.arch, "%s", arch);

@@ -1,0 +1,56 @@
+/* cg_sdpa.h — private to codegen/: what the attention emitters (cg_sdpa.c forward, cg_sdpa_bwd.c
+ * backward) share, implemented in cg_sdpa_hooks.c: operand checks, and the hooks both templates
+ * take with the same spelling (row offsets with GQA head mapping, sequence lengths, scale, bias,
+ * ALiBi slope, custom dropout mask, the band defines, Philox seed and offset values).
+ * Every hook reads tensors of graph g by index; coordinates are (b, h, i, j) of the scores.
+ */
+#ifndef HIPDNN_CG_SDPA_H
+#define HIPDNN_CG_SDPA_H
+
+#include "codegen/cg_int.h"
+
+#define CG_SDPA_SMEM_OPTIN_MAX (227 * 1024) /* shared memory a Hopper block may opt in to */
+#define CG_SDPA_SMEM_OPTIN_SM80 (163 * 1024)
+
+bool cg_sdpa_is16(hipdnnDataType_t t);
+bool cg_sdpa_is_int(hipdnnDataType_t t);
+/* A Q/K/V-like operand: rank 4, unit last stride, other strides multiples of 8 elements. */
+bool cg_sdpa_rows_ok(const ir_tensor *t);
+/* A tensor in memory of rank 4 whose dims are `want`'s, or 1 where bcast allows. */
+bool cg_sdpa_shaped(const ir_tensor *t, const int64_t want[4], bool bcast);
+/* An integer scalar the kernel can read: in memory or by value (a run-time host scalar arrives
+ * as a float and would round a seed). */
+bool cg_sdpa_int_scalar_ok(const ir_tensor *t);
+/* Whether an SEQ_LEN tensor is a [B,1,1,1] integer tensor in device memory. */
+bool cg_sdpa_seq_ok(const ir_tensor *t, int64_t B);
+/* The shared-memory opt-in limit of the target. */
+int cg_sdpa_smem_cap(const cg_target *t);
+/* Whether the target is NVIDIA sm_80 or newer. */
+bool cg_sdpa_arch_ok(const cg_target *t);
+
+/* `0LL + x * stride ...` for each dim d of tensor ti with a coordinate expression coord[d] (NULL:
+ * the dim contributes nothing); size-1 dims broadcast. */
+void cg_sdpa_offset(const ir_graph *g, int ti, const char *const coord[4], base_sb *sb);
+/* hd_X_off(b, h, i, HD_PARAMS): row i of operand ti for query head h (its head h / group). */
+void cg_sdpa_row_hook(const ir_graph *g, const char *name, int ti, int64_t group, base_sb *sb);
+/* int name(b, HD_PARAMS): SEQ_LEN[b] clamped to [0, max], or max without a tensor (ti < 0). */
+void cg_sdpa_seq_hook(const ir_graph *g, const char *name, int ti, int64_t max, base_sb *sb);
+/* A float scalar operand: its expression (by value, run-time scalar) or a load of element 0. */
+void cg_sdpa_scalar_value(const ir_graph *g, int ti, base_sb *sb);
+/* An integer scalar (seed, offset): its by-value bytes, or element 0 in memory. */
+void cg_sdpa_int_value(const ir_graph *g, int ti, base_sb *sb);
+/* hd_scale(HD_PARAMS): the scale tensor ti, else the attribute value. */
+void cg_sdpa_scale_hook(const ir_graph *g, int ti, double attn_scale, base_sb *sb);
+/* Whether the attention scale is a compile-time constant above 0 (attribute or by-value tensor). */
+bool cg_sdpa_positive_scale(const ir_graph *g, int ti, double attn_scale);
+/* float name(b, h, i, j, HD_PARAMS): element (b, h, i, j) of the broadcast [1|B,1|Hq,1|Sq,1|Skv]
+ * tensor ti (bias, custom dropout mask). */
+void cg_sdpa_bshs_hook(const ir_graph *g, const char *name, int ti, base_sb *sb);
+/* hd_alibi_slope(h): ALiBi's slope of query head h of Hq heads. */
+void cg_sdpa_alibi_hook(int64_t Hq, base_sb *sb);
+/* HD_HAS_RIGHT, HD_RIGHT, HD_HAS_LEFT, HD_LEFT, HD_BOTTOM_RIGHT (bounds clamped to Sq + Skv + 1). */
+void cg_sdpa_band_defs(const ir_sdpa *p, int64_t Sq, int64_t Skv, base_sb *defs);
+/* hd_drop_p, hd_drop_seed(HD_PARAMS), hd_drop_offset(HD_PARAMS) of Philox dropout at p. */
+void cg_sdpa_philox_hooks(const ir_graph *g, double p, int seed, int offset, base_sb *sb);
+
+#endif

@@ -1,0 +1,313 @@
+/* cg_sdpa_bwd.c — emits SDPA_BWD kernels with kernel_templates/sdpa_bwd.hip (FlashAttention-2
+ * style backward on mma.sync, NVIDIA sm_80 and newer): three launches of one source sharing
+ * fp32 scratch (lse2 and D per query row, and the dQ accumulator of jit.sdpa_bwd_atomic).
+ *
+ * What the template addresses (ir_ref_sdpa_bwd defines the math; op-semantics.md §4.10):
+ *   Q [B,Hq,Sq,D], K [B,Hk,Skv,D], V [B,Hk,Skv,Dv], O, dO [B,Hq,Sq,Dv]: bf16 or fp16 alike, any
+ *       stride order with a unit last stride and the other strides multiples of 8 elements;
+ *       D, Dv multiples of 8 up to 256; Hq a multiple of Hk (GQA / MQA; K and V with the same
+ *       head count)
+ *   Stats [B,Hq,Sq,1] (any type templates load), dQ, dK, dV with Q's, K's and V's dims, any type
+ *       hd_st stores, unit last stride
+ *   the attention scale (attribute or one-element tensor), SEQ_LEN_Q / SEQ_LEN_KV, the diagonal
+ *   band (causal both alignments, sliding window), bias [1|B,1|Hq,1|Sq,1|Skv], ALiBi, Philox
+ *   dropout (seed and offset in memory or by value), custom dropout (mask, scale, scale_inv),
+ *   dBias when it has the full [B,Hq,Sq,Skv] shape.
+ * Refused with a reason: a broadcast dBias (its reduction), K and V with different head counts,
+ * seed/offset as run-time host scalars, fused neighbours, AMD targets.
+ * The scratch covers the atomic dQ accumulator whichever way the knob is set, so the engine's
+ * workspace query (cg_scratch_bytes, target-free) is exact for both.
+ */
+#include <stdio.h>
+#include <string.h>
+
+#include "codegen/cg_sdpa.h"
+
+#define BN 64 /* keys per kv block, query rows per dq block: 4 warps of 16 */
+#define BM 64 /* query rows per tile of the kv block */
+
+typedef struct sb_bwd {
+    const ir_graph *g;
+    const ir_sdpa *p;
+    int in[IR_SDPAB_N_IN], out[IR_SDPAB_N_OUT]; /* tensor indices, -1 absent */
+    int64_t B, Hq, Hk, Sq, SqP, Skv, D, Dv;
+    int stages, qstages;
+    bool atomic;
+} sb_bwd;
+
+static bool fail(char *why, size_t len, const char *msg)
+{
+    snprintf(why, len, "%s", msg);
+    return false;
+}
+
+static const ir_tensor *T(const sb_bwd *s, int ti) { return &s->g->t[ti]; }
+
+static bool dims_are(const ir_tensor *t, int64_t a, int64_t b, int64_t c, int64_t d)
+{
+    return t->rank == 4 && t->dims[0] == a && t->dims[1] == b && t->dims[2] == c && t->dims[3] == d;
+}
+
+/* An output: stored by hd_st, unit last stride. */
+static bool out_ok(const ir_tensor *t) { return cg_dtype(t->dtype) != NULL && t->strides[3] == 1; }
+
+static bool check_tensors(sb_bwd *s, char *why, size_t len)
+{
+    for (int n = 0; n < IR_SDPAB_N_OUT - 1; n++)
+        if (s->out[n] < 0)
+            return fail(why, len, "the attention backward template needs dQ, dK and dV");
+    const ir_tensor *q = T(s, s->in[IR_SDPAB_Q]), *k = T(s, s->in[IR_SDPAB_K]), *v = T(s, s->in[IR_SDPAB_V]);
+    const ir_tensor *o = T(s, s->in[IR_SDPAB_O]), *d_o = T(s, s->in[IR_SDPAB_DO]);
+    const ir_tensor *const ops[5] = {q, k, v, o, d_o};
+    for (int n = 0; n < 5; n++)
+        if (ops[n]->dtype != q->dtype || !cg_sdpa_is16(q->dtype))
+            return fail(why, len, "the attention backward template needs Q, K, V, O and dO all bf16 or all fp16");
+    for (int n = 0; n < 5; n++)
+        if (!cg_sdpa_rows_ok(ops[n]))
+            return fail(why, len, "Q, K, V, O and dO must be rank 4 with a unit last stride and the "
+                        "other strides multiples of 8 elements (16-byte rows)");
+    s->B = q->dims[0], s->Hq = q->dims[1], s->Sq = q->dims[2], s->D = q->dims[3];
+    s->Hk = k->dims[1], s->Skv = k->dims[2], s->Dv = v->dims[3];
+    s->SqP = (s->Sq + 3) / 4 * 4;
+    if (k->dims[3] != s->D || s->D % 8 != 0 || s->Dv % 8 != 0 || s->D > 256 || s->Dv > 256 || s->D < 8 || s->Dv < 8)
+        return fail(why, len, "the attention backward template needs head dims that are multiples of 8 "
+                    "up to 256 (and K's equal to Q's)");
+    if (v->dims[1] != s->Hk)
+        return fail(why, len, "the attention backward template needs K and V with the same head count");
+    if (s->Hk < 1 || s->Hq % s->Hk != 0)
+        return fail(why, len, "Q's head count must be a multiple of K's and V's");
+    if (k->dims[0] != s->B || v->dims[0] != s->B || v->dims[2] != s->Skv)
+        return fail(why, len, "K and V must be [B,Hk,Skv,D] and [B,Hk,Skv,Dv]");
+    if (!dims_are(o, s->B, s->Hq, s->Sq, s->Dv) || !dims_are(d_o, s->B, s->Hq, s->Sq, s->Dv))
+        return fail(why, len, "O and dO must be [B,Hq,Sq,Dv]");
+    const int64_t row[4] = {s->B, s->Hq, s->Sq, 1};
+    if (!cg_sdpa_shaped(T(s, s->in[IR_SDPAB_STATS]), row, false))
+        return fail(why, len, "Stats must be [B,Hq,Sq,1] of a type templates load");
+    const ir_tensor *dq = T(s, s->out[IR_SDPAB_DQ]), *dk = T(s, s->out[IR_SDPAB_DK]), *dv = T(s, s->out[IR_SDPAB_DV]);
+    if (!dims_are(dq, s->B, s->Hq, s->Sq, s->D) || !dims_are(dk, s->B, s->Hk, s->Skv, s->D) ||
+        !dims_are(dv, s->B, s->Hk, s->Skv, s->Dv) || !out_ok(dq) || !out_ok(dk) || !out_ok(dv))
+        return fail(why, len, "dQ, dK and dV must have Q's, K's and V's dims, a unit last stride and a "
+                    "type templates store");
+    if (s->B > 65535 || s->Hq > 65535 || s->Sq > (1 << 28) || s->Skv > (1 << 28) || s->Sq < 1 || s->Skv < 1)
+        return fail(why, len, "attention sizes outside the template's grid range");
+    return true;
+}
+
+static bool check_options(const sb_bwd *s, char *why, size_t len)
+{
+    const int *in = s->in;
+    const int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv};
+    if (s->p->dropout_p > 0 && (in[IR_SDPAB_DROPOUT_MASK] >= 0 || in[IR_SDPAB_DROPOUT_SCALE] >= 0))
+        return fail(why, len, "Philox dropout and custom dropout (DROPOUT_MASK / DROPOUT_SCALE) are exclusive");
+    if (in[IR_SDPAB_DROPOUT_MASK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPAB_DROPOUT_MASK]), full, true))
+        return fail(why, len, "the dropout mask must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
+    for (int n = IR_SDPAB_DROPOUT_SCALE; n <= IR_SDPAB_DROPOUT_SCALE_INV; n++)
+        if (in[n] >= 0 && cg_dtype(T(s, in[n])->dtype) == NULL)
+            return fail(why, len, "a dropout scale type templates cannot load");
+    if (s->p->dropout_p > 0 && (in[IR_SDPAB_SEED] < 0 || in[IR_SDPAB_OFFSET] < 0 ||
+                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPAB_SEED])) ||
+                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPAB_OFFSET]))))
+        return fail(why, len, "dropout needs integer SEED and OFFSET in device memory or by value "
+                    "(run-time host scalars are not supported by the attention template)");
+    for (int n = IR_SDPAB_SEQ_Q; n <= IR_SDPAB_SEQ_KV; n++)
+        if (in[n] >= 0 && !cg_sdpa_seq_ok(T(s, in[n]), s->B))
+            return fail(why, len, "SEQ_LEN_Q / SEQ_LEN_KV must be [B,1,1,1] integer tensors");
+    if (in[IR_SDPAB_BIAS] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPAB_BIAS]), full, true))
+        return fail(why, len, "the bias must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
+    if (in[IR_SDPAB_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPAB_SCALE])->dtype) == NULL)
+        return fail(why, len, "an attention scale type templates cannot load");
+    int db = s->out[IR_SDPAB_DBIAS];
+    if (db >= 0 && (in[IR_SDPAB_BIAS] < 0 || !cg_sdpa_shaped(T(s, db), full, false) || !out_ok(T(s, db))))
+        return fail(why, len, "dBias is supported with the bias' full [B,Hq,Sq,Skv] shape only (a "
+                    "broadcast bias' gradient needs a reduction the attention template does not do)");
+    return true;
+}
+
+/* ---- tile shape --------------------------------------------------------------------------------- */
+
+static int64_t pad64(int64_t d) { return (d + 63) / 64 * 64; }
+
+static int64_t kv_smem(const sb_bwd *s)
+{
+    int64_t stage = BM * (pad64(s->D) + pad64(s->Dv)) * 2 + BM * 8;
+    return 128 + BN * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + (s->atomic ? BN * BM * 2 : 0);
+}
+
+static int64_t dq_smem(const sb_bwd *s)
+{
+    return 128 + (BN + s->qstages * BN) * (pad64(s->D) + pad64(s->Dv)) * 2;
+}
+
+static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
+{
+    int cap = cg_sdpa_smem_cap(t);
+    s->atomic = t->sdpa_bwd_atomic > 0;
+    s->stages = s->qstages = 2;
+    if (kv_smem(s) > cap)
+        s->stages = 1;
+    if (dq_smem(s) > cap)
+        s->qstages = 1;
+    if (kv_smem(s) > cap || dq_smem(s) > cap)
+        return fail(why, len, "attention backward tiles do not fit in shared memory");
+    return true;
+}
+
+/* ---- hooks ------------------------------------------------------------------------------------- */
+
+static void dropout_hooks(const sb_bwd *s, base_sb *defs, base_sb *hooks)
+{
+    const int *in = s->in;
+    int mask = in[IR_SDPAB_DROPOUT_MASK], scale = in[IR_SDPAB_DROPOUT_SCALE], inv = in[IR_SDPAB_DROPOUT_SCALE_INV];
+    base_sb_printf(defs, "#define HD_DROPOUT %d\n#define HD_DMASK %d\n", s->p->dropout_p > 0, mask >= 0);
+    if (mask >= 0)
+        cg_sdpa_bshs_hook(s->g, "hd_dmask", mask, hooks);
+    if (s->p->dropout_p > 0)
+        cg_sdpa_philox_hooks(s->g, s->p->dropout_p, in[IR_SDPAB_SEED], in[IR_SDPAB_OFFSET], hooks);
+    /* s and s' as the reference takes them: Philox 1/(1-p) and 1-p; else DROPOUT_SCALE (1) and
+     * DROPOUT_SCALE_INV, else 1/s (0 when s is 0) */
+    base_sb_puts(hooks, "HD_DEVICE float hd_drop_scale(HD_PARAMS)\n{\n    return ");
+    if (s->p->dropout_p > 0)
+        base_sb_printf(hooks, "%.9gf", 1.0 / (1.0 - s->p->dropout_p));
+    else if (scale >= 0)
+        cg_sdpa_scalar_value(s->g, scale, hooks);
+    else
+        base_sb_puts(hooks, "1.0f");
+    base_sb_puts(hooks, ";\n}\nHD_DEVICE float hd_drop_sinv(HD_PARAMS)\n{\n");
+    if (s->p->dropout_p > 0) {
+        base_sb_printf(hooks, "    return %.9gf;\n}\n", 1.0 - s->p->dropout_p);
+    } else if (inv >= 0) {
+        base_sb_puts(hooks, "    return ");
+        cg_sdpa_scalar_value(s->g, inv, hooks);
+        base_sb_puts(hooks, ";\n}\n");
+    } else {
+        base_sb_puts(hooks, "    float s = hd_drop_scale(HD_ARGS);\n    return s != 0.0f ? 1.0f / s : 0.0f;\n}\n");
+    }
+}
+
+static void option_hooks(const sb_bwd *s, base_sb *defs, base_sb *hooks)
+{
+    const int *in = s->in;
+    cg_sdpa_scale_hook(s->g, in[IR_SDPAB_SCALE], s->p->attn_scale, hooks);
+    cg_sdpa_seq_hook(s->g, "hd_seq_q", in[IR_SDPAB_SEQ_Q], s->Sq, hooks);
+    cg_sdpa_seq_hook(s->g, "hd_seq_kv", in[IR_SDPAB_SEQ_KV], s->Skv, hooks);
+    base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_DBIAS %d\n", in[IR_SDPAB_BIAS] >= 0,
+                   s->p->alibi, s->out[IR_SDPAB_DBIAS] >= 0);
+    if (in[IR_SDPAB_BIAS] >= 0)
+        cg_sdpa_bshs_hook(s->g, "hd_bias", in[IR_SDPAB_BIAS], hooks);
+    if (s->p->alibi)
+        cg_sdpa_alibi_hook(s->Hq, hooks);
+    dropout_hooks(s, defs, hooks);
+    int db = s->out[IR_SDPAB_DBIAS], st = in[IR_SDPAB_STATS];
+    const char *full[4] = {"b", "h", "i", "j"}, *row[4] = {"b", "h", "i", NULL};
+    if (db >= 0) {
+        base_sb_printf(hooks, "HD_DEVICE void hd_dbias_st(int b, int h, int i, int j, float v, HD_PARAMS)\n{\n"
+                       "    hd_st<%s>(p%d, ", cg_dtype(T(s, db)->dtype), db);
+        cg_sdpa_offset(s->g, db, full, hooks);
+        base_sb_puts(hooks, ", v);\n}\n");
+    }
+    base_sb_printf(hooks, "HD_DEVICE float hd_stats(int b, int h, int i, HD_PARAMS)\n{\n    return hd_ld<%s>(p%d, ",
+                   cg_dtype(T(s, st)->dtype), st);
+    cg_sdpa_offset(s->g, st, row, hooks);
+    base_sb_puts(hooks, ");\n}\n");
+}
+
+static void shape_defs(const sb_bwd *s, base_sb *defs, base_sb *hooks)
+{
+    const int *in = s->in, *out = s->out;
+    base_sb_printf(defs, "#define HD_DT %s\n#define HD_DQ_DT %s\n#define HD_DK_DT %s\n#define HD_DV_DT %s\n",
+                   cg_dtype(T(s, in[IR_SDPAB_Q])->dtype), cg_dtype(T(s, out[IR_SDPAB_DQ])->dtype),
+                   cg_dtype(T(s, out[IR_SDPAB_DK])->dtype), cg_dtype(T(s, out[IR_SDPAB_DV])->dtype));
+    base_sb_printf(defs, "#define HD_B %lld\n#define HD_HQ %lld\n#define HD_HK %lld\n#define HD_SQ %lld\n"
+                   "#define HD_SQP %lld\n#define HD_SKV %lld\n#define HD_D %lld\n#define HD_DV %lld\n",
+                   (long long)s->B, (long long)s->Hq, (long long)s->Hk, (long long)s->Sq, (long long)s->SqP,
+                   (long long)s->Skv, (long long)s->D, (long long)s->Dv);
+    base_sb_printf(defs, "#define HD_BN %d\n#define HD_BM %d\n#define HD_STAGES %d\n#define HD_QBN %d\n"
+                   "#define HD_QSTAGES %d\n#define HD_ATOMIC %d\n", BN, BM, s->stages, BN, s->qstages, s->atomic);
+    cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
+    base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n"
+                   "#define HD_DO_PTR p%d\n#define HD_DQ_PTR p%d\n#define HD_DK_PTR p%d\n#define HD_DV_PTR p%d\n",
+                   in[IR_SDPAB_Q], in[IR_SDPAB_K], in[IR_SDPAB_V], in[IR_SDPAB_O], in[IR_SDPAB_DO],
+                   out[IR_SDPAB_DQ], out[IR_SDPAB_DK], out[IR_SDPAB_DV]);
+    int64_t group = s->Hq / s->Hk;
+    cg_sdpa_row_hook(s->g, "hd_q_off", in[IR_SDPAB_Q], 1, hooks);
+    cg_sdpa_row_hook(s->g, "hd_o_off", in[IR_SDPAB_O], 1, hooks);
+    cg_sdpa_row_hook(s->g, "hd_do_off", in[IR_SDPAB_DO], 1, hooks);
+    cg_sdpa_row_hook(s->g, "hd_dq_off", out[IR_SDPAB_DQ], 1, hooks);
+    cg_sdpa_row_hook(s->g, "hd_k_off", in[IR_SDPAB_K], group, hooks);
+    cg_sdpa_row_hook(s->g, "hd_v_off", in[IR_SDPAB_V], group, hooks);
+    cg_sdpa_row_hook(s->g, "hd_dk_off", out[IR_SDPAB_DK], 1, hooks); /* called with the K/V head */
+    cg_sdpa_row_hook(s->g, "hd_dv_off", out[IR_SDPAB_DV], 1, hooks);
+}
+
+static int64_t scratch_of(const sb_bwd *s)
+{
+    return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * s->Sq * s->D) * (int64_t)sizeof(float);
+}
+
+static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b); }
+
+static void set_launches(const sb_bwd *s, cg_kernel *out)
+{
+    out->entry = "hd_sdpa_bwd_pre";
+    out->grid[0] = cdiv(s->SqP, 8), out->grid[1] = (unsigned)s->Hq, out->grid[2] = (unsigned)s->B;
+    out->block[0] = 256, out->block[1] = out->block[2] = 1;
+    out->smem = 0;
+    out->then[0] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, BN), (unsigned)s->Hk, (unsigned)s->B},
+                               .block = {128, 1, 1}, .smem = (unsigned)kv_smem(s)};
+    if (s->atomic)
+        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert", .grid = {cdiv(s->Sq, 8), (unsigned)s->Hq, (unsigned)s->B},
+                                   .block = {256, 1, 1}};
+    else
+        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq", .grid = {cdiv(s->Sq, BN), (unsigned)s->Hq, (unsigned)s->B},
+                                   .block = {128, 1, 1}, .smem = (unsigned)dq_smem(s)};
+    out->n_then = 2;
+    out->align = 16;
+    out->scratch = scratch_of(s);
+}
+
+/* Fills s from the kernel's anchor and checks everything but the target. */
+static bool plan(sb_bwd *s, const ir_graph *g, const ir_kernel *k, char *why, size_t len)
+{
+    const ir_op *op = &g->ops[k->anchor];
+    *s = (sb_bwd){.g = g, .p = &op->a.sdpa};
+    for (int i = 0; i < IR_SDPAB_N_IN; i++)
+        s->in[i] = i < op->n_in ? op->in[i] : -1;
+    for (int i = 0; i < IR_SDPAB_N_OUT; i++)
+        s->out[i] = i < op->n_out ? op->out[i] : -1;
+    if (k->n_ops != 1)
+        return fail(why, len, "attention backward fused with other ops has no template yet");
+    return check_tensors(s, why, len) && check_options(s, why, len);
+}
+
+hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_target *t,
+                                cg_kernel *out, char *why, size_t why_len)
+{
+    sb_bwd s;
+    if (!cg_sdpa_arch_ok(t)) {
+        fail(why, why_len, "the attention backward template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    }
+    if (!plan(&s, g, k, why, why_len) || !choose_tiles(&s, t, why, why_len))
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    base_sb defs = {0}, hooks = {0};
+    hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
+    if (st == HIPDNN_STATUS_SUCCESS && out->n_args == CG_MAX_ARGS)
+        st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS - 1);
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};
+        shape_defs(&s, &defs, &hooks);
+        option_hooks(&s, &defs, &hooks);
+        set_launches(&s, out);
+        st = cg_assemble(t, "sdpa_bwd.hip", &defs, &hooks, out);
+    }
+    base_sb_free(&defs);
+    base_sb_free(&hooks);
+    return st;
+}
+
+int64_t cg_sdpa_bwd_scratch(const ir_graph *g, const ir_kernel *k)
+{
+    sb_bwd s;
+    char why[256];
+    return plan(&s, g, k, why, sizeof why) ? scratch_of(&s) : 0;
+}

@@ -1,0 +1,241 @@
+/* test_cg_sdpa_bwd.c — codegen of attention backward (kernel_templates/sdpa_bwd.hip,
+ * cg_sdpa_bwd.c): every variant is emitted deterministically (three launches, scratch as
+ * cg_scratch_bytes says) and compiles with NVRTC for sm_90 and sm_80 (compile only: skips without
+ * NVRTC): head dims 64, 128, 96, 256, 8 and Dv != D, bf16 and fp16, each mask kind (none, causal
+ * top-left and bottom-right, sliding window, padding), GQA / MQA, BSHD layout, bias with and
+ * without dBias, ALiBi, Philox and custom dropout, a scale tensor, and the atomic dQ knob;
+ * unsupported cases are refused with a reason. Numerical checks: tests/gpu/test_gpu_sdpa_bwd.c.
+ */
+#include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+#include "codegen/cg.h"
+#include "runtime/rt.h"
+
+static bool have_compiler(void)
+{
+    rt_compiler_info info;
+    return rt_compiler_for("sm_90", &info) == HIPDNN_STATUS_SUCCESS;
+}
+
+typedef enum { MASK_NONE, MASK_CAUSAL, MASK_CAUSAL_BR, MASK_WINDOW, MASK_PADDING, N_MASKS } mask_kind;
+
+typedef struct variant {
+    hipdnnDataType_t dt;
+    int64_t B, Hq, Hk, Sq, Skv, D, Dv;
+    mask_kind mask;
+    bool bshd, bias, dbias, alibi, dropout, dmask, scale_tensor, atomic;
+    bool bcast_dbias; /* dBias [1,Hq,Sq,Skv]: refused */
+} variant;
+
+static int add(ir_graph *g, hipdnnDataType_t dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3, bool bshd)
+{
+    ir_tensor t = {.uid = g->n_t + 1, .dtype = dt, .rank = 4, .dims = {d0, d1, d2, d3}};
+    if (bshd) /* [b, s, h, d] memory */
+        t.strides[3] = 1, t.strides[1] = d3, t.strides[2] = d1 * d3, t.strides[0] = d1 * d2 * d3;
+    else
+        t.strides[3] = 1, t.strides[2] = d3, t.strides[1] = d2 * d3, t.strides[0] = d1 * d2 * d3;
+    return ir_add_tensor(g, &t);
+}
+
+static int add_i64(ir_graph *g, int64_t v)
+{
+    ir_tensor t = {.uid = g->n_t + 1, .dtype = HIPDNN_DATA_INT64, .rank = 4, .dims = {1, 1, 1, 1},
+                   .strides = {1, 1, 1, 1}, .by_value = true};
+    memcpy(t.value, &v, 8);
+    return ir_add_tensor(g, &t);
+}
+
+static void build(ir_graph *g, const variant *v)
+{
+    ir_graph_init(g);
+    ir_op op = {.kind = IR_OP_SDPA_BWD, .n_in = IR_SDPAB_N_IN, .n_out = IR_SDPAB_N_OUT};
+    for (int i = 0; i < IR_MAX_SLOTS; i++)
+        op.in[i] = op.out[i] = -1;
+    ir_sdpa *p = &op.a.sdpa;
+    p->attn_scale = 0.125, p->has_scale_value = true;
+    int64_t Hk = v->Hk ? v->Hk : v->Hq;
+    op.in[IR_SDPAB_Q] = add(g, v->dt, v->B, v->Hq, v->Sq, v->D, v->bshd);
+    op.in[IR_SDPAB_K] = add(g, v->dt, v->B, Hk, v->Skv, v->D, v->bshd);
+    op.in[IR_SDPAB_V] = add(g, v->dt, v->B, Hk, v->Skv, v->Dv, v->bshd);
+    op.in[IR_SDPAB_O] = add(g, v->dt, v->B, v->Hq, v->Sq, v->Dv, v->bshd);
+    op.in[IR_SDPAB_DO] = add(g, v->dt, v->B, v->Hq, v->Sq, v->Dv, v->bshd);
+    op.in[IR_SDPAB_STATS] = add(g, HIPDNN_DATA_FLOAT, v->B, v->Hq, v->Sq, 1, false);
+    op.out[IR_SDPAB_DQ] = add(g, v->dt, v->B, v->Hq, v->Sq, v->D, v->bshd);
+    op.out[IR_SDPAB_DK] = add(g, v->dt, v->B, Hk, v->Skv, v->D, v->bshd);
+    op.out[IR_SDPAB_DV] = add(g, v->dt, v->B, Hk, v->Skv, v->Dv, v->bshd);
+    if (v->mask == MASK_CAUSAL || v->mask == MASK_CAUSAL_BR || v->mask == MASK_WINDOW)
+        p->has_right = true, p->right_bound = 0;
+    p->bottom_right = v->mask == MASK_CAUSAL_BR;
+    if (v->mask == MASK_WINDOW)
+        p->has_left = true, p->left_bound = 100;
+    if (v->mask == MASK_PADDING) {
+        p->padding_mask = true;
+        op.in[IR_SDPAB_SEQ_Q] = add(g, HIPDNN_DATA_INT32, v->B, 1, 1, 1, false);
+        op.in[IR_SDPAB_SEQ_KV] = add(g, HIPDNN_DATA_INT32, v->B, 1, 1, 1, false);
+    }
+    if (v->bias || v->dbias || v->bcast_dbias)
+        op.in[IR_SDPAB_BIAS] = add(g, v->dt, v->bcast_dbias ? 1 : v->B, v->Hq, v->Sq, v->Skv, false);
+    if (v->dbias || v->bcast_dbias)
+        op.out[IR_SDPAB_DBIAS] = add(g, v->dt, v->bcast_dbias ? 1 : v->B, v->Hq, v->Sq, v->Skv, false);
+    p->alibi = v->alibi;
+    if (v->dropout) {
+        p->dropout_p = 0.1;
+        op.in[IR_SDPAB_SEED] = add_i64(g, 1234567);
+        op.in[IR_SDPAB_OFFSET] = add(g, HIPDNN_DATA_INT64, 1, 1, 1, 1, false);
+    }
+    if (v->dmask) {
+        op.in[IR_SDPAB_DROPOUT_MASK] = add(g, v->dt, 1, v->Hq, v->Sq, v->Skv, false);
+        op.in[IR_SDPAB_DROPOUT_SCALE] = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
+        op.in[IR_SDPAB_DROPOUT_SCALE_INV] = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
+    }
+    if (v->scale_tensor)
+        op.in[IR_SDPAB_SCALE] = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false), p->has_scale_value = false;
+    ir_add_op(g, &op);
+    cr_assert_eq(ir_graph_seal(g), HIPDNN_STATUS_SUCCESS);
+}
+
+/* Emits the variant twice per arch (same bytes) and compiles it; returns the compiles. */
+static int emit_and_compile(const variant *v, const char *what)
+{
+    ir_graph g;
+    build(&g, v);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(p.n, 1);
+    char why[256] = "";
+    cr_assert(cg_supports(&g, &p.k[0], why, sizeof why), "%s: %s", what, why);
+    const char *archs[] = {"sm_90", "sm_80"};
+    int compiled = 0;
+    for (int a = 0; a < 2; a++) {
+        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_bwd_atomic = v->atomic};
+        snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
+        cg_kernel k1, k2;
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k1), HIPDNN_STATUS_SUCCESS);
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k2), HIPDNN_STATUS_SUCCESS);
+        cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
+        cr_expect_str_eq(k1.entry, "hd_sdpa_bwd_pre");
+        cr_expect_eq(k1.n_then, 2);
+        cr_expect_str_eq(k1.then[0].entry, "hd_sdpa_bwd_kv");
+        cr_expect_str_eq(k1.then[1].entry, v->atomic ? "hd_sdpa_bwd_dq_convert" : "hd_sdpa_bwd_dq");
+        cr_expect(k1.then[0].smem > 0 && k1.then[0].smem <= (a ? 163u : 227u) * 1024u, "%s: %u bytes", what,
+                  k1.then[0].smem);
+        cr_expect_eq(k1.scratch, cg_scratch_bytes(&g, &p.k[0]), "%s: scratch agrees", what);
+        cr_expect_eq(k1.args[k1.n_args - 1].kind, CG_ARG_WORKSPACE);
+        char name[128];
+        snprintf(name, sizeof name, "%s.%s", what, k1.arch);
+        cg_dump(name, k1.source);
+        void *code = NULL;
+        size_t len = 0;
+        char *log = NULL;
+        hipdnnStatus_t st = rt_compile(k1.source, what, k1.arch, NULL, 0, &code, &len, &log);
+        cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s for %s:\n%s", what, k1.arch, log ? log : "");
+        compiled += st == HIPDNN_STATUS_SUCCESS;
+        free(code), free(log);
+        cg_kernel_free(&k1), cg_kernel_free(&k2);
+    }
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+    return compiled;
+}
+
+static const char *const mask_names[N_MASKS] = {"none", "causal", "causal_br", "window", "padding"};
+
+/* Head dims x types, each with a mask kind in turn, BSHD at times. */
+Test(codegen_sdpa_bwd, head_dims_and_types_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    const int64_t dims[][2] = {{64, 64}, {128, 128}, {96, 96}, {256, 256}, {8, 8}, {192, 128}};
+    const hipdnnDataType_t dts[] = {HIPDNN_DATA_BFLOAT16, HIPDNN_DATA_HALF};
+    int n = 0;
+    for (int d = 0; d < 6; d++)
+        for (int t = 0; t < 2; t++, n++) {
+            variant v = {.dt = dts[t], .B = 2, .Hq = 4, .Sq = 300, .Skv = 517, .D = dims[d][0], .Dv = dims[d][1],
+                         .mask = (mask_kind)(n % N_MASKS), .bshd = n % 3 == 0};
+            char what[64];
+            snprintf(what, sizeof what, "sdpa_bwd_d%lld_%s_%s", (long long)dims[d][0], t ? "f16" : "bf16",
+                     mask_names[v.mask]);
+            cr_expect_eq(emit_and_compile(&v, what), 2, "%s", what);
+        }
+}
+
+/* Every mask kind with GQA (D 128, bf16), deterministic and atomic dQ. */
+Test(codegen_sdpa_bwd, masks_and_atomic_dq_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    for (int m = 0; m < N_MASKS; m++)
+        for (int a = 0; a < 2; a++) {
+            variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 3, .Hq = 8, .Hk = 2, .Sq = 129, .Skv = 77,
+                         .D = 128, .Dv = 128, .mask = (mask_kind)m, .atomic = a};
+            char what[64];
+            snprintf(what, sizeof what, "sdpa_bwd_%s_atomic%d", mask_names[m], a);
+            cr_expect_eq(emit_and_compile(&v, what), 2, "%s", what);
+        }
+}
+
+/* The options: bias, bias + dBias, ALiBi (causal), Philox dropout, custom dropout, scale tensor,
+ * MQA + BSHD, D 256 with atomic dQ. */
+Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64};
+    variant vs[8];
+    for (int i = 0; i < 8; i++)
+        vs[i] = base;
+    vs[0].bias = true;
+    vs[1].dbias = true;
+    vs[2].alibi = true, vs[2].mask = MASK_CAUSAL;
+    vs[3].dropout = true, vs[3].D = vs[3].Dv = 128;
+    vs[4].dmask = true;
+    vs[5].scale_tensor = true, vs[5].mask = MASK_WINDOW;
+    vs[6].Hk = 1, vs[6].bshd = true, vs[6].mask = MASK_CAUSAL_BR;
+    vs[7].D = vs[7].Dv = 256, vs[7].atomic = true, vs[7].dt = HIPDNN_DATA_BFLOAT16, vs[7].mask = MASK_PADDING;
+    const char *names[8] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
+                            "d256_atomic"};
+    for (int i = 0; i < 8; i++)
+        cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
+}
+
+static void expect_refused(const variant *v, const char *what, const char *reason)
+{
+    ir_graph g;
+    build(&g, v);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    char why[256] = "";
+    cr_expect(!cg_supports(&g, &p.k[0], why, sizeof why), "%s is refused", what);
+    cr_expect_not_null(strstr(why, reason), "%s: %s", what, why);
+    cr_expect_eq(cg_scratch_bytes(&g, &p.k[0]), 0, "%s: no scratch", what);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}
+
+Test(codegen_sdpa_bwd, unsupported_cases_say_why)
+{
+    variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 64, .Skv = 64, .D = 64, .Dv = 64};
+    variant a = v;
+    a.D = 260, a.Dv = 260;
+    expect_refused(&a, "head dim 260", "multiples of 8");
+    a = v, a.dt = HIPDNN_DATA_FLOAT;
+    expect_refused(&a, "fp32", "bf16 or all fp16");
+    a = v, a.dmask = true, a.dropout = true;
+    expect_refused(&a, "Philox and custom dropout", "exclusive");
+    a = v, a.bcast_dbias = true, a.B = 2;
+    expect_refused(&a, "broadcast dBias", "full [B,Hq,Sq,Skv]");
+    ir_graph g;
+    ir_partition p;
+    char why[256] = "";
+    cg_target amd = {.platform = "amd", .arch = "gfx942", .sm_count = 304};
+    build(&g, &v);
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cr_expect(!cg_supports_on(&g, &p.k[0], &amd, why, sizeof why));
+    cr_expect_not_null(strstr(why, "sm_80"), "%s", why);
+    cr_expect_gt(cg_scratch_bytes(&g, &p.k[0]), 0, "the supported case asks for scratch");
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}

@@ -9,7 +9,8 @@
  * Backward: FLOPs 2.5x the forward's (10·B·H·S·S·D, halved for causal); configs "default"
  * (deterministic dQ pass) and "atomic" (jit.sdpa_bwd_atomic 1).
  * Output: "B H S D causal config ms TFLOP/s" per line, for bench/compare_attention.py.
- * Usage: bench_attention [--backward] [B H S D]  (no sizes: the standard list)
+ * Usage: bench_attention [--backward] [--default] [B H S D]  (no sizes: the standard list;
+ * --default: the forward's default config only, as bench/suite.sh runs it)
  */
 #include <math.h>
 #include <string.h>
@@ -26,6 +27,8 @@ static const char *const knob_ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "
 static const int64_t configs[][6] = {{128, 128, 8, 2, 1, 1}, {128, 128, 8, 3, 1, 1}, {128, 64, 8, 3, 1, 1},
                                      {64, 64, 4, 3, 1, 1}};
 #define N_KNOBS 6
+
+static bool default_only; /* --default: skip the tile shapes of `configs` */
 
 static json_t *bshd(int uid, int64_t b, int64_t h, int64_t s, int64_t d)
 {
@@ -153,7 +156,7 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
     for (int causal = 0; causal < 2; causal++) {
         hipdnnBackendDescriptor_t g = attention_graph(B, H, S, D, causal);
         double flops = 4.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
-        int n_cfg = (int)(sizeof configs / sizeof configs[0]);
+        int n_cfg = default_only ? 0 : (int)(sizeof configs / sizeof configs[0]);
         for (int c = -1; c < n_cfg; c++) {
             hipdnnBackendDescriptor_t plan = c < 0 ? bench_jit_plan_with(g, 0, NULL, NULL)
                                                    : bench_jit_plan_with(g, N_KNOBS, knob_ids, configs[c]);
@@ -187,6 +190,8 @@ int main(int argc, char **argv)
     bool backward = argc > 1 && strcmp(argv[1], "--backward") == 0;
     void (*run)(int64_t, int64_t, int64_t, int64_t) = backward ? run_backward : run_shape;
     argc -= backward, argv += backward;
+    default_only = argc > 1 && strcmp(argv[1], "--default") == 0;
+    argc -= default_only, argv += default_only;
     bench_init("bench_attention");
     printf("# %s: B H S D causal config ms TFLOP/s\n", backward ? "backward" : "forward");
     if (argc == 5)

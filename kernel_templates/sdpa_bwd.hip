@@ -643,6 +643,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
             __syncthreads(); /* before the next tile overwrites the stage */
     }
     hd_cp_wait<0>();
-    hd_store_rows<HD_DQ_DT, HD_ND>(HD_DQ_PTR, dq, hd_scale(HD_ARGS), m0 + warp * 16, HD_SQ, HD_D, qo, lane);
+    auto dqo = [&](int i) { return hd_dq_off(b, h, i, HD_ARGS); };
+    hd_store_rows<HD_DQ_DT, HD_ND>(HD_DQ_PTR, dq, hd_scale(HD_ARGS), m0 + warp * 16, HD_SQ, HD_D, dqo, lane);
 }
 #endif

@@ -6,7 +6,8 @@
  * on the fused JIT engine (device memory, outputs poisoned with NaN bytes) and on the reference
  * engine, and compares dQ, dK, dV (and dBias). Shapes drawn each run: batch, heads (MHA, GQA,
  * MQA), Sq != Skv, lengths off every tile, head dims 8 .. 256 (64 and 128 most, Dv != D at
- * times), bf16 and fp16, [b,h,s,d] and [b,s,h,d] layouts (rows padded by 8 elements at times);
+ * times), bf16 and fp16, [b,h,s,d] and [b,s,h,d] layouts (rows padded by 8 elements at times,
+ * the gradients' padding unlike the inputs');
  * every mask and option the template takes: causal top-left and bottom-right, sliding window and
  * band, padding (per-batch lengths, some 0), scale tensor, bias (broadcast; full shape with
  * dBias), ALiBi, Philox dropout (the forward's mask), custom dropout; dQ deterministic (two runs
@@ -139,10 +140,12 @@ static hipdnnBackendDescriptor_t build(const bwd_case *c, bool backward)
         json_array_append_new(nodes, node("SdpaAttributes", a));
         return finalize_graph(ts, nodes);
     }
+    bwd_case oc = *c; /* the gradients' rows padded unlike the inputs': each has its own offsets */
+    oc.pad = c->pad ? 0 : 8;
     json_array_append_new(ts, rows(U_DO, c->dt, c->B, c->Hq, c->Sq, c->Dv, c));
-    json_array_append_new(ts, rows(U_DQ, c->dt, c->B, c->Hq, c->Sq, c->D, c));
-    json_array_append_new(ts, rows(U_DK, c->dt, c->B, Hk, c->Skv, c->D, c));
-    json_array_append_new(ts, rows(U_DV, c->dt, c->B, Hk, c->Skv, c->Dv, c));
+    json_array_append_new(ts, rows(U_DQ, c->dt, c->B, c->Hq, c->Sq, c->D, &oc));
+    json_array_append_new(ts, rows(U_DK, c->dt, c->B, Hk, c->Skv, c->D, &oc));
+    json_array_append_new(ts, rows(U_DV, c->dt, c->B, Hk, c->Skv, c->Dv, &oc));
     set_uid(a, "do_tensor_uid", U_DO), set_uid(a, "dq_tensor_uid", U_DQ);
     set_uid(a, "dk_tensor_uid", U_DK), set_uid(a, "dv_tensor_uid", U_DV);
     if (c->dbias) {

@@ -40,12 +40,6 @@ typedef struct sd {
     bool ws;                                  /* sm90 + a loading warpgroup */
 } sd;
 
-static bool fail(char *why, size_t len, const char *msg)
-{
-    snprintf(why, len, "%s", msg);
-    return false;
-}
-
 static const ir_tensor *T(const sd *s, int ti) { return &s->g->t[ti]; }
 
 /* ---- checks ---------------------------------------------------------------------------------- */
@@ -72,18 +66,18 @@ static bool check_paging(sd *s, char *why, size_t len)
     const ir_tensor *k = T(s, s->in[IR_SDPA_K]), *v = T(s, s->in[IR_SDPA_V]);
     s->Skv = k->dims[2];
     if (pk < 0 && pv < 0)
-        return v->dims[2] == s->Skv || fail(why, len, "K and V sequence lengths differ");
+        return v->dims[2] == s->Skv || cg_sdpa_fail(why, len, "K and V sequence lengths differ");
     if (pk < 0 || pv < 0)
-        return fail(why, len, "paged K/V need both PAGE_K and PAGE_V (one paged operand has no "
+        return cg_sdpa_fail(why, len, "paged K/V need both PAGE_K and PAGE_V (one paged operand has no "
                     "template path)");
     const ir_tensor *tk = T(s, pk), *tv = T(s, pv);
     if (tk->rank != 4 || tv->rank != 4 || !cg_sdpa_is_int(tk->dtype) || !cg_sdpa_is_int(tv->dtype) ||
         tk->dims[0] != s->B || tv->dims[0] != s->B)
-        return fail(why, len, "page tables must be [B,1,P,1] INT32 or INT64");
+        return cg_sdpa_fail(why, len, "page tables must be [B,1,P,1] INT32 or INT64");
     s->bs_k = k->dims[2], s->bs_v = v->dims[2];
     s->Skv = paged_skv(s);
     if (s->bs_k < 1 || s->bs_v < 1 || tk->dims[2] * s->bs_k < s->Skv || tv->dims[2] * s->bs_v < s->Skv)
-        return fail(why, len, "paged K/V: the page tables do not cover Skv");
+        return cg_sdpa_fail(why, len, "paged K/V: the page tables do not cover Skv");
     return true;
 }
 
@@ -92,64 +86,50 @@ static bool check_qkv(sd *s, char *why, size_t len)
     const ir_tensor *q = T(s, s->in[IR_SDPA_Q]), *k = T(s, s->in[IR_SDPA_K]);
     const ir_tensor *v = T(s, s->in[IR_SDPA_V]), *o = T(s, s->out[IR_SDPA_O]);
     if (!cg_sdpa_is16(q->dtype) || k->dtype != q->dtype || v->dtype != q->dtype)
-        return fail(why, len, "the attention template needs Q, K and V all bf16 or all fp16");
+        return cg_sdpa_fail(why, len, "the attention template needs Q, K and V all bf16 or all fp16");
     if (!cg_sdpa_rows_ok(q) || !cg_sdpa_rows_ok(k) || !cg_sdpa_rows_ok(v) || o->rank != 4)
-        return fail(why, len, "Q, K and V must be rank 4 with a unit last stride and the other "
+        return cg_sdpa_fail(why, len, "Q, K and V must be rank 4 with a unit last stride and the other "
                     "strides multiples of 8 elements (16-byte rows)");
     if (cg_dtype(o->dtype) == NULL || o->strides[3] != 1)
-        return fail(why, len, "O must have a type the template stores and a unit last stride");
+        return cg_sdpa_fail(why, len, "O must have a type the template stores and a unit last stride");
     s->B = q->dims[0], s->Hq = q->dims[1], s->Sq = q->dims[2], s->D = q->dims[3];
     s->Hk = k->dims[1], s->Hv = v->dims[1], s->Dv = v->dims[3];
     if (k->dims[3] != s->D || s->D % 8 != 0 || s->Dv % 8 != 0 || s->D > 256 || s->Dv > 256 ||
         s->D < 8 || s->Dv < 8)
-        return fail(why, len, "the attention template needs head dims that are multiples of 8 "
+        return cg_sdpa_fail(why, len, "the attention template needs head dims that are multiples of 8 "
                     "up to 256 (and K's equal to Q's)");
     if (s->Hk < 1 || s->Hv < 1 || s->Hq % s->Hk != 0 || s->Hq % s->Hv != 0)
-        return fail(why, len, "Q's head count must be a multiple of K's and V's");
+        return cg_sdpa_fail(why, len, "Q's head count must be a multiple of K's and V's");
     if (!check_paging(s, why, len))
         return false;
     if (s->in[IR_SDPA_PAGE_K] < 0 && (k->dims[0] != s->B || v->dims[0] != s->B))
-        return fail(why, len, "K and V must have Q's batch size");
+        return cg_sdpa_fail(why, len, "K and V must have Q's batch size");
     if (o->dims[0] != s->B || o->dims[1] != s->Hq || o->dims[2] != s->Sq || o->dims[3] != s->Dv)
-        return fail(why, len, "O must be [B,Hq,Sq,Dv]");
+        return cg_sdpa_fail(why, len, "O must be [B,Hq,Sq,Dv]");
     if (s->B > 65535 || s->Hq > 65535 || s->Sq > (1 << 28) || s->Skv > (1 << 28) || s->Sq < 1)
-        return fail(why, len, "attention sizes outside the template's grid range");
+        return cg_sdpa_fail(why, len, "attention sizes outside the template's grid range");
     return true;
 }
 
 static bool check_options(const sd *s, char *why, size_t len)
 {
     const int *in = s->in;
-    if (s->p->dropout_p > 0 && (in[IR_SDPA_DROPOUT_MASK] >= 0 || in[IR_SDPA_DROPOUT_SCALE] >= 0))
-        return fail(why, len, "Philox dropout and custom dropout (DROPOUT_MASK / DROPOUT_SCALE) "
-                    "are exclusive");
     int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv}, sink[4] = {1, s->Hq, 1, 1};
-    if (in[IR_SDPA_DROPOUT_MASK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_DROPOUT_MASK]), full, true))
-        return fail(why, len, "the dropout mask must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
-    if (in[IR_SDPA_DROPOUT_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPA_DROPOUT_SCALE])->dtype) == NULL)
-        return fail(why, len, "a dropout scale type templates cannot load");
+    cg_sdpa_opts shared = {.dropout_mask = in[IR_SDPA_DROPOUT_MASK], .scales = {in[IR_SDPA_DROPOUT_SCALE], -1},
+                           .seed = in[IR_SDPA_SEED], .offset = in[IR_SDPA_OFFSET], .seq_q = in[IR_SDPA_SEQ_Q],
+                           .seq_kv = in[IR_SDPA_SEQ_KV], .bias = in[IR_SDPA_BIAS], .scale = in[IR_SDPA_SCALE]};
+    if (!cg_sdpa_check_opts(s->g, &shared, full, s->p->dropout_p, why, len))
+        return false;
     if (s->out[IR_SDPA_RNG_DUMP] >= 0 && !cg_sdpa_shaped(T(s, s->out[IR_SDPA_RNG_DUMP]), full, false))
-        return fail(why, len, "RNG_DUMP must be [B,Hq,Sq,Skv] of a type templates store");
+        return cg_sdpa_fail(why, len, "RNG_DUMP must be [B,Hq,Sq,Skv] of a type templates store");
     if (in[IR_SDPA_BLOCK_MASK] >= 0 || in[IR_SDPA_RESERVED] >= 0)
-        return fail(why, len, "the block mask has no attention template path");
-    if (s->p->dropout_p > 0 && (in[IR_SDPA_SEED] < 0 || in[IR_SDPA_OFFSET] < 0 ||
-                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPA_SEED])) ||
-                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPA_OFFSET]))))
-        return fail(why, len, "dropout needs integer SEED and OFFSET in device memory or by "
-                    "value (run-time host scalars are not supported by the attention template)");
-    for (int n = IR_SDPA_SEQ_Q; n <= IR_SDPA_SEQ_KV; n++)
-        if (in[n] >= 0 && !cg_sdpa_seq_ok(T(s, in[n]), s->B))
-            return fail(why, len, "SEQ_LEN_Q / SEQ_LEN_KV must be [B,1,1,1] integer tensors");
-    if (in[IR_SDPA_BIAS] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_BIAS]), full, true))
-        return fail(why, len, "the bias must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
+        return cg_sdpa_fail(why, len, "the block mask has no attention template path");
     if (in[IR_SDPA_SINK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_SINK]), sink, false))
-        return fail(why, len, "the sink must be [1,Hq,1,1]");
-    if (in[IR_SDPA_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPA_SCALE])->dtype) == NULL)
-        return fail(why, len, "an attention scale type templates cannot load");
+        return cg_sdpa_fail(why, len, "the sink must be [1,Hq,1,1]");
     int64_t row[4] = {s->B, s->Hq, s->Sq, 1};
     for (int n = IR_SDPA_STATS; n <= IR_SDPA_SUM_EXP; n++)
         if (s->out[n] >= 0 && !cg_sdpa_shaped(T(s, s->out[n]), row, false))
-            return fail(why, len, "Stats, Max and Sum_exp must be [B,Hq,Sq,1]");
+            return cg_sdpa_fail(why, len, "Stats, Max and Sum_exp must be [B,Hq,Sq,1]");
     return true;
 }
 
@@ -204,7 +184,7 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
         s->bn /= 2;
     if (smem_bytes(s) > cap)
-        return fail(why, len, "attention tile does not fit in shared memory");
+        return cg_sdpa_fail(why, len, "attention tile does not fit in shared memory");
     return true;
 }
 
@@ -326,11 +306,11 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     for (int i = 0; i < IR_SDPA_N_OUT; i++)
         s.out[i] = i < s.op->n_out ? s.op->out[i] : -1;
     if (!cg_sdpa_arch_ok(t)) {
-        fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
+        cg_sdpa_fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }
     if (k->n_ops != 1) {
-        fail(why, why_len, "attention fused with other ops has no template yet");
+        cg_sdpa_fail(why, why_len, "attention fused with other ops has no template yet");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }
     if (s.out[IR_SDPA_O] < 0 || !check_qkv(&s, why, why_len) || !check_options(&s, why, why_len) ||

@@ -12,6 +12,8 @@
 #define CG_SDPA_SMEM_OPTIN_MAX (227 * 1024) /* shared memory a Hopper block may opt in to */
 #define CG_SDPA_SMEM_OPTIN_SM80 (163 * 1024)
 
+/* Writes msg to why and returns false (an emitter's refusal). */
+bool cg_sdpa_fail(char *why, size_t len, const char *msg);
 bool cg_sdpa_is16(hipdnnDataType_t t);
 bool cg_sdpa_is_int(hipdnnDataType_t t);
 /* A Q/K/V-like operand: rank 4, unit last stride, other strides multiples of 8 elements. */
@@ -27,6 +29,17 @@ bool cg_sdpa_seq_ok(const ir_tensor *t, int64_t B);
 int cg_sdpa_smem_cap(const cg_target *t);
 /* Whether the target is NVIDIA sm_80 or newer. */
 bool cg_sdpa_arch_ok(const cg_target *t);
+
+/* The operand slots forward and backward share (tensor indices, -1 absent); `scales` holds the
+ * custom dropout's scale (and, backward, its inverse). */
+typedef struct cg_sdpa_opts {
+    int dropout_mask, scales[2], seed, offset, seq_q, seq_kv, bias, scale;
+} cg_sdpa_opts;
+/* The option rules both directions share: dropout kinds exclusive, mask / bias shapes, integer
+ * seed and offset, [B,1,1,1] sequence lengths, loadable scale types. `full` is [B,Hq,Sq,Skv]. On
+ * failure `why` says what (the message the caller returns). */
+bool cg_sdpa_check_opts(const ir_graph *g, const cg_sdpa_opts *o, const int64_t full[4], double dropout_p,
+                        char *why, size_t len);
 
 /* `0LL + x * stride ...` for each dim d of tensor ti with a coordinate expression coord[d] (NULL:
  * the dim contributes nothing); size-1 dims broadcast. */

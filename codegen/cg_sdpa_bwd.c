@@ -35,12 +35,6 @@ typedef struct sb_bwd {
     bool atomic;
 } sb_bwd;
 
-static bool fail(char *why, size_t len, const char *msg)
-{
-    snprintf(why, len, "%s", msg);
-    return false;
-}
-
 static const ir_tensor *T(const sb_bwd *s, int ti) { return &s->g->t[ti]; }
 
 static bool dims_are(const ir_tensor *t, int64_t a, int64_t b, int64_t c, int64_t d)
@@ -55,41 +49,42 @@ static bool check_tensors(sb_bwd *s, char *why, size_t len)
 {
     for (int n = 0; n < IR_SDPAB_N_OUT - 1; n++)
         if (s->out[n] < 0)
-            return fail(why, len, "the attention backward template needs dQ, dK and dV");
+            return cg_sdpa_fail(why, len, "the attention backward template needs dQ, dK and dV");
     const ir_tensor *q = T(s, s->in[IR_SDPAB_Q]), *k = T(s, s->in[IR_SDPAB_K]), *v = T(s, s->in[IR_SDPAB_V]);
     const ir_tensor *o = T(s, s->in[IR_SDPAB_O]), *d_o = T(s, s->in[IR_SDPAB_DO]);
     const ir_tensor *const ops[5] = {q, k, v, o, d_o};
     for (int n = 0; n < 5; n++)
         if (ops[n]->dtype != q->dtype || !cg_sdpa_is16(q->dtype))
-            return fail(why, len, "the attention backward template needs Q, K, V, O and dO all bf16 or all fp16");
+            return cg_sdpa_fail(why, len, "the attention backward template needs Q, K, V, O and dO all bf16 "
+                                "or all fp16");
     for (int n = 0; n < 5; n++)
         if (!cg_sdpa_rows_ok(ops[n]))
-            return fail(why, len, "Q, K, V, O and dO must be rank 4 with a unit last stride and the "
+            return cg_sdpa_fail(why, len, "Q, K, V, O and dO must be rank 4 with a unit last stride and the "
                         "other strides multiples of 8 elements (16-byte rows)");
     s->B = q->dims[0], s->Hq = q->dims[1], s->Sq = q->dims[2], s->D = q->dims[3];
     s->Hk = k->dims[1], s->Skv = k->dims[2], s->Dv = v->dims[3];
     s->SqP = (s->Sq + 3) / 4 * 4;
     if (k->dims[3] != s->D || s->D % 8 != 0 || s->Dv % 8 != 0 || s->D > 256 || s->Dv > 256 || s->D < 8 || s->Dv < 8)
-        return fail(why, len, "the attention backward template needs head dims that are multiples of 8 "
+        return cg_sdpa_fail(why, len, "the attention backward template needs head dims that are multiples of 8 "
                     "up to 256 (and K's equal to Q's)");
     if (v->dims[1] != s->Hk)
-        return fail(why, len, "the attention backward template needs K and V with the same head count");
+        return cg_sdpa_fail(why, len, "the attention backward template needs K and V with the same head count");
     if (s->Hk < 1 || s->Hq % s->Hk != 0)
-        return fail(why, len, "Q's head count must be a multiple of K's and V's");
+        return cg_sdpa_fail(why, len, "Q's head count must be a multiple of K's and V's");
     if (k->dims[0] != s->B || v->dims[0] != s->B || v->dims[2] != s->Skv)
-        return fail(why, len, "K and V must be [B,Hk,Skv,D] and [B,Hk,Skv,Dv]");
+        return cg_sdpa_fail(why, len, "K and V must be [B,Hk,Skv,D] and [B,Hk,Skv,Dv]");
     if (!dims_are(o, s->B, s->Hq, s->Sq, s->Dv) || !dims_are(d_o, s->B, s->Hq, s->Sq, s->Dv))
-        return fail(why, len, "O and dO must be [B,Hq,Sq,Dv]");
+        return cg_sdpa_fail(why, len, "O and dO must be [B,Hq,Sq,Dv]");
     const int64_t row[4] = {s->B, s->Hq, s->Sq, 1};
     if (!cg_sdpa_shaped(T(s, s->in[IR_SDPAB_STATS]), row, false))
-        return fail(why, len, "Stats must be [B,Hq,Sq,1] of a type templates load");
+        return cg_sdpa_fail(why, len, "Stats must be [B,Hq,Sq,1] of a type templates load");
     const ir_tensor *dq = T(s, s->out[IR_SDPAB_DQ]), *dk = T(s, s->out[IR_SDPAB_DK]), *dv = T(s, s->out[IR_SDPAB_DV]);
     if (!dims_are(dq, s->B, s->Hq, s->Sq, s->D) || !dims_are(dk, s->B, s->Hk, s->Skv, s->D) ||
         !dims_are(dv, s->B, s->Hk, s->Skv, s->Dv) || !out_ok(dq) || !out_ok(dk) || !out_ok(dv))
-        return fail(why, len, "dQ, dK and dV must have Q's, K's and V's dims, a unit last stride and a "
+        return cg_sdpa_fail(why, len, "dQ, dK and dV must have Q's, K's and V's dims, a unit last stride and a "
                     "type templates store");
     if (s->B > 65535 || s->Hq > 65535 || s->Sq > (1 << 28) || s->Skv > (1 << 28) || s->Sq < 1 || s->Skv < 1)
-        return fail(why, len, "attention sizes outside the template's grid range");
+        return cg_sdpa_fail(why, len, "attention sizes outside the template's grid range");
     return true;
 }
 
@@ -97,28 +92,15 @@ static bool check_options(const sb_bwd *s, char *why, size_t len)
 {
     const int *in = s->in;
     const int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv};
-    if (s->p->dropout_p > 0 && (in[IR_SDPAB_DROPOUT_MASK] >= 0 || in[IR_SDPAB_DROPOUT_SCALE] >= 0))
-        return fail(why, len, "Philox dropout and custom dropout (DROPOUT_MASK / DROPOUT_SCALE) are exclusive");
-    if (in[IR_SDPAB_DROPOUT_MASK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPAB_DROPOUT_MASK]), full, true))
-        return fail(why, len, "the dropout mask must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
-    for (int n = IR_SDPAB_DROPOUT_SCALE; n <= IR_SDPAB_DROPOUT_SCALE_INV; n++)
-        if (in[n] >= 0 && cg_dtype(T(s, in[n])->dtype) == NULL)
-            return fail(why, len, "a dropout scale type templates cannot load");
-    if (s->p->dropout_p > 0 && (in[IR_SDPAB_SEED] < 0 || in[IR_SDPAB_OFFSET] < 0 ||
-                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPAB_SEED])) ||
-                                !cg_sdpa_int_scalar_ok(T(s, in[IR_SDPAB_OFFSET]))))
-        return fail(why, len, "dropout needs integer SEED and OFFSET in device memory or by value "
-                    "(run-time host scalars are not supported by the attention template)");
-    for (int n = IR_SDPAB_SEQ_Q; n <= IR_SDPAB_SEQ_KV; n++)
-        if (in[n] >= 0 && !cg_sdpa_seq_ok(T(s, in[n]), s->B))
-            return fail(why, len, "SEQ_LEN_Q / SEQ_LEN_KV must be [B,1,1,1] integer tensors");
-    if (in[IR_SDPAB_BIAS] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPAB_BIAS]), full, true))
-        return fail(why, len, "the bias must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
-    if (in[IR_SDPAB_SCALE] >= 0 && cg_dtype(T(s, in[IR_SDPAB_SCALE])->dtype) == NULL)
-        return fail(why, len, "an attention scale type templates cannot load");
+    cg_sdpa_opts shared = {.dropout_mask = in[IR_SDPAB_DROPOUT_MASK],
+                           .scales = {in[IR_SDPAB_DROPOUT_SCALE], in[IR_SDPAB_DROPOUT_SCALE_INV]},
+                           .seed = in[IR_SDPAB_SEED], .offset = in[IR_SDPAB_OFFSET], .seq_q = in[IR_SDPAB_SEQ_Q],
+                           .seq_kv = in[IR_SDPAB_SEQ_KV], .bias = in[IR_SDPAB_BIAS], .scale = in[IR_SDPAB_SCALE]};
+    if (!cg_sdpa_check_opts(s->g, &shared, full, s->p->dropout_p, why, len))
+        return false;
     int db = s->out[IR_SDPAB_DBIAS];
     if (db >= 0 && (in[IR_SDPAB_BIAS] < 0 || !cg_sdpa_shaped(T(s, db), full, false) || !out_ok(T(s, db))))
-        return fail(why, len, "dBias is supported with the bias' full [B,Hq,Sq,Skv] shape only (a "
+        return cg_sdpa_fail(why, len, "dBias is supported with the bias' full [B,Hq,Sq,Skv] shape only (a "
                     "broadcast bias' gradient needs a reduction the attention template does not do)");
     return true;
 }
@@ -148,7 +130,7 @@ static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
     if (dq_smem(s) > cap)
         s->qstages = 1;
     if (kv_smem(s) > cap || dq_smem(s) > cap)
-        return fail(why, len, "attention backward tiles do not fit in shared memory");
+        return cg_sdpa_fail(why, len, "attention backward tiles do not fit in shared memory");
     return true;
 }
 
@@ -275,7 +257,7 @@ static bool plan(sb_bwd *s, const ir_graph *g, const ir_kernel *k, char *why, si
     for (int i = 0; i < IR_SDPAB_N_OUT; i++)
         s->out[i] = i < op->n_out ? op->out[i] : -1;
     if (k->n_ops != 1)
-        return fail(why, len, "attention backward fused with other ops has no template yet");
+        return cg_sdpa_fail(why, len, "attention backward fused with other ops has no template yet");
     return check_tensors(s, why, len) && check_options(s, why, len);
 }
 
@@ -284,7 +266,8 @@ hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_
 {
     sb_bwd s;
     if (!cg_sdpa_arch_ok(t)) {
-        fail(why, why_len, "the attention backward template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
+        cg_sdpa_fail(why, why_len, "the attention backward template needs NVIDIA sm_80 or newer (cp.async, "
+                     "mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }
     if (!plan(&s, g, k, why, why_len) || !choose_tiles(&s, t, why, why_len))

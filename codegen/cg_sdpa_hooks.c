@@ -178,3 +178,34 @@ void cg_sdpa_philox_hooks(const ir_graph *g, double p, int seed, int offset, bas
     cg_sdpa_int_value(g, offset, sb);
     base_sb_puts(sb, ";\n}\n");
 }
+
+bool cg_sdpa_fail(char *why, size_t len, const char *msg)
+{
+    snprintf(why, len, "%s", msg);
+    return false;
+}
+
+bool cg_sdpa_check_opts(const ir_graph *g, const cg_sdpa_opts *o, const int64_t full[4], double dropout_p,
+                        char *why, size_t len)
+{
+    const ir_tensor *t = g->t;
+    if (dropout_p > 0 && (o->dropout_mask >= 0 || o->scales[0] >= 0))
+        return cg_sdpa_fail(why, len, "Philox dropout and custom dropout (DROPOUT_MASK / DROPOUT_SCALE) are exclusive");
+    if (o->dropout_mask >= 0 && !cg_sdpa_shaped(&t[o->dropout_mask], full, true))
+        return cg_sdpa_fail(why, len, "the dropout mask must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
+    for (int i = 0; i < 2; i++)
+        if (o->scales[i] >= 0 && cg_dtype(t[o->scales[i]].dtype) == NULL)
+            return cg_sdpa_fail(why, len, "a dropout scale type templates cannot load");
+    if (dropout_p > 0 && (o->seed < 0 || o->offset < 0 || !cg_sdpa_int_scalar_ok(&t[o->seed]) ||
+                          !cg_sdpa_int_scalar_ok(&t[o->offset])))
+        return cg_sdpa_fail(why, len, "dropout needs integer SEED and OFFSET in device memory or by value "
+                      "(run-time host scalars are not supported by the attention template)");
+    if ((o->seq_q >= 0 && !cg_sdpa_seq_ok(&t[o->seq_q], full[0])) ||
+        (o->seq_kv >= 0 && !cg_sdpa_seq_ok(&t[o->seq_kv], full[0])))
+        return cg_sdpa_fail(why, len, "SEQ_LEN_Q / SEQ_LEN_KV must be [B,1,1,1] integer tensors");
+    if (o->bias >= 0 && !cg_sdpa_shaped(&t[o->bias], full, true))
+        return cg_sdpa_fail(why, len, "the bias must be [1|B,1|Hq,1|Sq,1|Skv] of a type templates load");
+    if (o->scale >= 0 && cg_dtype(t[o->scale].dtype) == NULL)
+        return cg_sdpa_fail(why, len, "an attention scale type templates cannot load");
+    return true;
+}

@@ -14,14 +14,7 @@
 
 #include "codegen/cg.h"
 #include "runtime/rt.h"
-
-static bool have_compiler(void)
-{
-    rt_compiler_info info;
-    return rt_compiler_for("sm_90", &info) == HIPDNN_STATUS_SUCCESS;
-}
-
-typedef enum { MASK_NONE, MASK_CAUSAL, MASK_CAUSAL_BR, MASK_WINDOW, MASK_PADDING, N_MASKS } mask_kind;
+#include "sdpa_tu.h"
 
 typedef struct variant {
     hipdnnDataType_t dt;
@@ -31,24 +24,6 @@ typedef struct variant {
     bool mma_sync; /* sm_90 with jit.sdpa_wgmma 0 */
     bool ws;       /* sm_90 with jit.sdpa_ws 1 */
 } variant;
-
-static int add(ir_graph *g, hipdnnDataType_t dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3, bool bshd)
-{
-    ir_tensor t = {.uid = g->n_t + 1, .dtype = dt, .rank = 4, .dims = {d0, d1, d2, d3}};
-    if (bshd) /* [b, s, h, d] memory */
-        t.strides[3] = 1, t.strides[1] = d3, t.strides[2] = d1 * d3, t.strides[0] = d1 * d2 * d3;
-    else
-        t.strides[3] = 1, t.strides[2] = d3, t.strides[1] = d2 * d3, t.strides[0] = d1 * d2 * d3;
-    return ir_add_tensor(g, &t);
-}
-
-static int add_i64(ir_graph *g, hipdnnDataType_t dt, int64_t v)
-{
-    ir_tensor t = {.uid = g->n_t + 1, .dtype = dt, .rank = 4, .dims = {1, 1, 1, 1}, .strides = {1, 1, 1, 1},
-                   .by_value = true};
-    memcpy(t.value, &v, 8);
-    return ir_add_tensor(g, &t);
-}
 
 static void build(ir_graph *g, const variant *v)
 {
@@ -125,24 +100,13 @@ static int emit_and_compile(const variant *v, const char *what)
         cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
         cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");
         cr_expect(k1.smem > 0 && k1.smem <= 227u * 1024u, "%s: %u bytes of shared memory", what, k1.smem);
-        char name[128];
-        snprintf(name, sizeof name, "%s.%s", what, k1.arch);
-        cg_dump(name, k1.source);
-        void *code = NULL;
-        size_t len = 0;
-        char *log = NULL;
-        hipdnnStatus_t st = rt_compile(k1.source, what, k1.arch, NULL, 0, &code, &len, &log);
-        cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s for %s:\n%s", what, k1.arch, log ? log : "");
-        compiled += st == HIPDNN_STATUS_SUCCESS;
-        free(code), free(log);
+        compiled += compile_emitted(&k1, what);
         cg_kernel_free(&k1), cg_kernel_free(&k2);
     }
     ir_partition_free(&p);
     ir_graph_free(&g);
     return compiled;
 }
-
-static const char *const mask_names[N_MASKS] = {"none", "causal", "causal_br", "window", "padding"};
 
 /* Head dims x types, each with a mask kind and stats toggled in turn. */
 Test(codegen_sdpa, head_dims_and_types_compile, .timeout = 900)

@@ -237,12 +237,16 @@ static hipdnnStatus_t lower(fe_obj *o, fe_graph_state *gs)
     hipdnnStatus_t st = fe_lower(o, &gs->gi, ir);
     bool lowered = st == HIPDNN_STATUS_SUCCESS; /* fe_lower frees what it built on failure */
     ir_key key;
-    if (lowered && (st = ir_graph_key(ir, &key)) == HIPDNN_STATUS_SUCCESS) {
-        gs->ir = ir;
+    int *tid = lowered ? base_malloc(((size_t)ir->n_t + 1) * sizeof *tid) : NULL;
+    if (lowered && tid == NULL)
+        st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing an operation graph: out of memory");
+    if (lowered && tid != NULL && (st = ir_graph_canon(ir, &key, tid, &gs->n_canon)) == HIPDNN_STATUS_SUCCESS) {
+        gs->ir = ir, gs->canon_tid = tid;
         ir_key_hex(&key, gs->key);
         log_partition(gs);
         return st;
     }
+    base_free(tid);
     if (lowered) /* keying failed: st no longer says that the graph was built */
         ir_graph_free(ir);
     base_free(ir);
@@ -277,6 +281,7 @@ static void graph_release(fe_obj *o)
     if (gs->ir != NULL)
         ir_graph_free(gs->ir);
     base_free(gs->ir);
+    base_free(gs->canon_tid);
     base_free(gs);
     o->priv = NULL;
 }

@@ -271,6 +271,8 @@ typedef struct fe_graph_state {
     hipdnnStatus_t lower_status;
     char lower_msg[512];
     char key[33];
+    int *canon_tid;  /* per IR tensor: its canonical number (ir_graph_canon), -1 when unused */
+    int n_canon;     /* tensors numbered */
 } fe_graph_state;
 
 /* Analyses the ops of an OPERATIONGRAPH (finalized or not): unique uids, one producer per

@@ -20,7 +20,7 @@
  * the workspace slots (canonical tensor, offset), then per kernel: entry, arch, grid, block,
  * shared memory, alignment, scratch bytes, arguments (kind, canonical tensor, tensor-map fields,
  * int64 value) and further launches (entry, grid, block, shared memory). Tensors are named by
- * their canonical number (ir_canon_tensor_ids), so a graph that differs only in uids or op order
+ * their canonical number (ir_graph_canon, kept by the graph), so a graph that differs only in uids or op order
  * maps onto the same recipe. Decoding checks every count and index against this graph; any
  * mismatch is a miss.
  */
@@ -278,11 +278,10 @@ static void check_compiler(reader *r, const char *arch)
 static bool decode(const void *bytes, size_t n, const fe_graph_state *g, size_t n_kernels, fe_plan_impl *p)
 {
     const ir_graph *ir = g->ir;
-    int *tid = base_malloc(((size_t)ir->n_t + 1) * sizeof *tid);
+    const int *tid = g->canon_tid, n_canon = g->n_canon;
     int *ir_of = base_malloc(((size_t)ir->n_t + 1) * sizeof *ir_of);
-    int n_canon = 0;
     reader r = {.p = bytes, .n = n};
-    r.bad = tid == NULL || ir_of == NULL || ir_canon_tensor_ids(ir, tid, &n_canon) != HIPDNN_STATUS_SUCCESS;
+    r.bad = ir_of == NULL;
     for (int i = 0; !r.bad && i < ir->n_t; i++)
         if (tid[i] >= 0)
             ir_of[tid[i]] = i;
@@ -305,7 +304,7 @@ static bool decode(const void *bytes, size_t n, const fe_graph_state *g, size_t 
     r.bad |= get_u32(&r) != n_kernels;
     for (size_t k = 0; k < n_kernels && !r.bad; k++)
         get_kernel(&r, &p->k[k], ir_of, n_canon);
-    base_free(tid), base_free(ir_of);
+    base_free(ir_of);
     return !r.bad && r.at == r.n;
 }
 
@@ -371,13 +370,9 @@ void fe_jit_plan_store(kc_cache *c, const fe_jit_plan_ref *ref, const fe_plan_im
 {
     if (c == NULL || !ref->valid)
         return;
-    const ir_graph *ir = p->g->ir;
-    int *tid = base_malloc(((size_t)ir->n_t + 1) * sizeof *tid);
     kc_key *keys = base_malloc(((size_t)p->n_kernels + 1) * sizeof *keys);
     base_sb sb = {0};
-    int n_canon = 0;
-    bool ok = tid != NULL && keys != NULL && ir_canon_tensor_ids(ir, tid, &n_canon) == HIPDNN_STATUS_SUCCESS &&
-              encode(p, tid, n_canon, &sb);
+    bool ok = keys != NULL && encode(p, p->g->canon_tid, p->g->n_canon, &sb);
     for (int k = 0; ok && k < p->n_kernels; k++)
         keys[k] = p->k[k].key;
     kc_plan rec = {.kernels = keys, .n_kernels = (size_t)p->n_kernels, .recipe = sb.p, .recipe_size = sb.len};
@@ -386,7 +381,7 @@ void fe_jit_plan_store(kc_cache *c, const fe_jit_plan_ref *ref, const fe_plan_im
         hipdnnGetLastErrorString(why, sizeof why);
         base_log(HIPDNN_SEV_WARN, "kernel cache: plan %s not stored: %s", p->g->key, why);
     }
-    base_free(tid), base_free(keys), base_sb_free(&sb);
+    base_free(keys), base_sb_free(&sb);
 }
 
 bool fe_jit_plan_cached(kc_cache *c, const fe_jit_plan_ref *ref)

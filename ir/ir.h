@@ -225,9 +225,10 @@ typedef struct ir_key {
 /* Canonical bytes of the whole graph (or of the ops listed in `ops`, n_ops of them, when ops is
  * non-NULL: a kernel's sub-graph). Caller frees out->p with base_sb_free. */
 hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base_sb *out);
-/* The canonical number of every tensor of g (tid: g->n_t entries; -1 for a tensor no op uses)
- * and how many are numbered: graphs with equal keys map tensor for tensor through them. */
-hipdnnStatus_t ir_canon_tensor_ids(const ir_graph *g, int *tid, int *n_tensors);
+/* The graph key and, from the same canonicalization, the canonical number of every tensor (tid:
+ * g->n_t entries; -1 for a tensor no op uses) and how many are numbered: graphs with equal keys
+ * map tensor for tensor through them. */
+hipdnnStatus_t ir_graph_canon(const ir_graph *g, ir_key *key, int *tid, int *n_tensors);
 hipdnnStatus_t ir_graph_key(const ir_graph *g, ir_key *key);
 hipdnnStatus_t ir_kernel_key(const ir_graph *g, const int *ops, int n_ops, ir_key *key);
 /* 32 lowercase hex digits and a NUL. */

@@ -323,26 +323,39 @@ hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base
     return st;
 }
 
-hipdnnStatus_t ir_canon_tensor_ids(const ir_graph *g, int *tid, int *n_tensors)
+static void hash_to_key(const base_sb *sb, ir_key *key)
 {
-    canon c;
-    hipdnnStatus_t st = canon_run(g, NULL, 0, &c, n_tensors);
-    if (st == HIPDNN_STATUS_SUCCESS)
-        memcpy(tid, c.tid, (size_t)g->n_t * sizeof *tid);
-    canon_free(&c);
-    return st;
+    XXH128_canonical_t can;
+    XXH128_canonicalFromHash(&can, XXH3_128bits(sb->p, sb->len));
+    memcpy(key->b, can.digest, sizeof key->b);
 }
 
 static hipdnnStatus_t key_of(const ir_graph *g, const int *ops, int n_ops, ir_key *key)
 {
     base_sb sb = {0};
     hipdnnStatus_t st = ir_canon_bytes(g, ops, n_ops, &sb);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        hash_to_key(&sb, key);
+    base_sb_free(&sb);
+    return st;
+}
+
+hipdnnStatus_t ir_graph_canon(const ir_graph *g, ir_key *key, int *tid, int *n_tensors)
+{
+    canon c;
+    base_sb sb = {0};
+    hipdnnStatus_t st = canon_run(g, NULL, 0, &c, n_tensors);
     if (st == HIPDNN_STATUS_SUCCESS) {
-        XXH128_canonical_t can;
-        XXH128_canonicalFromHash(&can, XXH3_128bits(sb.p, sb.len));
-        memcpy(key->b, can.digest, sizeof key->b);
+        write_bytes(&c, *n_tensors, &sb);
+        if (sb.oom)
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory");
+    }
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        hash_to_key(&sb, key);
+        memcpy(tid, c.tid, (size_t)g->n_t * sizeof *tid);
     }
     base_sb_free(&sb);
+    canon_free(&c);
     return st;
 }
 

@@ -332,16 +332,25 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     return st;
 }
 
+/* The target for these knobs and the plan-table entry of engine_id's plan of g on it. */
+static hipdnnStatus_t plan_ref(int64_t engine_id, const fe_graph_state *g, const int64_t *knobs, fe_target *ft,
+                               cg_target *t, fe_jit_plan_ref *ref)
+{
+    hipdnnStatus_t st = device_target(knobs, ft, t);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        fe_jit_plan_ref_make(g, ft, engine_id, knobs, (int)(sizeof jit_knobs / sizeof jit_knobs[0]), ref);
+    return st;
+}
+
 static hipdnnStatus_t build_with(partition_fn split, int64_t engine_id, const fe_graph_state *g,
                                  const int64_t *knobs, fe_build_ctx *ctx, fe_plan_impl **out)
 {
     fe_target ft;
     cg_target t;
-    hipdnnStatus_t st = device_target(knobs, &ft, &t);
+    fe_jit_plan_ref ref;
+    hipdnnStatus_t st = plan_ref(engine_id, g, knobs, &ft, &t, &ref);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
-    fe_jit_plan_ref ref;
-    fe_jit_plan_ref_make(g, &ft, engine_id, knobs, (int)(sizeof jit_knobs / sizeof jit_knobs[0]), &ref);
     if (fe_jit_plan_load(ctx->cache, &ref, g, &ft, &ctx->stats, out))
         return HIPDNN_STATUS_SUCCESS;
     ir_partition part;
@@ -376,11 +385,9 @@ static bool cached_with(int64_t engine_id, const fe_graph_state *g, const int64_
 {
     fe_target ft;
     cg_target t;
-    if (g->ir == NULL || device_target(knobs, &ft, &t) != HIPDNN_STATUS_SUCCESS)
-        return false;
     fe_jit_plan_ref ref;
-    fe_jit_plan_ref_make(g, &ft, engine_id, knobs, (int)(sizeof jit_knobs / sizeof jit_knobs[0]), &ref);
-    return fe_jit_plan_cached(cache, &ref);
+    return g->ir != NULL && plan_ref(engine_id, g, knobs, &ft, &t, &ref) == HIPDNN_STATUS_SUCCESS &&
+           fe_jit_plan_cached(cache, &ref);
 }
 
 /* ---- execute --------------------------------------------------------------------------------------- */

@@ -1,6 +1,9 @@
 /* sdpa_common.h — device primitives the attention templates share (sdpa_fwd.hip, sdpa_bwd.hip):
  * cp.async copies, ldmatrix, the m16n8k16 mma.sync and the packing of its operands, exp2, the
- * shared-memory chunk swizzle, and Philox4x32-10 with the dropout rule of ir/ir_philox.c.
+ * shared-memory chunk swizzle, Philox4x32-10 with the dropout rule of ir/ir_philox.c, and
+ * Hopper's warpgroup MMA (wgmma, sm_90a only: a template instantiates it, so sm_80 code never
+ * holds one): shared-memory descriptors, fences, the m64nNk16 products and the tile layout the
+ * descriptors read.
  *
  * cg_assemble places this file after hd_common.h and before the generated defines of the
  * templates that use it (codegen/cg_emit.c, `libraries`): nothing here reads a define or a hook;
@@ -90,4 +93,94 @@ HD_DEVICE bool hd_philox_keep(unsigned long long seed, unsigned long long offset
     hd_u32 x = c[lin & 3];
     float u = __fadd_rn(__fmul_rn((float)x, 2.3283064365386963e-10f), 1.1641532182693481e-10f);
     return u > p;
+}
+
+/* ---- wgmma (sm_90a) ---------------------------------------------------------------------------- */
+/* A warpgroup (4 warps) computes d[64 x N] += A[64 x 16·k] · B[16·k x N] asynchronously: issue
+ * between hd_wgmma_fence and hd_wgmma_commit, then hd_wgmma_wait0 and hd_acc_fence before the
+ * accumulators are read. The fp32 accumulator of warp w holds rows 16w + lane/4 (+ 8), columns
+ * 8n + 2(lane % 4) (+ 1): d[4n + e] is the mma.sync C fragment acc[n][e] of those 16 rows, so
+ * code written for mma.sync fragments reads wgmma results unchanged. */
+typedef unsigned long long hd_u64;
+
+/* Shared-memory matrix descriptor, 128-byte swizzle: start address, leading and stride byte
+ * offsets, each in 16-byte units. */
+HD_DEVICE hd_u64 hd_desc(hd_u32 addr, hd_u32 lbo, hd_u32 sbo)
+{
+    return (hd_u64)((addr & 0x3FFFF) >> 4) | (hd_u64)(lbo >> 4) << 16 | (hd_u64)(sbo >> 4) << 32 | 1ull << 62;
+}
+
+/* Byte offset of 16-byte chunk c of row r in a tile of `rows` rows laid out as the 128-byte-swizzle
+ * descriptors read it: 64-element column blocks of [rows][128 bytes], chunk c at c ^ (r % 8). A
+ * tile starts on a 1024-byte boundary (the swizzle's period). */
+HD_DEVICE hd_u32 hd_wg_off(int r, int c, int rows)
+{
+    return (hd_u32)((c >> 3) * rows * 128 + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+}
+
+template <int U> HD_DEVICE void hd_wgmma_fence_() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
+template <int U> HD_DEVICE void hd_wgmma_commit_() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
+template <int U> HD_DEVICE void hd_wgmma_wait_() { asm volatile("wgmma.wait_group.sync.aligned %0;" ::"n"(U) : "memory"); }
+#define hd_wgmma_fence hd_wgmma_fence_<0>
+#define hd_wgmma_commit hd_wgmma_commit_<0>
+#define hd_wgmma_wait0 hd_wgmma_wait_<0>
+/* cp.async (generic proxy) wrote shared memory that wgmma (async proxy) reads next. */
+template <int U> HD_DEVICE void hd_async_fence_() { asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); }
+#define hd_async_fence hd_async_fence_<0>
+
+/* Each accumulator is (re)defined after the wait: nothing reads it earlier. */
+template <int N> HD_DEVICE void hd_acc_fence(float *d)
+{
+#pragma unroll
+    for (int i = 0; i < N; i++)
+        asm volatile("" : "+f"(d[i])::"memory");
+}
+
+#define HD_W8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), \
+                 "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
+#define HD_W32 HD_W8(0), HD_W8(8), HD_W8(16), HD_W8(24)
+#define HD_W64 HD_W32, HD_W8(32), HD_W8(40), HD_W8(48), HD_W8(56)
+#define HD_R32 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "        \
+    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
+#define HD_R64 HD_R32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
+    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
+/* m64nNk16, A and B from shared memory, both K-major; the predicate (acc 0) overwrites d. */
+#define HD_WG_SS(N, AB, R, W, IA, IB, IP)                                                              \
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %" IP ", 0;\n"                                        \
+                 "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." AB "." AB " {" R "}, %" IA ", %" IB \
+                 ", p, 1, 1, 0, 0; }"                                                                  \
+                 : W : "l"(da), "l"(db), "r"(acc))
+/* m64nNk16, A from registers (the mma.sync A fragment of each warp's 16 rows), B from shared
+ * memory N-major (imm-trans-b); accumulates. */
+#define HD_WG_RS(N, AB, R, W, IA, IB, IP)                                                               \
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %" IP ", 0;\n"                                         \
+                 "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." AB "." AB " {" R "}, " IA ", %" IB   \
+                 ", p, 1, 1, 1; }"                                                                      \
+                 : W : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1))
+
+/* d[64 x N] (+)= A[64 x 16] · B[16 x N], both from shared memory (K-major); acc 0 overwrites.
+ * DT: HD_DT_BFLOAT16 or HD_DT_HALF; N: 64 or 128. */
+template <int DT, int N> HD_DEVICE void hd_wgmma_ss_as(float *d, hd_u64 da, hd_u64 db, int acc)
+{
+    if (DT == HD_DT_HALF && N == 64)
+        HD_WG_SS(64, "f16", HD_R32, HD_W32, "32", "33", "34");
+    else if (DT == HD_DT_HALF)
+        HD_WG_SS(128, "f16", HD_R64, HD_W64, "64", "65", "66");
+    else if (N == 64)
+        HD_WG_SS(64, "bf16", HD_R32, HD_W32, "32", "33", "34");
+    else
+        HD_WG_SS(128, "bf16", HD_R64, HD_W64, "64", "65", "66");
+}
+
+/* d[64 x N] += A[64 x 16] (registers) · B[16 x N] (shared memory, N-major). */
+template <int DT, int N> HD_DEVICE void hd_wgmma_rs_as(float *d, const hd_u32 *a, hd_u64 db)
+{
+    if (DT == HD_DT_HALF && N == 64)
+        HD_WG_RS(64, "f16", HD_R32, HD_W32, "{%32, %33, %34, %35}", "36", "37");
+    else if (DT == HD_DT_HALF)
+        HD_WG_RS(128, "f16", HD_R64, HD_W64, "{%64, %65, %66, %67}", "68", "69");
+    else if (N == 64)
+        HD_WG_RS(64, "bf16", HD_R32, HD_W32, "{%32, %33, %34, %35}", "36", "37");
+    else
+        HD_WG_RS(128, "bf16", HD_R64, HD_W64, "{%64, %65, %66, %67}", "68", "69");
 }

@@ -140,70 +140,9 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1) { hd_mma16<HD_DT>(d, a, b0, b1); }
 HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi); }
 
-#if HD_SM90
-/* ---- wgmma (sm_90a) ------------------------------------------------------------------------------ */
-typedef unsigned long long hd_u64;
-
-/* Shared-memory matrix descriptor, 128-byte swizzle: start address, leading and stride byte
- * offsets, each in 16-byte units. */
-HD_DEVICE hd_u64 hd_desc(hd_u32 addr, hd_u32 lbo, hd_u32 sbo)
-{
-    return (hd_u64)((addr & 0x3FFFF) >> 4) | (hd_u64)(lbo >> 4) << 16 | (hd_u64)(sbo >> 4) << 32 | 1ull << 62;
-}
-HD_DEVICE void hd_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-HD_DEVICE void hd_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-HD_DEVICE void hd_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
-/* Each accumulator is (re)defined after the wait: nothing reads it earlier. */
-template <int N> HD_DEVICE void hd_acc_fence(float *d)
-{
-#pragma unroll
-    for (int i = 0; i < N; i++)
-        asm volatile("" : "+f"(d[i])::"memory");
-}
-#if HD_DT == HD_DT_HALF
-#define HD_WG_AB "f16"
-#else
-#define HD_WG_AB "bf16"
-#endif
-#define HD_W8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), \
-                 "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
-#define HD_W32 HD_W8(0), HD_W8(8), HD_W8(16), HD_W8(24)
-#define HD_W64 HD_W32, HD_W8(32), HD_W8(40), HD_W8(48), HD_W8(56)
-#define HD_R32 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "        \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
-#define HD_R64 HD_R32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-
-/* d[64 x N] (+)= A[64 x 16] (shared, K-major) · B[16 x N] (shared, K-major); acc 0 overwrites. */
-template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc)
-{
-    if (N == 64)
-        asm volatile("{ .reg .pred p; setp.ne.b32 p, %34, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n64k16.f32." HD_WG_AB "." HD_WG_AB
-                     " {" HD_R32 "}, %32, %33, p, 1, 1, 0, 0; }"
-                     : HD_W32 : "l"(da), "l"(db), "r"(acc));
-    else
-        asm volatile("{ .reg .pred p; setp.ne.b32 p, %66, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n128k16.f32." HD_WG_AB "." HD_WG_AB
-                     " {" HD_R64 "}, %64, %65, p, 1, 1, 0, 0; }"
-                     : HD_W64 : "l"(da), "l"(db), "r"(acc));
-}
-
-/* d[64 x N] += A[64 x 16] (registers: the mma.sync A fragment of each warp's 16 rows) ·
- * B[16 x N] (shared, N-major: imm-trans-b). */
-template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db)
-{
-    if (N == 64)
-        asm volatile("{ .reg .pred p; setp.ne.b32 p, %37, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n64k16.f32." HD_WG_AB "." HD_WG_AB
-                     " {" HD_R32 "}, {%32, %33, %34, %35}, %36, p, 1, 1, 1; }"
-                     : HD_W32 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
-    else
-        asm volatile("{ .reg .pred p; setp.ne.b32 p, %69, 0;\n"
-                     "wgmma.mma_async.sync.aligned.m64n128k16.f32." HD_WG_AB "." HD_WG_AB
-                     " {" HD_R64 "}, {%64, %65, %66, %67}, %68, p, 1, 1, 1; }"
-                     : HD_W64 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1));
-}
+#if HD_SM90 /* wgmma (sm_90a): sdpa_common.h's products for HD_DT */
+template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N>(d, da, db, acc); }
+template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db) { hd_wgmma_rs_as<HD_DT, N>(d, a, db); }
 #endif
 
 /* Where a load puts chunk c of row r of a tile of `rows` rows and `ch` chunks a row. mma.sync:
@@ -213,7 +152,7 @@ HD_DEVICE hd_u32 hd_tile_off(int r, int c, int rows, int ch)
 {
 #if HD_SM90
     (void)ch;
-    return (hd_u32)((c >> 3) * rows * 128 + r * 128 + (((c & 7) ^ (r & 7)) << 4));
+    return hd_wg_off(r, c, rows);
 #else
     (void)rows;
     return hd_swz(r, c, ch);
@@ -545,7 +484,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         return;
     }
     hd_cp_wait<1>(); /* Q and the first tile */
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory"); /* cp.async wrote, wgmma reads */
+    hd_async_fence(); /* cp.async wrote, wgmma reads */
     __syncthreads();
     float sc[1][HD_NS][4], sn[1][HD_NS][4]; /* scores of tile t and of tile t + 1 */
     hd_qk_issue(sc, sq_, s_kv, warp);
@@ -553,7 +492,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     hd_acc_fence<HD_BN / 2>(&sc[0][0][0]);
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<0>(); /* tile t + 1 */
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        hd_async_fence();
         __syncthreads(); /* ... visible to every warp; tile t - 1's stage is free */
         if (t + 2 < k.t_hi) {
             hd_u32 st = s_kv + ((t + 2 - k.t_lo) % HD_STAGES) * stage_bytes;
@@ -602,7 +541,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<HD_STAGES - 2>();
 #if HD_SM90 /* the tensor cores read through the async proxy what cp.async wrote */
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        hd_async_fence();
 #endif
         __syncthreads(); /* tile t is in shared memory; the stage of tile t - 1 is free */
 #if HD_Q_REGS
@@ -727,13 +666,13 @@ HD_DEVICE void hd_ws_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_
         hd_cp_commit();
         if (n > 0) {
             hd_cp_wait<1>();
-            asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+            hd_async_fence();
             hd_mbar_arrive(full + ((n - 1) % HD_STAGES) * 8);
         }
     }
     if (n_tiles > 0) {
         hd_cp_wait<0>();
-        asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+        hd_async_fence();
         hd_mbar_arrive(full + ((n_tiles - 1) % HD_STAGES) * 8);
     }
 }
@@ -749,7 +688,7 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
     hd_load_q<HD_CTHREADS>(sq_, k, ctid, HD_ARGS);
     hd_cp_commit();
     hd_cp_wait<0>();
-    asm volatile("fence.proxy.async.shared::cta;" ::: "memory");
+    hd_async_fence();
     asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory"); /* Q, among the computing warps */
     for (int t = k.t_lo; t < k.t_hi; t++) {
         const int n = t - k.t_lo, st = n % HD_STAGES;

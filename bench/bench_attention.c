@@ -7,10 +7,11 @@
  * `configs`. FLOPs (FlashAttention-2 convention): 4·B·H·S·S·D, halved for causal.
  * Timing: bench_median_ms (events, warm-up, median of REPS, inputs rotated over SETS sets).
  * Backward: FLOPs 2.5x the forward's (10·B·H·S·S·D, halved for causal); configs "default"
- * (deterministic dQ pass) and "atomic" (jit.sdpa_bwd_atomic 1).
+ * (deterministic dQ pass; wgmma on sm_90 at head dims 64 and 128), "mma" (jit.sdpa_wgmma 0: the
+ * mma.sync products) and "atomic" (jit.sdpa_bwd_atomic 1: dQ through fp32 atomics, mma.sync).
  * Output: "B H S D causal config ms TFLOP/s" per line, for bench/compare_attention.py.
  * Usage: bench_attention [--backward] [--default] [B H S D]  (no sizes: the standard list;
- * --default: the forward's default config only, as bench/suite.sh runs it)
+ * --default: the default config only, as bench/suite.sh runs it; after --backward)
  */
 #include <math.h>
 #include <string.h>
@@ -96,8 +97,10 @@ static int64_t workspace_of(hipdnnBackendDescriptor_t plan)
 
 static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
 {
-    static const char *const atomic_id[] = {"jit.sdpa_bwd_atomic"};
-    static const int64_t atomic_on[] = {1};
+    /* beside the default: the mma.sync products (what sm_90 ran before wgmma) and atomic dQ */
+    static const char *const ids[] = {"jit.sdpa_bwd_atomic", "jit.sdpa_wgmma"};
+    static const int64_t alt[][2] = {{0, 0}, {1, 1}};
+    static const char *const names[] = {"default", "mma", "atomic"};
     size_t n = (size_t)(B * H * S * D);
     void *bufs[SETS][B_N];
     int64_t uids[B_N];
@@ -118,8 +121,8 @@ static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
         }
         hipdnnBackendDestroyDescriptor(fwd);
         double flops = 10.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
-        for (int c = 0; c < 2; c++) {
-            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(gb, c, atomic_id, atomic_on);
+        for (int c = 0; c < (default_only ? 1 : 3); c++) {
+            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(gb, c ? 2 : 0, ids, c ? alt[c - 1] : NULL);
             int64_t ws = workspace_of(plan);
             void *wsp = ws > 0 ? bench_random_bf16((size_t)(ws + 1) / 2) : NULL;
             hipdnnBackendDescriptor_t packs[SETS];
@@ -127,7 +130,7 @@ static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
                 packs[s] = bench_pack_ws(B_N, uids, bufs[s], wsp);
             float ms = bench_median_ms(plan, packs, SETS, 3, REPS);
             printf("%lld %lld %lld %lld %d %s %.4f %.1f\n", (long long)B, (long long)H, (long long)S, (long long)D,
-                   causal, c ? "atomic" : "default", ms, flops / (ms * 1e-3) / 1e12);
+                   causal, names[c], ms, flops / (ms * 1e-3) / 1e12);
             fflush(stdout);
             for (int s = 0; s < SETS; s++)
                 hipdnnBackendDestroyDescriptor(packs[s]);

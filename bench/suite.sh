@@ -1,8 +1,7 @@
 #!/usr/bin/env bash
 # suite.sh — the benchmark suite in one command on the GPU machine: fused attention forward and
-# backward (our SDPA against PyTorch's FLASH / CUDNN / EFFICIENT backends; the backward runs only
-# with HIPDNN_JIT_UNVALIDATED=1 until its GPU tests have passed), the fused norm graphs and the whole
-# example graphs against PyTorch, all in this one run; then bench/suite_report.py writes the
+# backward (our SDPA, default configs, against PyTorch's FLASH / CUDNN / EFFICIENT backends), the
+# fused norm graphs and the whole example graphs against PyTorch, all in this one run; then bench/suite_report.py writes the
 # suite's section of bench/RESULTS.md and the chart bench/attention.png (both also copied to
 # $OUT, since the GPU machine's checkout is a copy).
 #   here:  ../shared/gpu/bundle .gpu build-rel/bench/bench_attention build-rel/bench/bench_norm \
@@ -14,7 +13,7 @@ out=${OUT:-/tmp/suite}
 mkdir -p "$out"
 export HIPDNN_CACHE_DIR=${HIPDNN_CACHE_DIR:-$(mktemp -d)}
 .gpu/run bench_attention --default > "$out/attention.txt" 2>&1; echo "bench_attention rc=$?"
-HIPDNN_JIT_UNVALIDATED=1 .gpu/run bench_attention --backward > "$out/attention_bwd.txt" 2>&1; echo "bench_attention --backward rc=$?"
+.gpu/run bench_attention --backward --default > "$out/attention_bwd.txt" 2>&1; echo "bench_attention --backward rc=$?"
 .gpu/run bench_norm > "$out/norms.txt" 2>&1; echo "bench_norm rc=$?"
 .gpu/run bench_graphs examples/graphs/*.json > "$out/graphs.txt" 2>&1; echo "bench_graphs rc=$?"
 cd .gpu/py || exit 1

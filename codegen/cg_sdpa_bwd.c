@@ -1,6 +1,9 @@
 /* cg_sdpa_bwd.c — emits SDPA_BWD kernels with kernel_templates/sdpa_bwd.hip (FlashAttention-2
- * style backward on mma.sync, NVIDIA sm_80 and newer): three launches of one source sharing
- * fp32 scratch (lse2 and D per query row, and the dQ accumulator of jit.sdpa_bwd_atomic).
+ * style backward, NVIDIA sm_80 and newer): three launches of one source sharing fp32 scratch
+ * (lse2 and D per query row, and the dQ accumulator of jit.sdpa_bwd_atomic).
+ * Products: wgmma on sm_90 for head dims 64 and 128 with the deterministic dQ (HD_SM90, compiled
+ * for sm_90a; two warpgroups a block: 128 keys a kv block, 128 query rows a dq block), mma.sync
+ * elsewhere (four warps: 64 and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90.
  *
  * What the template addresses (ir_ref_sdpa_bwd defines the math; op-semantics.md §4.10):
  *   Q [B,Hq,Sq,D], K [B,Hk,Skv,D], V [B,Hk,Skv,Dv], O, dO [B,Hq,Sq,Dv]: bf16 or fp16 alike, any
@@ -23,16 +26,17 @@
 
 #include "codegen/cg_sdpa.h"
 
-#define BN 64 /* keys per kv block, query rows per dq block: 4 warps of 16 */
-#define BM 64 /* query rows per tile of the kv block */
+#define BM 64 /* query rows per tile of the kv block; keys per tile of the dq block */
 
 typedef struct sb_bwd {
     const ir_graph *g;
     const ir_sdpa *p;
     int in[IR_SDPAB_N_IN], out[IR_SDPAB_N_OUT]; /* tensor indices, -1 absent */
     int64_t B, Hq, Hk, Sq, SqP, Skv, D, Dv;
+    int warps;      /* warps a kv or dq block: 16 keys (query rows) each */
     int stages, qstages;
     bool atomic;
+    bool sm90;      /* wgmma products (sm_90a) */
 } sb_bwd;
 
 static const ir_tensor *T(const sb_bwd *s, int ti) { return &s->g->t[ti]; }
@@ -109,21 +113,36 @@ static bool check_options(const sb_bwd *s, char *why, size_t len)
 
 static int64_t pad64(int64_t d) { return (d + 63) / 64 * 64; }
 
+/* Tiles start on 1 KB (wgmma's swizzle period) or 128 bytes; HD_*_SMEM in the template. */
+static int64_t align_of(const sb_bwd *s) { return s->sm90 ? 1024 : 128; }
+
 static int64_t kv_smem(const sb_bwd *s)
 {
-    int64_t stage = BM * (pad64(s->D) + pad64(s->Dv)) * 2 + BM * 8;
-    return 128 + BN * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + (s->atomic ? BN * BM * 2 : 0);
+    int64_t a = align_of(s), bn = 16 * s->warps;
+    int64_t stage = (BM * (pad64(s->D) + pad64(s->Dv)) * 2 + BM * 8 + a - 1) / a * a;
+    return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + (s->atomic ? bn * BM * 2 : 0);
 }
 
 static int64_t dq_smem(const sb_bwd *s)
 {
-    return 128 + (BN + s->qstages * BN) * (pad64(s->D) + pad64(s->Dv)) * 2;
+    return align_of(s) + (16 * s->warps + s->qstages * BM) * (pad64(s->D) + pad64(s->Dv)) * 2;
+}
+
+/* wgmma where it fits: sm_90, head dims 64 or 128, the deterministic dQ (the atomic dQ's
+ * per-warp product stays on mma.sync), not turned off by jit.sdpa_wgmma. */
+static bool wgmma_fits(const sb_bwd *s, const cg_target *t)
+{
+    bool dims = (s->D == 64 || s->D == 128) && (s->Dv == 64 || s->Dv == 128);
+    return strcmp(t->platform, "nvidia") == 0 && strcmp(t->arch, "sm_90") == 0 && t->sdpa_wgmma >= 0 &&
+           dims && !s->atomic;
 }
 
 static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
 {
     int cap = cg_sdpa_smem_cap(t);
     s->atomic = t->sdpa_bwd_atomic > 0;
+    s->sm90 = wgmma_fits(s, t);
+    s->warps = s->sm90 ? 8 : 4;
     s->stages = s->qstages = 2;
     if (kv_smem(s) > cap)
         s->stages = 1;
@@ -204,7 +223,8 @@ static void shape_defs(const sb_bwd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->B, (long long)s->Hq, (long long)s->Hk, (long long)s->Sq, (long long)s->SqP,
                    (long long)s->Skv, (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BN %d\n#define HD_BM %d\n#define HD_STAGES %d\n#define HD_QBN %d\n"
-                   "#define HD_QSTAGES %d\n#define HD_ATOMIC %d\n", BN, BM, s->stages, BN, s->qstages, s->atomic);
+                   "#define HD_QSTAGES %d\n#define HD_ATOMIC %d\n#define HD_WARPS %d\n#define HD_SM90 %d\n",
+                   16 * s->warps, BM, s->stages, BM, s->qstages, s->atomic, s->warps, s->sm90);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n"
                    "#define HD_DO_PTR p%d\n#define HD_DQ_PTR p%d\n#define HD_DK_PTR p%d\n#define HD_DV_PTR p%d\n",
@@ -234,14 +254,15 @@ static void set_launches(const sb_bwd *s, cg_kernel *out)
     out->grid[0] = cdiv(s->SqP, 8), out->grid[1] = (unsigned)s->Hq, out->grid[2] = (unsigned)s->B;
     out->block[0] = 256, out->block[1] = out->block[2] = 1;
     out->smem = 0;
-    out->then[0] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, BN), (unsigned)s->Hk, (unsigned)s->B},
-                               .block = {128, 1, 1}, .smem = (unsigned)kv_smem(s)};
+    const unsigned rows = 16 * (unsigned)s->warps; /* keys a kv block, query rows a dq block */
+    out->then[0] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, rows), (unsigned)s->Hk, (unsigned)s->B},
+                               .block = {rows * 2, 1, 1}, .smem = (unsigned)kv_smem(s)};
     if (s->atomic)
         out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert", .grid = {cdiv(s->Sq, 8), (unsigned)s->Hq, (unsigned)s->B},
                                    .block = {256, 1, 1}};
     else
-        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq", .grid = {cdiv(s->Sq, BN), (unsigned)s->Hq, (unsigned)s->B},
-                                   .block = {128, 1, 1}, .smem = (unsigned)dq_smem(s)};
+        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq", .grid = {cdiv(s->Sq, rows), (unsigned)s->Hq, (unsigned)s->B},
+                                   .block = {rows * 2, 1, 1}, .smem = (unsigned)dq_smem(s)};
     out->n_then = 2;
     out->align = 16;
     out->scratch = scratch_of(s);
@@ -281,6 +302,8 @@ hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_
         shape_defs(&s, &defs, &hooks);
         option_hooks(&s, &defs, &hooks);
         set_launches(&s, out);
+        if (s.sm90)
+            snprintf(out->arch, sizeof out->arch, "sm_90a"); /* wgmma */
         st = cg_assemble(t, "sdpa_bwd.hip", &defs, &hooks, out);
     }
     base_sb_free(&defs);

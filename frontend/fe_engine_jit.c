@@ -24,8 +24,7 @@
  * jit.sdpa_ws (default 0): attention's wgmma main loop on sm_90 and its loading warpgroup.
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
- * A graph is supported when a GPU is present and every kernel of its partition has a template
- * (and, for templates not yet validated on a GPU, HIPDNN_JIT_UNVALIDATED=1).
+ * A graph is supported when a GPU is present and every kernel of its partition has a template.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -76,7 +75,7 @@ static const fe_knob_def jit_knobs[] = {
      .min = 0, .max = 8, .stride = 1, .dflt = 0, .valid = sdpa_warps, .n_valid = 3},
     {.id = "jit.sdpa_stages", .description = "attention: K/V shared-memory stages (0 = 2; fewer "
      "when they do not fit)", .min = 0, .max = 3, .stride = 1, .dflt = 0, .valid = sdpa_stages, .n_valid = 3},
-    {.id = "jit.sdpa_wgmma", .description = "attention on sm_90: 1 runs both products on wgmma where "
+    {.id = "jit.sdpa_wgmma", .description = "attention (forward and backward) on sm_90: 1 runs the products on wgmma where "
      "the head dims fit (64 or 128), 0 on mma.sync", .min = 0, .max = 1, .stride = 1, .dflt = 1,
      .valid = sdpa_wgmma, .n_valid = 2},
     {.id = "jit.sdpa_ws", .description = "attention on sm_90 with wgmma: 1 adds a warpgroup that only "
@@ -115,18 +114,6 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
     return HIPDNN_STATUS_SUCCESS;
 }
 
-/* Kernels whose templates have not yet passed their GPU tests are offered only when
- * HIPDNN_JIT_UNVALIDATED=1 (their GPU tests set it): today the attention backward. */
-static bool unvalidated_allowed(const ir_graph *ir, const ir_kernel *k, char *why, size_t n)
-{
-    const char *on = getenv("HIPDNN_JIT_UNVALIDATED");
-    if (k->anchor < 0 || ir->ops[k->anchor].kind != IR_OP_SDPA_BWD || (on != NULL && strcmp(on, "1") == 0))
-        return true;
-    snprintf(why, n, "the attention backward template has not run on a GPU yet (set HIPDNN_JIT_UNVALIDATED=1 "
-             "to use it anyway)");
-    return false;
-}
-
 /* Supported when every kernel of the partition has a template for this device (default knobs). */
 static bool supports_with(partition_fn split, const fe_graph_state *g, char *why, size_t n)
 {
@@ -151,7 +138,7 @@ static bool supports_with(partition_fn split, const fe_graph_state *g, char *why
     bool ok = true;
     for (int i = 0; ok && i < p.n; i++) {
         char kw[224] = "";
-        ok = unvalidated_allowed(g->ir, &p.k[i], kw, sizeof kw) && cg_supports_on(g->ir, &p.k[i], &t, kw, sizeof kw);
+        ok = cg_supports_on(g->ir, &p.k[i], &t, kw, sizeof kw);
         if (!ok)
             snprintf(why, n, "kernel %d of %d (%s): %s", i, p.n, p.k[i].anchor >= 0 ?
                      ir_op_info_of(g->ir->ops[p.k[i].anchor].kind)->name : "pointwise region", kw);

@@ -76,6 +76,8 @@
 #define HD_QBN 64
 #define HD_QSTAGES 2
 #define HD_ATOMIC 0
+#define HD_WARPS 4
+#define HD_SM90 0
 #define HD_PARAMS void *pq, void *pk, void *pv, void *po, void *pdo, void *pst, void *pdq, void *pdk, void *pdv
 #define HD_ARGS pq, pk, pv, po, pdo, pst, pdq, pdk, pdv
 #define HD_Q_PTR pq
@@ -113,9 +115,14 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 HD_DEVICE float hd_drop_sinv(HD_PARAMS) { return 1.0f; }
 #endif
 
-#define HD_WARPS 4                        /* kv and dq kernels: 4 warps of 16 rows (keys / queries) */
-#define HD_THREADS (HD_WARPS * 32)
+#define HD_THREADS (HD_WARPS * 32)        /* kv and dq kernels: warps of 16 rows (keys / queries) */
 #define HD_QBM (16 * HD_WARPS)            /* dQ kernel: query rows per block */
+#define HD_ALIGN (HD_SM90 ? 1024 : 128)   /* tile alignment: wgmma's swizzle period, else 128 */
+#define HD_ROUND(x) (((x) + HD_ALIGN - 1) / HD_ALIGN * HD_ALIGN)
+static_assert(HD_BN == 16 * HD_WARPS, "a kv block is one 16-key slice per warp");
+static_assert(!HD_SM90 || (!HD_ATOMIC && HD_BM == 64 && HD_QBN == 64 && (HD_D == 64 || HD_D == 128) &&
+                           (HD_DV == 64 || HD_DV == 128) && HD_WARPS % 4 == 0),
+              "wgmma: whole warpgroups, 64-row tiles, head dims 64 or 128, deterministic dQ");
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
 #define HD_DV16 ((HD_DV + 15) / 16 * 16)
 #define HD_DP ((HD_D + 63) / 64 * 64)     /* shared-memory row lengths (8-chunk swizzle) */
@@ -126,18 +133,43 @@ HD_DEVICE float hd_drop_sinv(HD_PARAMS) { return 1.0f; }
 #define HD_V_BYTES (HD_BN * HD_DVP * 2)
 #define HD_QT_BYTES (HD_BM * HD_DP * 2)   /* one stage of the kv kernel: Q, dO, lse2, Dn */
 #define HD_OT_BYTES (HD_BM * HD_DVP * 2)
-#define HD_STAGE_BYTES (HD_QT_BYTES + HD_OT_BYTES + HD_BM * 8)
+#define HD_STAGE_BYTES HD_ROUND(HD_QT_BYTES + HD_OT_BYTES + HD_BM * 8)
 #define HD_DS_BYTES (HD_ATOMIC ? HD_BN * HD_BM * 2 : 0)
-#define HD_KV_SMEM (128 + HD_K_BYTES + HD_V_BYTES + HD_STAGES * HD_STAGE_BYTES + HD_DS_BYTES)
+#define HD_KV_SMEM (HD_ALIGN + HD_K_BYTES + HD_V_BYTES + HD_STAGES * HD_STAGE_BYTES + HD_DS_BYTES)
 #define HD_QK_BYTES (HD_QBN * HD_DP * 2)  /* one stage of the dq kernel: K, V */
 #define HD_QV_BYTES (HD_QBN * HD_DVP * 2)
-#define HD_DQ_SMEM (128 + HD_QBM * (HD_DP + HD_DVP) * 2 + HD_QSTAGES * (HD_QK_BYTES + HD_QV_BYTES))
+#define HD_DQ_SMEM (HD_ALIGN + HD_QBM * (HD_DP + HD_DVP) * 2 + HD_QSTAGES * (HD_QK_BYTES + HD_QV_BYTES))
 #define HD_LOG2E 1.4426950408889634f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
 #define HD_POS_INF (__int_as_float(0x7f800000))
 
 HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1) { hd_mma16<HD_DT>(d, a, b0, b1); }
 HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi); }
+#if HD_SM90 /* wgmma (sm_90a): sdpa_common.h's products for HD_DT */
+template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N>(d, da, db, acc); }
+template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db) { hd_wgmma_rs_as<HD_DT, N>(d, a, db); }
+#endif
+
+/* Where chunk c of row r of a tile of ROWS rows and ch chunks a row lives: hd_swz for ldmatrix
+ * (mma.sync), the 128-byte-swizzle layout of the wgmma descriptors with HD_SM90. */
+template <int ROWS> HD_DEVICE hd_u32 hd_at(int r, int c, int ch)
+{
+#if HD_SM90
+    (void)ch;
+    return hd_wg_off(r, c, ROWS);
+#else
+    return hd_swz(r, c, ch);
+#endif
+}
+
+/* Shared memory written by cp.async is complete for this thread (hd_cp_wait) and, with HD_SM90,
+ * visible to the tensor cores' async proxy; a barrier follows. */
+HD_DEVICE void hd_landed()
+{
+#if HD_SM90
+    hd_async_fence();
+#endif
+}
 
 /* The dropout mask M of score (b, h, i, j) (i < Sq, j < Skv): Philox's decision (the forward's
  * element numbering), the DROPOUT_MASK tensor, or 1. */
@@ -248,7 +280,7 @@ HD_DEVICE void hd_load_rows(hd_u32 dst, const void *base, int r0, int valid, OFF
         int r = id / DC, c = id % DC, i = r0 + r;
         bool ok = i < valid && c * 8 < DIM;
         const hd_u16 *src = ok ? p + off(i) + c * 8 : p;
-        hd_cp_async16(dst + hd_swz(r, c, CH), src, ok ? 16 : 0);
+        hd_cp_async16(dst + hd_at<ROWS>(r, c, CH), src, ok ? 16 : 0);
     }
 }
 
@@ -441,6 +473,99 @@ HD_DEVICE void hd_dq_atomic(hd_u32 sds, hd_u32 sk, int b, int h, int m0, int war
     }
 }
 
+#if HD_SM90
+/* ---- wgmma products (sm_90a): warpgroup g (warps 4g .. 4g + 3) owns rows [64g, 64g + 64) of its
+ * block's A operand; the fp32 results land in the mma.sync fragment layout (sdpa_common.h). */
+
+/* Packs C fragments x[KN][4] (16 rows x 8·KN of each warp) into the A operands of KN / 2 k16
+ * steps, rounded to the operand type. */
+template <int KN> HD_DEVICE void hd_pack_a(hd_u32 (*a)[4], const float (*x)[4])
+{
+#pragma unroll
+    for (int kk = 0; kk < KN / 2; kk++) {
+        a[kk][0] = hd_pack2(x[2 * kk][0], x[2 * kk][1]);
+        a[kk][1] = hd_pack2(x[2 * kk][2], x[2 * kk][3]);
+        a[kk][2] = hd_pack2(x[2 * kk + 1][0], x[2 * kk + 1][1]);
+        a[kk][3] = hd_pack2(x[2 * kk + 1][2], x[2 * kk + 1][3]);
+    }
+}
+
+/* Issues acc[64 x N] = A·Bᵀ over a head dim of DIM: A the 64 rows from row `ra` of tile ta (RA
+ * rows), B the N rows of tile tb (both [row][dim], K-major). */
+template <int N, int DIM, int RA> HD_DEVICE void hd_wg_nt(float *acc, hd_u32 ta, int ra, hd_u32 tb)
+{
+#pragma unroll
+    for (int kk = 0; kk < DIM / 16; kk++) {
+        hd_u32 blk = (hd_u32)(kk >> 2), in = (hd_u32)(kk & 3) * 32; /* 64-element column block, k16 in it */
+        hd_wgmma_ss<N>(acc, hd_desc(ta + blk * RA * 128 + (hd_u32)ra * 128 + in, 16, 1024),
+                       hd_desc(tb + blk * N * 128 + in, 16, 1024), kk > 0);
+    }
+}
+
+/* Issues acc[64 x N] += A·B: A the packed fragments a[KR / 16] (64 x KR), B the KR rows of tile tb
+ * ([k][n], N-major, N = the tile's row length). */
+template <int N, int KR> HD_DEVICE void hd_wg_ab(float *acc, const hd_u32 (*a)[4], hd_u32 tb)
+{
+#pragma unroll
+    for (int kk = 0; kk < KR / 16; kk++) /* 16 rows of 128 bytes a k16 step */
+        hd_wgmma_rs<N>(acc, a[kk], hd_desc(tb + kk * 2048, KR * 128, 1024));
+}
+
+/* Sᵀ = K·Qᵀ and dPᵀ = V·dOᵀ for the warpgroup's 64 keys and the tile's HD_BM queries. */
+HD_DEVICE void hd_kv_scores_wg(float (*s)[4], float (*dp)[4], hd_u32 sk, hd_u32 sv, hd_u32 sq_, hd_u32 sdo, int warp)
+{
+    const int rk = (warp >> 2) * 64;
+    hd_wgmma_fence();
+    hd_wg_nt<HD_BM, HD_D, HD_BN>(&s[0][0], sk, rk, sq_);
+    hd_wg_nt<HD_BM, HD_DV, HD_BN>(&dp[0][0], sv, rk, sdo);
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_BM / 2>(&s[0][0]);
+    hd_acc_fence<HD_BM / 2>(&dp[0][0]);
+}
+
+/* dV += (s·M∘P)ᵀ·dO and dK += dSᵀ·Q from the fragments pm and ds of the warpgroup's keys. */
+HD_DEVICE void hd_kv_grads_wg(float (*dk)[4], float (*dv)[4], const float (*pm)[4], const float (*ds)[4],
+                              hd_u32 sq_, hd_u32 sdo)
+{
+    hd_u32 pa[HD_BM / 16][4], da[HD_BM / 16][4];
+    hd_pack_a<HD_BM / 8>(pa, pm);
+    hd_pack_a<HD_BM / 8>(da, ds);
+    hd_wgmma_fence();
+    hd_wg_ab<HD_DV, HD_BM>(&dv[0][0], pa, sdo);
+    hd_wg_ab<HD_D, HD_BM>(&dk[0][0], da, sq_);
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_DV / 2>(&dv[0][0]);
+    hd_acc_fence<HD_D / 2>(&dk[0][0]);
+}
+
+/* S = Q·Kᵀ and dP = dO·Vᵀ for the warpgroup's 64 query rows and the HD_QBN keys of the tile. */
+HD_DEVICE void hd_dq_scores_wg(float (*s)[4], float (*dp)[4], hd_u32 sq_, hd_u32 sdo, hd_u32 sk, hd_u32 sv, int warp)
+{
+    const int rq = (warp >> 2) * 64;
+    hd_wgmma_fence();
+    hd_wg_nt<HD_QBN, HD_D, HD_QBM>(&s[0][0], sq_, rq, sk);
+    hd_wg_nt<HD_QBN, HD_DV, HD_QBM>(&dp[0][0], sdo, rq, sv);
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_QBN / 2>(&s[0][0]);
+    hd_acc_fence<HD_QBN / 2>(&dp[0][0]);
+}
+
+/* dQ += dS·K from the fragments ds of the warpgroup's rows. */
+HD_DEVICE void hd_dq_grad_wg(float (*dq)[4], const float (*ds)[4], hd_u32 sk)
+{
+    hd_u32 da[HD_QBN / 16][4];
+    hd_pack_a<HD_QBN / 8>(da, ds);
+    hd_wgmma_fence();
+    hd_wg_ab<HD_D, HD_QBN>(&dq[0][0], da, sk);
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_D / 2>(&dq[0][0]);
+}
+#endif
+
 /* One query tile (rows from m0 of the head of c, in stage st; its lse2 and Dn at sl) against the
  * warp's 16 keys from j0: dV and dK accumulate (and dQ with HD_ATOMIC). */
 HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, hd_u32 sk, hd_u32 sv,
@@ -450,10 +575,14 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
     const hd_u32 sq_ = st, sdo = st + HD_QT_BYTES;
     const float *sd = sl + HD_BM;
     float s[HD_BM / 8][4], dp[HD_BM / 8][4];
+#if HD_SM90
+    hd_kv_scores_wg(s, dp, sk, sv, sq_, sdo, warp);
+#else
     hd_zero<HD_BM / 8>(s);
     hd_zero<HD_BM / 8>(dp);
     hd_mm_nt<HD_BM / 8, HD_D16 / 16>(s, sk, warp * 16, HD_DP / 8, sq_, HD_DP / 8, lane);    /* Sᵀ = K·Qᵀ */
     hd_mm_nt<HD_BM / 8, HD_DV16 / 16>(dp, sv, warp * 16, HD_DVP / 8, sdo, HD_DVP / 8, lane); /* dPᵀ = V·dOᵀ */
+#endif
     const bool cut = hd_block_cut(c, m0, HD_BM, j0, 16);
 #pragma unroll
     for (int ni = 0; ni < HD_BM / 8; ni++)
@@ -469,8 +598,12 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
 #endif
             s[ni][e] = pm, dp[ni][e] = ds;
         }
+#if HD_SM90
+    hd_kv_grads_wg(dk, dv, s, dp, sq_, sdo);
+#else
     hd_mm_cb<HD_NDV, HD_BM / 8>(dv, s, sdo, HD_DVP / 8, lane); /* dV += (s·M∘P)ᵀ·dO */
     hd_mm_cb<HD_ND, HD_BM / 8>(dk, dp, sq_, HD_DP / 8, lane);  /* dK += dSᵀ·Q */
+#endif
 #if HD_ATOMIC
 #pragma unroll
     for (int ni = 0; ni < HD_BM / 8; ni++)
@@ -492,7 +625,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *
     extern __shared__ __align__(128) unsigned char hd_smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int b = blockIdx.z, hk = blockIdx.y, n0 = blockIdx.x * HD_BN, group = HD_HQ / HD_HK;
-    const hd_u32 raw = hd_smem_addr(hd_smem), base = (raw + 127) & ~127u;
+    const hd_u32 raw = hd_smem_addr(hd_smem), base = (raw + HD_ALIGN - 1) & ~(hd_u32)(HD_ALIGN - 1);
     unsigned char *gbase = hd_smem + (base - raw);
     const hd_u32 sk = base, sv = sk + HD_K_BYTES, s0 = sv + HD_V_BYTES;
     const hd_u32 sds = s0 + HD_STAGES * HD_STAGE_BYTES;
@@ -520,6 +653,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *
             hd_cp_commit();
         }
         hd_cp_wait<0>();
+        hd_landed();
         __syncthreads(); /* tile it is in shared memory; the stage of tile it - 1 is free */
         if (HD_STAGES > 1 && it + 1 < n_it) {
             const int h1 = hk * group + (it + 1) / n_mt, m1 = (mt0 + (it + 1) % n_mt) * HD_BM;
@@ -575,7 +709,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
     extern __shared__ __align__(128) unsigned char hd_smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
     const int b = blockIdx.z, h = blockIdx.y, m0 = blockIdx.x * HD_QBM;
-    const hd_u32 base = (hd_smem_addr(hd_smem) + 127) & ~127u;
+    const hd_u32 base = (hd_smem_addr(hd_smem) + HD_ALIGN - 1) & ~(hd_u32)(HD_ALIGN - 1);
     const hd_u32 sq_ = base, sdo = sq_ + HD_QBM * HD_DP * 2, s0 = sdo + HD_QBM * HD_DVP * 2;
     const hd_u32 stage_bytes = HD_QK_BYTES + HD_QV_BYTES;
     hd_bwd_ctx c;
@@ -616,6 +750,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
             hd_cp_commit();
         }
         hd_cp_wait<0>();
+        hd_landed();
         __syncthreads(); /* tile t is in shared memory; the stage of tile t - 1 is free */
         if (HD_QSTAGES > 1 && t + 1 < t_hi) {
             hd_dq_load_kv(s0 + ((t + 1 - t_lo) % HD_QSTAGES) * stage_bytes, b, h, t + 1, c.skv, tid, HD_ARGS);
@@ -623,10 +758,14 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
         }
         const hd_u32 sk = st, sv = st + HD_QK_BYTES;
         float s[HD_QBN / 8][4], dp[HD_QBN / 8][4];
+#if HD_SM90
+        hd_dq_scores_wg(s, dp, sq_, sdo, sk, sv, warp);
+#else
         hd_zero<HD_QBN / 8>(s);
         hd_zero<HD_QBN / 8>(dp);
         hd_mm_nt<HD_QBN / 8, HD_D16 / 16>(s, sq_, warp * 16, HD_DP / 8, sk, HD_DP / 8, lane);     /* S = Q·Kᵀ */
         hd_mm_nt<HD_QBN / 8, HD_DV16 / 16>(dp, sdo, warp * 16, HD_DVP / 8, sv, HD_DVP / 8, lane); /* dP = dO·Vᵀ */
+#endif
         const bool cut = hd_block_cut(c, m0 + warp * 16, 16, t * HD_QBN, HD_QBN);
 #pragma unroll
         for (int ni = 0; ni < HD_QBN / 8; ni++)
@@ -638,7 +777,11 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
                 hd_grad(c, x, dp[ni][e], lse2[e >> 1], dn[e >> 1], i, j, pm, ds, HD_ARGS);
                 dp[ni][e] = ds;
             }
+#if HD_SM90
+        hd_dq_grad_wg(dq, dp, sk);
+#else
         hd_mm_cb<HD_ND, HD_QBN / 8>(dq, dp, sk, HD_DP / 8, lane); /* dQ += dS·K */
+#endif
         if (HD_QSTAGES == 1)
             __syncthreads(); /* before the next tile overwrites the stage */
     }

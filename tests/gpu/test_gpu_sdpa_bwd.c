@@ -32,15 +32,7 @@ static void reset_knobs(void)
     gpu_teardown();
 }
 
-/* The engines offer the backward template only when asked to (it has not passed these tests on a
- * GPU yet): these tests are what validates it. */
-static void setup_unvalidated(void)
-{
-    setenv("HIPDNN_JIT_UNVALIDATED", "1", 1);
-    gpu_setup();
-}
-
-TestSuite(gpu_sdpa_bwd, .init = setup_unvalidated, .fini = reset_knobs, .timeout = 900);
+TestSuite(gpu_sdpa_bwd, .init = gpu_setup, .fini = reset_knobs, .timeout = 900);
 
 enum { U_Q = 1, U_K, U_V, U_O, U_DO, U_STATS, U_DQ, U_DK, U_DV, U_SEQ_Q, U_SEQ_KV, U_BIAS, U_DBIAS, U_SCALE,
        U_SEED, U_OFFSET, U_DMASK, U_DSCALE, U_DSCALE_INV, U_MAX = 32 };
@@ -425,6 +417,33 @@ Test(gpu_sdpa_bwd, dropout)
         c.custom_dropout = true, c.mask = r ? M_CAUSAL : M_NONE;
         run(c, "custom dropout");
     }
+}
+
+/* Long sequences: many key blocks and query tiles through both shared-memory stages, with and
+ * without the causal band (the wgmma products at head dims 64 and 128 on sm_90). */
+Test(gpu_sdpa_bwd, long_sequences)
+{
+    static const int64_t d[] = {128, 64};
+    for (int r = 0; r < 2; r++) {
+        bwd_case c = random_case();
+        c.B = 1, c.Hq = 2, c.Hk = 1, c.Sq = rnd(900, 1300), c.Skv = rnd(900, 1300), c.D = c.Dv = d[r];
+        c.mask = r ? M_CAUSAL : M_NONE;
+        run(c, "long");
+    }
+}
+
+/* jit.sdpa_wgmma 0: the mma.sync products at the head dims where sm_90 takes wgmma. */
+Test(gpu_sdpa_bwd, mma_sync_products)
+{
+    static const char *const ids[] = {"jit.sdpa_wgmma"};
+    static const int64_t off[] = {0};
+    gpu_set_knobs(1, ids, off);
+    for (int r = 0; r < 2; r++) {
+        bwd_case c = random_case();
+        c.D = c.Dv = r ? 64 : 128, c.mask = r ? M_CAUSAL : M_NONE;
+        run(c, "mma.sync");
+    }
+    gpu_set_knobs(0, NULL, NULL);
 }
 
 /* dQ through fp32 atomics (jit.sdpa_bwd_atomic 1): the same checks but bitwise reproducibility. */

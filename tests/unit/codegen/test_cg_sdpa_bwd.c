@@ -95,6 +95,10 @@ static int emit_and_compile(const variant *v, const char *what)
         cr_expect_eq(k1.n_then, 2);
         cr_expect_str_eq(k1.then[0].entry, "hd_sdpa_bwd_kv");
         cr_expect_str_eq(k1.then[1].entry, v->atomic ? "hd_sdpa_bwd_dq_convert" : "hd_sdpa_bwd_dq");
+        /* sm_90 takes wgmma (two warpgroups a block) at head dims 64 and 128 with the deterministic dQ */
+        bool wg = a == 0 && !v->atomic && (v->D == 64 || v->D == 128) && (v->Dv == 64 || v->Dv == 128);
+        cr_expect_str_eq(k1.arch, wg ? "sm_90a" : archs[a], "%s", what);
+        cr_expect_eq(k1.then[0].block[0], wg ? 256u : 128u, "%s", what);
         cr_expect(k1.then[0].smem > 0 && k1.then[0].smem <= (a ? 163u : 227u) * 1024u, "%s: %u bytes", what,
                   k1.then[0].smem);
         cr_expect_eq(k1.scratch, cg_scratch_bytes(&g, &p.k[0]), "%s: scratch agrees", what);

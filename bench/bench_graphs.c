@@ -6,7 +6,8 @@
  * own type); the workspace is allocated to the plan's size. Timing: bench_median_ms (events,
  * warm-up, median of REPS, inputs rotated over SETS buffer sets). Bytes counted: every
  * non-virtual tensor once (what an ideal fused kernel moves); FLOPs: 2·M·N·K for a matmul,
- * 2·(output elements)·(C/groups·filter size) for a forward convolution, else none.
+ * 2·(output elements)·(C/groups·filter size) for a forward convolution, 4·B·Hq·Sq·Skv·D for
+ * attention (2.5x backward, halved under a causal band), else none.
  * Output: "graph engine ms GB/s TFLOP/s" per line, for bench/compare_graphs.py.
  * Usage: bench_graphs GRAPH.json...
  */
@@ -65,7 +66,17 @@ static double graph_flops(const ir_graph *ir)
             outs *= (double)y->dims[d];
         if (op->kind == IR_OP_MATMUL)
             flops += 2 * outs * (double)a->dims[a->rank - 1];
-        else if (op->kind == IR_OP_CONV_FWD) { /* w [K, C/groups, filter...] */
+        else if (op->kind == IR_OP_SDPA_FWD || op->kind == IR_OP_SDPA_BWD) {
+            /* 4·B·Hq·Sq·Skv·D forward, 2.5x that backward (bench_attention's convention), halved
+             * under a causal band that starts on the diagonal */
+            const ir_tensor *q = a, *k = b;
+            double f = 4 * (double)q->dims[0] * (double)q->dims[1] * (double)q->dims[2] * (double)k->dims[2] *
+                       (double)q->dims[3];
+            const ir_sdpa *p = &op->a.sdpa;
+            if (p->has_right && p->right_bound == 0 && !p->has_left)
+                f /= 2;
+            flops += op->kind == IR_OP_SDPA_BWD ? 2.5 * f : f;
+        } else if (op->kind == IR_OP_CONV_FWD) { /* w [K, C/groups, filter...] */
             double per = 1;
             for (int d = 1; d < b->rank; d++)
                 per *= (double)b->dims[d];

@@ -58,7 +58,7 @@ def torch_tflops(B, H, S, D, causal, backend, backward=False):
 def main():
     backward = sys.argv[1] == "--backward"
     res = ours(sys.argv[-1])
-    print("backward" if backward else "forward")
+    print(f"\n{'Backward' if backward else 'Forward'}:\n")
     print("| B,H,S,D | causal | ours default | ours best (config) | FLASH | CUDNN | EFFICIENT | best/FLASH | best/CUDNN |")
     print("|---|---|---|---|---|---|---|---|---|")
     for key, cfgs in res.items():

@@ -3,7 +3,9 @@
  * (lse2 and D per query row, and the dQ accumulator of jit.sdpa_bwd_atomic).
  * Products: wgmma on sm_90 for head dims 64 and 128 with the deterministic dQ (HD_SM90, compiled
  * for sm_90a; two warpgroups a block: 128 keys a kv block, 128 query rows a dq block), mma.sync
- * elsewhere (four warps: 64 and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90.
+ * elsewhere (four warps: 64 and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90. The kv block's
+ * query tiles and the dq block's key tiles are 64 rows; 128 with wgmma at head dim 64 unless
+ * jit.sdpa_block_m is 64 (at 128 the four fp32 tiles of a thread would not fit in registers).
  *
  * What the template addresses (ir_ref_sdpa_bwd defines the math; op-semantics.md §4.10):
  *   Q [B,Hq,Sq,D], K [B,Hk,Skv,D], V [B,Hk,Skv,Dv], O, dO [B,Hq,Sq,Dv]: bf16 or fp16 alike, any
@@ -26,7 +28,6 @@
 
 #include "codegen/cg_sdpa.h"
 
-#define BM 64 /* query rows per tile of the kv block; keys per tile of the dq block */
 
 typedef struct sb_bwd {
     const ir_graph *g;
@@ -34,6 +35,7 @@ typedef struct sb_bwd {
     int in[IR_SDPAB_N_IN], out[IR_SDPAB_N_OUT]; /* tensor indices, -1 absent */
     int64_t B, Hq, Hk, Sq, SqP, Skv, D, Dv;
     int warps;      /* warps a kv or dq block: 16 keys (query rows) each */
+    int bm;         /* query rows a tile of the kv block, keys a tile of the dq block */
     int stages, qstages;
     bool atomic;
     bool sm90;      /* wgmma products (sm_90a) */
@@ -119,13 +121,13 @@ static int64_t align_of(const sb_bwd *s) { return s->sm90 ? 1024 : 128; }
 static int64_t kv_smem(const sb_bwd *s)
 {
     int64_t a = align_of(s), bn = 16 * s->warps;
-    int64_t stage = (BM * (pad64(s->D) + pad64(s->Dv)) * 2 + BM * 8 + a - 1) / a * a;
-    return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + (s->atomic ? bn * BM * 2 : 0);
+    int64_t stage = (s->bm * (pad64(s->D) + pad64(s->Dv)) * 2 + s->bm * 8 + a - 1) / a * a;
+    return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + (s->atomic ? bn * s->bm * 2 : 0);
 }
 
 static int64_t dq_smem(const sb_bwd *s)
 {
-    return align_of(s) + (16 * s->warps + s->qstages * BM) * (pad64(s->D) + pad64(s->Dv)) * 2;
+    return align_of(s) + (16 * s->warps + s->qstages * s->bm) * (pad64(s->D) + pad64(s->Dv)) * 2;
 }
 
 /* wgmma where it fits: sm_90, head dims 64 or 128, the deterministic dQ (the atomic dQ's
@@ -143,6 +145,7 @@ static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
     s->atomic = t->sdpa_bwd_atomic > 0;
     s->sm90 = wgmma_fits(s, t);
     s->warps = s->sm90 ? 8 : 4;
+    s->bm = s->sm90 && s->D <= 64 && s->Dv <= 64 && t->sdpa_block_m != 64 ? 128 : 64; /* jit.sdpa_block_m 64 */
     s->stages = s->qstages = 2;
     if (kv_smem(s) > cap)
         s->stages = 1;
@@ -224,7 +227,7 @@ static void shape_defs(const sb_bwd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->Skv, (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BN %d\n#define HD_BM %d\n#define HD_STAGES %d\n#define HD_QBN %d\n"
                    "#define HD_QSTAGES %d\n#define HD_ATOMIC %d\n#define HD_WARPS %d\n#define HD_SM90 %d\n",
-                   16 * s->warps, BM, s->stages, BM, s->qstages, s->atomic, s->warps, s->sm90);
+                   16 * s->warps, s->bm, s->stages, s->bm, s->qstages, s->atomic, s->warps, s->sm90);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n"
                    "#define HD_DO_PTR p%d\n#define HD_DQ_PTR p%d\n#define HD_DK_PTR p%d\n#define HD_DV_PTR p%d\n",

@@ -120,9 +120,9 @@ HD_DEVICE float hd_drop_sinv(HD_PARAMS) { return 1.0f; }
 #define HD_ALIGN (HD_SM90 ? 1024 : 128)   /* tile alignment: wgmma's swizzle period, else 128 */
 #define HD_ROUND(x) (((x) + HD_ALIGN - 1) / HD_ALIGN * HD_ALIGN)
 static_assert(HD_BN == 16 * HD_WARPS, "a kv block is one 16-key slice per warp");
-static_assert(!HD_SM90 || (!HD_ATOMIC && HD_BM == 64 && HD_QBN == 64 && (HD_D == 64 || HD_D == 128) &&
-                           (HD_DV == 64 || HD_DV == 128) && HD_WARPS % 4 == 0),
-              "wgmma: whole warpgroups, 64-row tiles, head dims 64 or 128, deterministic dQ");
+static_assert(!HD_SM90 || (!HD_ATOMIC && (HD_BM == 64 || HD_BM == 128) && (HD_QBN == 64 || HD_QBN == 128) &&
+                           (HD_D == 64 || HD_D == 128) && (HD_DV == 64 || HD_DV == 128) && HD_WARPS % 4 == 0),
+              "wgmma: whole warpgroups, tiles of 64 or 128 rows, head dims 64 or 128, deterministic dQ");
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
 #define HD_DV16 ((HD_DV + 15) / 16 * 16)
 #define HD_DP ((HD_D + 63) / 64 * 64)     /* shared-memory row lengths (8-chunk swizzle) */

@@ -446,6 +446,20 @@ Test(gpu_sdpa_bwd, mma_sync_products)
     gpu_set_knobs(0, NULL, NULL);
 }
 
+/* jit.sdpa_block_m 64: the 64-row inner tiles at head dim 64 (its default is 128 on wgmma). */
+Test(gpu_sdpa_bwd, inner_tile_knob)
+{
+    static const char *const ids[] = {"jit.sdpa_block_m"};
+    static const int64_t rows[] = {64};
+    gpu_set_knobs(1, ids, rows);
+    for (int r = 0; r < 2; r++) {
+        bwd_case c = random_case();
+        c.D = c.Dv = 64, c.mask = r ? M_CAUSAL : M_NONE;
+        run(c, "block_m 64");
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* dQ through fp32 atomics (jit.sdpa_bwd_atomic 1): the same checks but bitwise reproducibility. */
 Test(gpu_sdpa_bwd, atomic_dq)
 {

@@ -37,7 +37,7 @@
 
 #include "hipdnn_backend.h"
 
-#define KC_FORMAT_VERSION 1
+#define KC_FORMAT_VERSION 2
 #define KC_KEY_SIZE 16
 /* String limits of a kernel record (bytes, without the NUL). */
 #define KC_MAX_ARCH 63

@@ -1,13 +1,13 @@
 /* kc_record.c — the on-disk records: encoding, and the checks every read runs.
  *
- * Owns the two record layouts (format KC_FORMAT_VERSION = 1; integers little-endian) and
+ * Owns the two record layouts (format KC_FORMAT_VERSION = 2; integers little-endian) and
  * the key helpers. Knows nothing of LMDB: a record is bytes stored under a key.
  *
  * Kernel record (table "kernels", key = the 16-byte kernel key):
  *   off  size  field
  *     0     4  magic "HDKK"
  *     4     2  format version
- *     6     2  header size H (a multiple of 16; the code starts at H)
+ *     6     2  reserved, 0
  *     8    16  kernel key (must equal the LMDB key)
  *    24     8  created (unix seconds)
  *    32     8  code size (must equal record length - H)
@@ -16,7 +16,9 @@
  *    56     2  arch length          58  2  compiler id length
  *    60     2  compiler version len 62  2  entry name length
  *    64     4  launch metadata length
- *    68     4  reserved, 0
+ *    68     4  header size H (a multiple of 16; the code starts at H). Version 1 kept H in 16
+ *              bits at offset 6, which metadata carrying a kernel's source (an attention
+ *              backward's is ~70 KB) overflowed: every such record failed its checks.
  *    72        arch, compiler id, compiler version, entry: each followed by a NUL;
  *              the metadata; zero padding up to H
  *     H        the code object
@@ -147,7 +149,6 @@ hipdnnStatus_t kc__kernel_encode(const kc_kernel *k, int64_t created, uint8_t **
                          h + k->code_size);
     memcpy(d, K_MAGIC, 4);
     kc__put16(d + 4, KC_FORMAT_VERSION);
-    kc__put16(d + 6, (uint16_t)h);
     memcpy(d + 8, k->key.b, KC_KEY_SIZE);
     kc__put64(d + 24, (uint64_t)created);
     kc__put64(d + 32, k->code_size);
@@ -157,6 +158,7 @@ hipdnnStatus_t kc__kernel_encode(const kc_kernel *k, int64_t created, uint8_t **
     kc__put16(d + 60, (uint16_t)lv);
     kc__put16(d + 62, (uint16_t)le);
     kc__put32(d + 64, (uint32_t)k->meta_size);
+    kc__put32(d + 68, (uint32_t)h);
     uint8_t *p = put_str(d + K_FIXED, k->arch, la);
     p = put_str(p, k->compiler, lc);
     p = put_str(p, k->compiler_version, lv);
@@ -206,11 +208,11 @@ static const char *check_head(const uint8_t *d, size_t len, size_t fixed, const 
 
 static const char *kernel_lengths(const uint8_t *d, size_t len, size_t *h)
 {
-    *h = kc__get16(d + 6);
+    *h = kc__get32(d + 68);
     size_t la = kc__get16(d + 56), lc = kc__get16(d + 58), lv = kc__get16(d + 60);
     size_t le = kc__get16(d + 62), lm = kc__get32(d + 64);
     if (la == 0 || la > KC_MAX_ARCH || lc == 0 || lc > KC_MAX_COMPILER || lv > KC_MAX_COMPILER ||
-        le == 0 || le > KC_MAX_ENTRY || lm > KC_MAX_META || kc__get32(d + 68) != 0)
+        le == 0 || le > KC_MAX_ENTRY || lm > KC_MAX_META || kc__get16(d + 6) != 0)
         return "bad header field";
     if (*h % 16 != 0 || *h != align16(K_FIXED + la + lc + lv + le + 4 + lm))
         return "header size does not match its fields";

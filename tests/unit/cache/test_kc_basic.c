@@ -1,6 +1,6 @@
 /* test_kc_basic.c — the kernel cache's contract on a healthy directory and in memory.
  *
- * Owns: put/get round trips of kernels (every field, random code sizes) and plans, across a
+ * Owns: put/get round trips of kernels (every field, random code sizes, metadata past 64 KB) and plans, across a
  * close and reopen; misses for other keys (one flipped bit each) and for plan keys that differ
  * in graph, engine, a knob or the knob count; overwrites; the front (a second lookup does not
  * read LMDB); memory mode and its byte bound; argument checks with messages; key hex helpers;
@@ -64,6 +64,36 @@ Test(kc_basic, kernel_round_trip_survives_reopen)
         cr_expect_eq(kt_get(c, (uint64_t)i, sizes[i]), 1, "kernel %d after reopening", i);
     kt_expect_clean(c, "after the round trip");
     kc_close(c);
+}
+
+/* Metadata past 64 KB (a kernel record keeps its emitted source there; an attention backward's is
+ * ~70 KB): the header size no longer fits 16 bits, and the record must still round trip. */
+Test(kc_basic, kernel_with_large_metadata_round_trips)
+{
+    tu_seed("kc_basic/kernel_with_large_metadata_round_trips");
+    kc_cache *c = kt_open(dir, 0, 0);
+    kt_kernel t;
+    kt_make(&t, 41, (size_t)tu_range(1, 5000));
+    size_t meta_size = (size_t)tu_range(65536, KC_MAX_META);
+    uint8_t *meta = malloc(meta_size);
+    cr_assert_not_null(meta);
+    tu_bytes(meta, meta_size);
+    t.k.meta = meta, t.k.meta_size = meta_size;
+    TU_OK(kc_put_kernel(c, &t.k));
+    kc_close(c);
+    c = kt_open(dir, 0, 0);
+    kc_kernel got;
+    cr_assert(kc_get_kernel(c, &t.k.key, &got), "a record with %zu bytes of metadata reads back", meta_size);
+    cr_expect_eq(got.meta_size, meta_size);
+    cr_expect(memcmp(got.meta, meta, meta_size) == 0, "metadata bytes");
+    cr_expect_eq(got.code_size, t.k.code_size);
+    cr_expect(memcmp(got.code, t.k.code, t.k.code_size) == 0, "code bytes");
+    cr_expect_str_eq(got.entry, t.k.entry);
+    kc_kernel_release(&got);
+    kt_expect_clean(c, "after the large record");
+    kc_close(c);
+    free(meta);
+    kt_free(&t);
 }
 
 Test(kc_basic, other_keys_miss)

@@ -74,7 +74,7 @@ static void damage(kc_key *plan_lmdb_key)
     raw_put_kernel(4, v, len);
     free(v);
     v = raw_kernel(5, &len);
-    v[4] = 2; /* format version 2 */
+    v[4] = KC_FORMAT_VERSION + 1; /* another format version */
     raw_put_kernel(5, v, len);
     free(v);
     v = raw_kernel(7, &len);

@@ -148,7 +148,7 @@ static void reseal_record(uint8_t *d, size_t len)
     if (len < 80)
         return;
     if (memcmp(d, "HDKK", 4) == 0) {
-        size_t h = kc__get16(d + 6);
+        size_t h = kc__get32(d + 68);
         if (h < 56 || h > len)
             return;
         kc__put64(d + 40, XXH64(d + h, len - h, 0));

@@ -432,32 +432,31 @@ Test(gpu_sdpa_bwd, long_sequences)
     }
 }
 
+/* Two random cases (no mask, then causal) at head dims d[0] and d[1] with one knob set. */
+static void run_with_knob(const char *id, int64_t value, const int64_t d[2], const char *tag)
+{
+    const char *const ids[] = {id};
+    gpu_set_knobs(1, ids, &value);
+    for (int r = 0; r < 2; r++) {
+        bwd_case c = random_case();
+        c.D = c.Dv = d[r], c.mask = r ? M_CAUSAL : M_NONE;
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* jit.sdpa_wgmma 0: the mma.sync products at the head dims where sm_90 takes wgmma. */
 Test(gpu_sdpa_bwd, mma_sync_products)
 {
-    static const char *const ids[] = {"jit.sdpa_wgmma"};
-    static const int64_t off[] = {0};
-    gpu_set_knobs(1, ids, off);
-    for (int r = 0; r < 2; r++) {
-        bwd_case c = random_case();
-        c.D = c.Dv = r ? 64 : 128, c.mask = r ? M_CAUSAL : M_NONE;
-        run(c, "mma.sync");
-    }
-    gpu_set_knobs(0, NULL, NULL);
+    static const int64_t d[2] = {128, 64};
+    run_with_knob("jit.sdpa_wgmma", 0, d, "mma.sync");
 }
 
 /* jit.sdpa_block_m 64: the 64-row inner tiles at head dim 64 (its default is 128 on wgmma). */
 Test(gpu_sdpa_bwd, inner_tile_knob)
 {
-    static const char *const ids[] = {"jit.sdpa_block_m"};
-    static const int64_t rows[] = {64};
-    gpu_set_knobs(1, ids, rows);
-    for (int r = 0; r < 2; r++) {
-        bwd_case c = random_case();
-        c.D = c.Dv = 64, c.mask = r ? M_CAUSAL : M_NONE;
-        run(c, "block_m 64");
-    }
-    gpu_set_knobs(0, NULL, NULL);
+    static const int64_t d[2] = {64, 64};
+    run_with_knob("jit.sdpa_block_m", 64, d, "block_m 64");
 }
 
 /* dQ through fp32 atomics (jit.sdpa_bwd_atomic 1): the same checks but bitwise reproducibility. */

@@ -17,8 +17,10 @@
  *   the attention scale (attribute or one-element tensor), SEQ_LEN_Q / SEQ_LEN_KV, the diagonal
  *   band (causal both alignments, sliding window), bias [1|B,1|Hq,1|Sq,1|Skv], ALiBi, Philox
  *   dropout (seed and offset in memory or by value), custom dropout (mask, scale, scale_inv),
- *   dBias when it has the full [B,Hq,Sq,Skv] shape.
- * Refused with a reason: a broadcast dBias (its reduction), K and V with different head counts,
+ *   dBias of the bias' shape: stored directly at the full [B,Hq,Sq,Skv]; broadcast shapes are
+ *   summed with fp32 atomics into scratch and converted by a fourth launch (not bitwise
+ *   reproducible: the one non-deterministic output of the default configuration).
+ * Refused with a reason: K and V with different head counts,
  * seed/offset as run-time host scalars, fused neighbours, AMD targets.
  * The scratch covers the atomic dQ accumulator whichever way the knob is set, so the engine's
  * workspace query (cg_scratch_bytes, target-free) is exact for both.
@@ -94,6 +96,16 @@ static bool check_tensors(sb_bwd *s, char *why, size_t len)
     return true;
 }
 
+/* dBias: 0 none, 1 the full [B,Hq,Sq,Skv] (stored directly), 2 broadcast (an fp32 accumulator). */
+static int dbias_mode(const sb_bwd *s)
+{
+    int db = s->out[IR_SDPAB_DBIAS];
+    if (db < 0)
+        return 0;
+    const int64_t *d = T(s, db)->dims;
+    return d[0] == s->B && d[1] == s->Hq && d[2] == s->Sq && d[3] == s->Skv ? 1 : 2;
+}
+
 static bool check_options(const sb_bwd *s, char *why, size_t len)
 {
     const int *in = s->in;
@@ -105,9 +117,10 @@ static bool check_options(const sb_bwd *s, char *why, size_t len)
     if (!cg_sdpa_check_opts(s->g, &shared, full, s->p->dropout_p, why, len))
         return false;
     int db = s->out[IR_SDPAB_DBIAS];
-    if (db >= 0 && (in[IR_SDPAB_BIAS] < 0 || !cg_sdpa_shaped(T(s, db), full, false) || !out_ok(T(s, db))))
-        return cg_sdpa_fail(why, len, "dBias is supported with the bias' full [B,Hq,Sq,Skv] shape only (a "
-                    "broadcast bias' gradient needs a reduction the attention template does not do)");
+    if (db >= 0 && (in[IR_SDPAB_BIAS] < 0 || !cg_sdpa_shaped(T(s, db), full, true) || !out_ok(T(s, db)) ||
+                    memcmp(T(s, db)->dims, T(s, in[IR_SDPAB_BIAS])->dims, sizeof T(s, db)->dims) != 0))
+        return cg_sdpa_fail(why, len, "dBias must have the bias' dims ([1|B,1|Hq,1|Sq,1|Skv]), a unit last "
+                    "stride and a type templates store");
     return true;
 }
 
@@ -195,7 +208,12 @@ static void option_hooks(const sb_bwd *s, base_sb *defs, base_sb *hooks)
     cg_sdpa_seq_hook(s->g, "hd_seq_q", in[IR_SDPAB_SEQ_Q], s->Sq, hooks);
     cg_sdpa_seq_hook(s->g, "hd_seq_kv", in[IR_SDPAB_SEQ_KV], s->Skv, hooks);
     base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_DBIAS %d\n", in[IR_SDPAB_BIAS] >= 0,
-                   s->p->alibi, s->out[IR_SDPAB_DBIAS] >= 0);
+                   s->p->alibi, dbias_mode(s));
+    if (dbias_mode(s) == 2) {
+        const int64_t *d = T(s, s->out[IR_SDPAB_DBIAS])->dims;
+        base_sb_printf(defs, "#define HD_DBB %lld\n#define HD_DBH %lld\n#define HD_DBI %lld\n#define HD_DBJ %lld\n",
+                       (long long)d[0], (long long)d[1], (long long)d[2], (long long)d[3]);
+    }
     if (in[IR_SDPAB_BIAS] >= 0)
         cg_sdpa_bshs_hook(s->g, "hd_bias", in[IR_SDPAB_BIAS], hooks);
     if (s->p->alibi)
@@ -244,9 +262,18 @@ static void shape_defs(const sb_bwd *s, base_sb *defs, base_sb *hooks)
     cg_sdpa_row_hook(s->g, "hd_dv_off", out[IR_SDPAB_DV], 1, hooks);
 }
 
+/* Elements of the broadcast dBias' fp32 accumulator (0 without one). */
+static int64_t dbias_acc(const sb_bwd *s)
+{
+    if (dbias_mode(s) != 2)
+        return 0;
+    const int64_t *d = T(s, s->out[IR_SDPAB_DBIAS])->dims;
+    return d[0] * d[1] * d[2] * d[3];
+}
+
 static int64_t scratch_of(const sb_bwd *s)
 {
-    return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * s->Sq * s->D) * (int64_t)sizeof(float);
+    return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * s->Sq * s->D + dbias_acc(s)) * (int64_t)sizeof(float);
 }
 
 static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b); }
@@ -267,6 +294,9 @@ static void set_launches(const sb_bwd *s, cg_kernel *out)
         out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq", .grid = {cdiv(s->Sq, rows), (unsigned)s->Hq, (unsigned)s->B},
                                    .block = {rows * 2, 1, 1}, .smem = (unsigned)dq_smem(s)};
     out->n_then = 2;
+    if (dbias_mode(s) == 2)
+        out->then[out->n_then++] = (cg_launch){.entry = "hd_sdpa_bwd_dbias_convert",
+                                               .grid = {cdiv(dbias_acc(s), 256), 1, 1}, .block = {256, 1, 1}};
     out->align = 16;
     out->scratch = scratch_of(s);
 }

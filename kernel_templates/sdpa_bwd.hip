@@ -7,10 +7,12 @@
  *     dBias_ij = dS_ij (a bias of full shape only)
  * summed over the query heads of a group for dK and dV (GQA / MQA). No S x S matrix touches memory.
  *
- * Three launches of one source (cg_kernel.then), sharing fp32 scratch (hd_ws):
+ * Three launches of one source (cg_kernel.then; four with a broadcast dBias), sharing fp32
+ * scratch (hd_ws):
  *   hd_sdpa_bwd_pre   one warp per query row: lse2_i = Stats_i·log2(e) (+inf where Stats is −inf
  *                     or the row is padding: every P of the row is then 0), Dn_i = s·s'·D_i;
- *                     zeroes the fp32 dQ accumulator (HD_ATOMIC) and dBias (HD_DBIAS).
+ *                     zeroes the fp32 dQ accumulator (HD_ATOMIC) and dBias (HD_DBIAS 1) or its fp32
+ *                     accumulator (HD_DBIAS 2).
  *   hd_sdpa_bwd_kv    one block per HD_BN keys of one K/V head (grid: key tiles, Hk, B); each of its
  *                     4 warps owns 16 keys. K and V go to shared memory once; for every query head
  *                     of the group and every query tile of HD_BM rows the band lets see the keys
@@ -24,6 +26,7 @@
  *                     over the K/V tiles the band allows, recomputes S, dP, dS (as the forward's
  *                     loop does) and accumulates dQ = dS·K in registers; stores it scaled.
  *   hd_sdpa_bwd_dq_convert (HD_ATOMIC 1) dQ = scale · accumulator, rounded to dQ's type.
+ *   hd_sdpa_bwd_dbias_convert (HD_DBIAS 2) dBias = its accumulator, rounded to dBias' type.
  * Every output element is written by exactly one thread of one launch (no atomics without
  * HD_ATOMIC): the results are bitwise reproducible. Rows and keys cut by padding get 0.
  * Shared-memory tiles: rows of HD_DP (HD_DVP) elements, 16-byte chunk c of row r at c ^ (r % 8)
@@ -49,12 +52,16 @@
  *           hd_alibi_slope(h), HD_DROPOUT + hd_drop_p / hd_drop_seed / hd_drop_offset, HD_DMASK +
  *           hd_dmask(b,h,i,j,..): as sdpa_fwd.hip
  *           hd_drop_scale(..), hd_drop_sinv(..)   s and s' (1/(1−p) and 1−p with Philox)
- *           HD_DBIAS + hd_dbias_st(b,h,i,j,v,..)  dBias [B,Hq,Sq,Skv] (0: none)
+ *           HD_DBIAS + hd_dbias_st(b,h,i,j,v,..)  dBias (0: none). 1: the full [B,Hq,Sq,Skv], each
+ *                                       element stored once; 2: broadcast [HD_DBB,HD_DBH,HD_DBI,HD_DBJ]
+ *                                       (each 1 or the full size), summed with fp32 atomics into
+ *                                       scratch (not bitwise reproducible), then converted
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16)
  *   grid    pre: (ceil(HD_SQP / 8), Hq, B) x 256;  kv: (ceil(Skv / HD_BN), Hk, B) x 128,
  *           HD_KV_SMEM bytes;  dq: (ceil(Sq / 64), Hq, B) x 128, HD_DQ_SMEM bytes;
  *           convert: (ceil(Sq / 8), Hq, B) x 256
- *   scratch lse2 [B·Hq·HD_SQP], Dn [B·Hq·HD_SQP], then (HD_ATOMIC) dQ accumulator [B·Hq·Sq·D], fp32
+ *   scratch lse2 [B·Hq·HD_SQP], Dn [B·Hq·HD_SQP], the dQ accumulator [B·Hq·Sq·D] (used with
+ *           HD_ATOMIC), then (HD_DBIAS 2) the dBias accumulator [DBB·DBH·DBI·DBJ], fp32
  *   reference  ir_ref_sdpa_bwd (ir/ir_ref_sdpa.c)
  */
 #ifndef HD_GENERATED /* defaults, so the template compiles on its own after a prelude */
@@ -98,6 +105,10 @@
 #define HD_DROPOUT 0
 #define HD_DMASK 0
 #define HD_DBIAS 0
+#define HD_DBB 1
+#define HD_DBH 1
+#define HD_DBI 1
+#define HD_DBJ 1
 HD_DEVICE hd_i64 hd_row_(int b, int h, int i, int heads, int s, int d) { return ((hd_i64)(b * heads + h) * s + i) * d; }
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return hd_row_(b, h, i, HD_HQ, HD_SQ, HD_D); }
 HD_DEVICE hd_i64 hd_o_off(int b, int h, int i, HD_PARAMS) { return hd_row_(b, h, i, HD_HQ, HD_SQ, HD_DV); }
@@ -185,6 +196,20 @@ HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
     return 1.0f;
 #endif
 }
+
+#if HD_DBIAS == 2
+/* The broadcast dBias' fp32 accumulator (HD_DBIAS 2): after lse2, Dn and the dQ accumulator. */
+HD_DEVICE float *hd_dbacc(void *hd_ws)
+{
+    return (float *)hd_ws + 2 * (hd_i64)HD_B * HD_HQ * HD_SQP + (hd_i64)HD_B * HD_HQ * HD_SQ * HD_D;
+}
+/* Where score (b, h, i, j) adds in the accumulator: broadcast dims read index 0. */
+HD_DEVICE hd_i64 hd_dbacc_idx(int b, int h, int i, int j)
+{
+    return (((hd_i64)(HD_DBB == 1 ? 0 : b) * HD_DBH + (HD_DBH == 1 ? 0 : h)) * HD_DBI + (HD_DBI == 1 ? 0 : i)) * HD_DBJ +
+           (HD_DBJ == 1 ? 0 : j);
+}
+#endif
 
 /* ---- the problem of one (batch, head) ------------------------------------------------------------ */
 
@@ -402,9 +427,13 @@ HD_GLOBAL __launch_bounds__(256) void hd_sdpa_bwd_pre(HD_PARAMS, void *hd_ws)
     for (int c = lane; c < HD_D; c += 32)
         acc[c] = 0.0f;
 #endif
-#if HD_DBIAS
+#if HD_DBIAS == 1
     for (int j = lane; j < HD_SKV; j += 32)
         hd_dbias_st(b, h, i, j, 0.0f, HD_ARGS);
+#elif HD_DBIAS == 2
+    if (b < HD_DBB && h < HD_DBH && i < HD_DBI)
+        for (int j = lane; j < HD_DBJ; j += 32)
+            hd_dbacc(hd_ws)[hd_dbacc_idx(b, h, i, j)] = 0.0f;
 #endif
 }
 
@@ -592,9 +621,12 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
             int j = j0 + (lane >> 2) + (e >> 1) * 8;
             float x = hd_score2(c, s[ni][e], i, j, cut, HD_ARGS), pm, ds;
             hd_grad(c, x, dp[ni][e], sl[il], sd[il], i, j, pm, ds, HD_ARGS);
-#if HD_DBIAS
+#if HD_DBIAS == 1
             if (i < HD_SQ && j < HD_SKV && x != HD_NEG_INF)
                 hd_dbias_st(c.b, c.h, i, j, ds, HD_ARGS);
+#elif HD_DBIAS == 2
+            if (i < HD_SQ && j < HD_SKV && x != HD_NEG_INF)
+                atomicAdd(hd_dbacc(hd_ws) + hd_dbacc_idx(c.b, c.h, i, j), ds);
 #endif
             s[ni][e] = pm, dp[ni][e] = ds;
         }
@@ -788,5 +820,19 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
     hd_cp_wait<0>();
     auto dqo = [&](int i) { return hd_dq_off(b, h, i, HD_ARGS); };
     hd_store_rows<HD_DQ_DT, HD_ND>(HD_DQ_PTR, dq, hd_scale(HD_ARGS), m0 + warp * 16, HD_SQ, HD_D, dqo, lane);
+}
+#endif
+
+/* ---- launch 4 (HD_DBIAS 2): the broadcast dBias ------------------------------------------------------ */
+
+#if HD_DBIAS == 2
+HD_GLOBAL __launch_bounds__(256) void hd_sdpa_bwd_dbias_convert(HD_PARAMS, void *hd_ws)
+{
+    const hd_i64 n = (hd_i64)blockIdx.x * 256 + threadIdx.x;
+    if (n >= (hd_i64)HD_DBB * HD_DBH * HD_DBI * HD_DBJ)
+        return;
+    const int j = (int)(n % HD_DBJ), i = (int)(n / HD_DBJ % HD_DBI);
+    const int h = (int)(n / ((hd_i64)HD_DBJ * HD_DBI) % HD_DBH), b = (int)(n / ((hd_i64)HD_DBJ * HD_DBI * HD_DBH));
+    hd_dbias_st(b, h, i, j, hd_dbacc(hd_ws)[n], HD_ARGS);
 }
 #endif

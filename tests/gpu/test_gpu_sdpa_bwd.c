@@ -47,6 +47,7 @@ typedef struct bwd_case {
     mask_kind mask;
     int64_t left, right;  /* M_WINDOW / M_BAND bounds */
     bool padding, scale_tensor, bias, dbias, alibi, dropout, custom_dropout;
+    int dbias_bcast;      /* with dbias: 0 the full [B,Hq,Sq,Skv], 1 [1,Hq,Sq,Skv], 2 [1,1,Sq,Skv] */
 } bwd_case;
 
 static bwd_case cur;    /* the case being filled */
@@ -89,8 +90,9 @@ static void common(const bwd_case *c, json_t *ts, json_t *a)
     } else {
         json_object_set_new(a, "attn_scale_value", json_real(1.0 / sqrt((double)c->D)));
     }
-    if (c->bias || c->dbias) { /* with dBias the full shape, else broadcast over the batch */
-        json_array_append_new(ts, plain(U_BIAS, c->dt, c->dbias ? c->B : 1, c->Hq, c->Sq, c->Skv));
+    if (c->bias || c->dbias) { /* with dBias its shape, else broadcast over the batch */
+        json_array_append_new(ts, plain(U_BIAS, c->dt, c->dbias && !c->dbias_bcast ? c->B : 1,
+                                        c->dbias_bcast == 2 ? 1 : c->Hq, c->Sq, c->Skv));
         set_uid(a, "attn_mask_tensor_uid", U_BIAS);
     }
     if (c->dropout) {
@@ -141,7 +143,8 @@ static hipdnnBackendDescriptor_t build(const bwd_case *c, bool backward)
     set_uid(a, "do_tensor_uid", U_DO), set_uid(a, "dq_tensor_uid", U_DQ);
     set_uid(a, "dk_tensor_uid", U_DK), set_uid(a, "dv_tensor_uid", U_DV);
     if (c->dbias) {
-        json_array_append_new(ts, plain(U_DBIAS, c->dt, c->B, c->Hq, c->Sq, c->Skv));
+        json_array_append_new(ts, plain(U_DBIAS, c->dt, c->dbias_bcast ? 1 : c->B, c->dbias_bcast == 2 ? 1 : c->Hq,
+                                        c->Sq, c->Skv));
         set_uid(a, "dbias_tensor_uid", U_DBIAS);
     }
     if (c->custom_dropout) {
@@ -278,7 +281,8 @@ static void check(const bwd_case *c, const char *what)
         ir_buf got = view(b.t[u], b.host[u]), want = view(b.t[u], b.ref[u]);
         compare(b.t[u], &got, &want, what);
     }
-    /* deterministic by default: a second run gives the same bytes (poisoned first) */
+    /* deterministic by default: a second run gives the same bytes (poisoned first); a broadcast
+     * dBias sums through fp32 atomics */
     for (int u = 0; u < U_MAX; u++)
         if (b.t[u] != NULL && b.t[u]->producer >= 0) {
             void *poison = malloc(b.bytes[u]);
@@ -289,7 +293,7 @@ static void check(const bwd_case *c, const char *what)
     run_plan(plan, ir, b.dev, dws);
     TU_OK(rt_stream_sync(NULL));
     for (int u = 0; u < U_MAX && !atomic_dq; u++) {
-        if (b.t[u] == NULL || b.t[u]->producer < 0)
+        if (b.t[u] == NULL || b.t[u]->producer < 0 || (u == U_DBIAS && c->dbias_bcast))
             continue;
         void *again = malloc(b.bytes[u]);
         TU_OK(rt_memcpy_d2h(again, b.dev[u], b.bytes[u]));
@@ -401,6 +405,11 @@ Test(gpu_sdpa_bwd, scale_tensor_bias_dbias_alibi)
     c = random_case();
     c.alibi = true, c.mask = M_CAUSAL;
     run(c, "alibi");
+    for (int r = 1; r <= 2; r++) { /* summed over the batch, then over batch and heads */
+        c = random_case();
+        c.dbias = true, c.dbias_bcast = r, c.mask = r == 2 ? M_CAUSAL : M_NONE, c.Sq = rnd(1, 200), c.Skv = rnd(1, 200);
+        run(c, r == 1 ? "bias + dBias [1,H,S,S]" : "bias + dBias [1,1,S,S]");
+    }
 }
 
 /* Philox dropout with the forward's mask (the same seed and offset), then custom dropout (a 0/1

@@ -20,7 +20,7 @@ typedef struct variant {
     int64_t B, Hq, Hk, Sq, Skv, D, Dv;
     mask_kind mask;
     bool bshd, bias, dbias, alibi, dropout, dmask, scale_tensor, atomic;
-    bool bcast_dbias; /* dBias [1,Hq,Sq,Skv]: refused */
+    bool bcast_dbias; /* bias and dBias [1,Hq,Sq,Skv]: an fp32 accumulator and a fourth launch */
 } variant;
 
 static void build(ir_graph *g, const variant *v)
@@ -92,7 +92,9 @@ static int emit_and_compile(const variant *v, const char *what)
         cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k2), HIPDNN_STATUS_SUCCESS);
         cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
         cr_expect_str_eq(k1.entry, "hd_sdpa_bwd_pre");
-        cr_expect_eq(k1.n_then, 2);
+        cr_expect_eq(k1.n_then, v->bcast_dbias ? 3 : 2);
+        if (v->bcast_dbias)
+            cr_expect_str_eq(k1.then[2].entry, "hd_sdpa_bwd_dbias_convert");
         cr_expect_str_eq(k1.then[0].entry, "hd_sdpa_bwd_kv");
         cr_expect_str_eq(k1.then[1].entry, v->atomic ? "hd_sdpa_bwd_dq_convert" : "hd_sdpa_bwd_dq");
         /* sm_90 takes wgmma (two warpgroups a block) at head dims 64 and 128 with the deterministic dQ */
@@ -146,14 +148,14 @@ Test(codegen_sdpa_bwd, masks_and_atomic_dq_compile, .timeout = 900)
 }
 
 /* The options: bias, bias + dBias, ALiBi (causal), Philox dropout, custom dropout, scale tensor,
- * MQA + BSHD, D 256 with atomic dQ. */
+ * MQA + BSHD, D 256 with atomic dQ, a broadcast bias + dBias (at D 128 and D 96). */
 Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64};
-    variant vs[8];
-    for (int i = 0; i < 8; i++)
+    variant vs[10];
+    for (int i = 0; i < 10; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].dbias = true;
@@ -163,9 +165,11 @@ Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
     vs[5].scale_tensor = true, vs[5].mask = MASK_WINDOW;
     vs[6].Hk = 1, vs[6].bshd = true, vs[6].mask = MASK_CAUSAL_BR;
     vs[7].D = vs[7].Dv = 256, vs[7].atomic = true, vs[7].dt = HIPDNN_DATA_BFLOAT16, vs[7].mask = MASK_PADDING;
-    const char *names[8] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
-                            "d256_atomic"};
-    for (int i = 0; i < 8; i++)
+    vs[8].bcast_dbias = true, vs[8].D = vs[8].Dv = 128;
+    vs[9].bcast_dbias = true, vs[9].D = vs[9].Dv = 96, vs[9].mask = MASK_CAUSAL;
+    const char *names[10] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
+                             "d256_atomic", "bcast_dbias", "bcast_dbias_d96"};
+    for (int i = 0; i < 10; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
@@ -193,8 +197,6 @@ Test(codegen_sdpa_bwd, unsupported_cases_say_why)
     expect_refused(&a, "fp32", "bf16 or all fp16");
     a = v, a.dmask = true, a.dropout = true;
     expect_refused(&a, "Philox and custom dropout", "exclusive");
-    a = v, a.bcast_dbias = true, a.B = 2;
-    expect_refused(&a, "broadcast dBias", "full [B,Hq,Sq,Skv]");
     ir_graph g;
     ir_partition p;
     char why[256] = "";

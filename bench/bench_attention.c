@@ -10,7 +10,7 @@
  * (deterministic dQ pass; wgmma on sm_90 at head dims 64 and 128), "mma" (jit.sdpa_wgmma 0: the
  * mma.sync products), "atomic" (jit.sdpa_bwd_atomic 1: dQ through fp32 atomics, mma.sync), and
  * "bm64" (jit.sdpa_block_m 64: the wgmma passes' 64-row inner tiles, the default at head dim
- * 128; head dim 64 takes 128).
+ * 128; head dim 64 takes 128) and "w4" (jit.sdpa_warps 4: one warpgroup a wgmma block).
  * Output: "B H S D causal config ms TFLOP/s" per line, for bench/compare_attention.py.
  * Usage: bench_attention [--backward] [--default] [B H S D]  (no sizes: the standard list;
  * --default: the default config only, as bench/suite.sh runs it; after --backward)
@@ -100,9 +100,9 @@ static int64_t workspace_of(hipdnnBackendDescriptor_t plan)
 static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
 {
     /* beside the default: the mma.sync products (what sm_90 ran before wgmma) and atomic dQ */
-    static const char *const ids[] = {"jit.sdpa_bwd_atomic", "jit.sdpa_wgmma", "jit.sdpa_block_m"};
-    static const int64_t alt[][3] = {{0, 0, 0}, {1, 1, 0}, {0, 1, 64}};
-    static const char *const names[] = {"default", "mma", "atomic", "bm64"};
+    static const char *const ids[] = {"jit.sdpa_bwd_atomic", "jit.sdpa_wgmma", "jit.sdpa_block_m", "jit.sdpa_warps"};
+    static const int64_t alt[][4] = {{0, 0, 0, 0}, {1, 1, 0, 0}, {0, 1, 64, 0}, {0, 1, 0, 4}};
+    static const char *const names[] = {"default", "mma", "atomic", "bm64", "w4"};
     size_t n = (size_t)(B * H * S * D);
     void *bufs[SETS][B_N];
     int64_t uids[B_N];
@@ -123,8 +123,8 @@ static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
         }
         hipdnnBackendDestroyDescriptor(fwd);
         double flops = 10.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
-        for (int c = 0; c < (default_only ? 1 : 4); c++) {
-            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(gb, c ? 3 : 0, ids, c ? alt[c - 1] : NULL);
+        for (int c = 0; c < (default_only ? 1 : 5); c++) {
+            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(gb, c ? 4 : 0, ids, c ? alt[c - 1] : NULL);
             int64_t ws = workspace_of(plan);
             void *wsp = ws > 0 ? bench_random_bf16((size_t)(ws + 1) / 2) : NULL;
             hipdnnBackendDescriptor_t packs[SETS];

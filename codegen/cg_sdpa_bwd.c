@@ -3,7 +3,8 @@
  * (lse2 and D per query row, and the dQ accumulator of jit.sdpa_bwd_atomic).
  * Products: wgmma on sm_90 for head dims 64 and 128 with the deterministic dQ (HD_SM90, compiled
  * for sm_90a; two warpgroups a block: 128 keys a kv block, 128 query rows a dq block), mma.sync
- * elsewhere (four warps: 64 and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90. The kv block's
+ * elsewhere (four warps: 64 and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
+ * gives wgmma one warpgroup a block (64 keys, 64 query rows; two blocks fit an SM). The kv block's
  * query tiles and the dq block's key tiles are 64 rows; 128 with wgmma at head dim 64 unless
  * jit.sdpa_block_m is 64 (at 128 the four fp32 tiles of a thread would not fit in registers).
  *
@@ -157,7 +158,7 @@ static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
     int cap = cg_sdpa_smem_cap(t);
     s->atomic = t->sdpa_bwd_atomic > 0;
     s->sm90 = wgmma_fits(s, t);
-    s->warps = s->sm90 ? 8 : 4;
+    s->warps = s->sm90 && t->sdpa_warps != 4 ? 8 : 4; /* jit.sdpa_warps 4: one warpgroup, two blocks an SM */
     s->bm = s->sm90 && s->D <= 64 && s->Dv <= 64 && t->sdpa_block_m != 64 ? 128 : 64; /* jit.sdpa_block_m 64 */
     s->stages = s->qstages = 2;
     if (kv_smem(s) > cap)

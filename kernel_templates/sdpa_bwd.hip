@@ -740,7 +740,9 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
 {
     extern __shared__ __align__(128) unsigned char hd_smem[];
     const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
-    const int b = blockIdx.z, h = blockIdx.y, m0 = blockIdx.x * HD_QBM;
+    /* the last query tiles first: under a causal band they see the most keys (the longest blocks
+     * start early, the short ones fill the tail) */
+    const int b = blockIdx.z, h = blockIdx.y, m0 = ((int)gridDim.x - 1 - (int)blockIdx.x) * HD_QBM;
     const hd_u32 base = (hd_smem_addr(hd_smem) + HD_ALIGN - 1) & ~(hd_u32)(HD_ALIGN - 1);
     const hd_u32 sq_ = base, sdo = sq_ + HD_QBM * HD_DP * 2, s0 = sdo + HD_QBM * HD_DVP * 2;
     const hd_u32 stage_bytes = HD_QK_BYTES + HD_QV_BYTES;

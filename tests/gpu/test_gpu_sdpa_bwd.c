@@ -468,6 +468,13 @@ Test(gpu_sdpa_bwd, inner_tile_knob)
     run_with_knob("jit.sdpa_block_m", 64, d, "block_m 64");
 }
 
+/* jit.sdpa_warps 4: one warpgroup a wgmma block (64 keys, 64 query rows). */
+Test(gpu_sdpa_bwd, one_warpgroup_blocks)
+{
+    static const int64_t d[2] = {128, 64};
+    run_with_knob("jit.sdpa_warps", 4, d, "warps 4");
+}
+
 /* dQ through fp32 atomics (jit.sdpa_bwd_atomic 1): the same checks but bitwise reproducibility. */
 Test(gpu_sdpa_bwd, atomic_dq)
 {

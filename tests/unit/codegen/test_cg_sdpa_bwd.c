@@ -21,6 +21,7 @@ typedef struct variant {
     mask_kind mask;
     bool bshd, bias, dbias, alibi, dropout, dmask, scale_tensor, atomic;
     bool bcast_dbias; /* bias and dBias [1,Hq,Sq,Skv]: an fp32 accumulator and a fourth launch */
+    int warps;        /* jit.sdpa_warps (0: the default) */
 } variant;
 
 static void build(ir_graph *g, const variant *v)
@@ -85,7 +86,7 @@ static int emit_and_compile(const variant *v, const char *what)
     const char *archs[] = {"sm_90", "sm_80"};
     int compiled = 0;
     for (int a = 0; a < 2; a++) {
-        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_bwd_atomic = v->atomic};
+        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_bwd_atomic = v->atomic, .sdpa_warps = v->warps};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1, k2;
         cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k1), HIPDNN_STATUS_SUCCESS);
@@ -100,7 +101,7 @@ static int emit_and_compile(const variant *v, const char *what)
         /* sm_90 takes wgmma (two warpgroups a block) at head dims 64 and 128 with the deterministic dQ */
         bool wg = a == 0 && !v->atomic && (v->D == 64 || v->D == 128) && (v->Dv == 64 || v->Dv == 128);
         cr_expect_str_eq(k1.arch, wg ? "sm_90a" : archs[a], "%s", what);
-        cr_expect_eq(k1.then[0].block[0], wg ? 256u : 128u, "%s", what);
+        cr_expect_eq(k1.then[0].block[0], wg && v->warps != 4 ? 256u : 128u, "%s", what);
         cr_expect(k1.then[0].smem > 0 && k1.then[0].smem <= (a ? 163u : 227u) * 1024u, "%s: %u bytes", what,
                   k1.then[0].smem);
         cr_expect_eq(k1.scratch, cg_scratch_bytes(&g, &p.k[0]), "%s: scratch agrees", what);
@@ -148,14 +149,15 @@ Test(codegen_sdpa_bwd, masks_and_atomic_dq_compile, .timeout = 900)
 }
 
 /* The options: bias, bias + dBias, ALiBi (causal), Philox dropout, custom dropout, scale tensor,
- * MQA + BSHD, D 256 with atomic dQ, a broadcast bias + dBias (at D 128 and D 96). */
+ * MQA + BSHD, D 256 with atomic dQ, a broadcast bias + dBias (at D 128 and D 96), one warpgroup a
+ * wgmma block (jit.sdpa_warps 4, D 128 and 64). */
 Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64};
-    variant vs[10];
-    for (int i = 0; i < 10; i++)
+    variant vs[12];
+    for (int i = 0; i < 12; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].dbias = true;
@@ -167,9 +169,12 @@ Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
     vs[7].D = vs[7].Dv = 256, vs[7].atomic = true, vs[7].dt = HIPDNN_DATA_BFLOAT16, vs[7].mask = MASK_PADDING;
     vs[8].bcast_dbias = true, vs[8].D = vs[8].Dv = 128;
     vs[9].bcast_dbias = true, vs[9].D = vs[9].Dv = 96, vs[9].mask = MASK_CAUSAL;
-    const char *names[10] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
-                             "d256_atomic", "bcast_dbias", "bcast_dbias_d96"};
-    for (int i = 0; i < 10; i++)
+    vs[10].warps = 4, vs[10].D = vs[10].Dv = 128, vs[10].mask = MASK_CAUSAL;
+    vs[11].warps = 4, vs[11].dt = HIPDNN_DATA_BFLOAT16;
+    const char *names[12] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
+                             "d256_atomic", "bcast_dbias", "bcast_dbias_d96", "one_warpgroup_d128",
+                             "one_warpgroup_d64"};
+    for (int i = 0; i < 12; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

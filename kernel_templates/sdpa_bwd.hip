@@ -130,6 +130,9 @@ HD_DEVICE float hd_drop_sinv(HD_PARAMS) { return 1.0f; }
 #define HD_QBM (16 * HD_WARPS)            /* dQ kernel: query rows per block */
 #define HD_ALIGN (HD_SM90 ? 1024 : 128)   /* tile alignment: wgmma's swizzle period, else 128 */
 #define HD_ROUND(x) (((x) + HD_ALIGN - 1) / HD_ALIGN * HD_ALIGN)
+/* wgmma passes with their elementwise work beside the products (hd_kv_tile_overlap, the dq loop):
+ * without dropout, and at 64-row inner tiles (128 would not leave the registers for it) */
+#define HD_OVERLAP (HD_SM90 && !HD_DROPOUT && !HD_DMASK && HD_BM == 64)
 static_assert(HD_BN == 16 * HD_WARPS, "a kv block is one 16-key slice per warp");
 static_assert(!HD_SM90 || (!HD_ATOMIC && (HD_BM == 64 || HD_BM == 128) && (HD_QBN == 64 || HD_QBN == 128) &&
                            (HD_D == 64 || HD_D == 128) && (HD_DV == 64 || HD_DV == 128) && HD_WARPS % 4 == 0),
@@ -569,14 +572,21 @@ HD_DEVICE void hd_kv_grads_wg(float (*dk)[4], float (*dv)[4], const float (*pm)[
     hd_acc_fence<HD_D / 2>(&dk[0][0]);
 }
 
-/* S = Q·Kᵀ and dP = dO·Vᵀ for the warpgroup's 64 query rows and the HD_QBN keys of the tile. */
-HD_DEVICE void hd_dq_scores_wg(float (*s)[4], float (*dp)[4], hd_u32 sq_, hd_u32 sdo, hd_u32 sk, hd_u32 sv, int warp)
+/* Issues S = Q·Kᵀ and dP = dO·Vᵀ (two commit groups, in that order) for the warpgroup's 64 query
+ * rows and the HD_QBN keys of the tile; hd_dq_scores_wg waits for both. */
+HD_DEVICE void hd_dq_scores_issue(float (*s)[4], float (*dp)[4], hd_u32 sq_, hd_u32 sdo, hd_u32 sk, hd_u32 sv, int warp)
 {
     const int rq = (warp >> 2) * 64;
     hd_wgmma_fence();
     hd_wg_nt<HD_QBN, HD_D, HD_QBM>(&s[0][0], sq_, rq, sk);
+    hd_wgmma_commit();
     hd_wg_nt<HD_QBN, HD_DV, HD_QBM>(&dp[0][0], sdo, rq, sv);
     hd_wgmma_commit();
+}
+
+HD_DEVICE void hd_dq_scores_wg(float (*s)[4], float (*dp)[4], hd_u32 sq_, hd_u32 sdo, hd_u32 sk, hd_u32 sv, int warp)
+{
+    hd_dq_scores_issue(s, dp, sq_, sdo, sk, sv, warp);
     hd_wgmma_wait0();
     hd_acc_fence<HD_QBN / 2>(&s[0][0]);
     hd_acc_fence<HD_QBN / 2>(&dp[0][0]);
@@ -592,6 +602,80 @@ HD_DEVICE void hd_dq_grad_wg(float (*dq)[4], const float (*ds)[4], hd_u32 sk)
     hd_wgmma_commit();
     hd_wgmma_wait0();
     hd_acc_fence<HD_D / 2>(&dq[0][0]);
+}
+#endif
+
+/* dBias of score (i, j) (its log2-domain score x; masked scores have none): stored (HD_DBIAS 1) or
+ * added to the broadcast accumulator (HD_DBIAS 2). */
+HD_DEVICE void hd_dbias_put(const hd_bwd_ctx &c, int i, int j, float x, float ds, void *hd_ws, HD_PARAMS)
+{
+#if HD_DBIAS == 1
+    if (i < HD_SQ && j < HD_SKV && x != HD_NEG_INF)
+        hd_dbias_st(c.b, c.h, i, j, ds, HD_ARGS);
+#elif HD_DBIAS == 2
+    if (i < HD_SQ && j < HD_SKV && x != HD_NEG_INF)
+        atomicAdd(hd_dbacc(hd_ws) + hd_dbacc_idx(c.b, c.h, i, j), ds);
+#else
+    (void)c, (void)i, (void)j, (void)x, (void)ds, (void)hd_ws;
+#endif
+}
+
+#if HD_OVERLAP
+/* hd_kv_tile on wgmma with the elementwise work beside the tensor cores (no dropout: M·s is the
+ * constant s): P = exp2(x − lse2) while dPᵀ = V·dOᵀ runs, then dV += (s·P)ᵀ·dO is issued and
+ * dS = P·(s·dP − Dn) computed while it runs, then dK += dSᵀ·Q. */
+HD_DEVICE void hd_kv_tile_overlap(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, hd_u32 sk, hd_u32 sv,
+                                  hd_u32 st, const float *sl, int j0, int m0, int warp, int lane, void *hd_ws,
+                                  HD_PARAMS)
+{
+    const hd_u32 sq_ = st, sdo = st + HD_QT_BYTES;
+    const float *sd = sl + HD_BM;
+    const int rk = (warp >> 2) * 64;
+    float s[HD_BM / 8][4], dp[HD_BM / 8][4];
+    hd_wgmma_fence();
+    hd_wg_nt<HD_BM, HD_D, HD_BN>(&s[0][0], sk, rk, sq_); /* Sᵀ = K·Qᵀ */
+    hd_wgmma_commit();
+    hd_wg_nt<HD_BM, HD_DV, HD_BN>(&dp[0][0], sv, rk, sdo); /* dPᵀ = V·dOᵀ */
+    hd_wgmma_commit();
+    hd_wgmma_wait_<1>();
+    hd_acc_fence<HD_BM / 2>(&s[0][0]);
+    const bool cut = hd_block_cut(c, m0, HD_BM, j0, 16);
+#pragma unroll
+    for (int ni = 0; ni < HD_BM / 8; ni++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) { /* as hd_kv_tile: key row lane/4 (+8), query column 2(lane%4) (+1) */
+            int il = ni * 8 + (lane & 3) * 2 + (e & 1), i = m0 + il, j = j0 + (lane >> 2) + (e >> 1) * 8;
+            s[ni][e] = hd_exp2(hd_score2(c, s[ni][e], i, j, cut, HD_ARGS) - sl[il]); /* 0 where masked */
+        }
+    hd_u32 pa[HD_BM / 16][4], da[HD_BM / 16][4];
+    float pm[HD_BM / 8][4];
+#pragma unroll
+    for (int ni = 0; ni < HD_BM / 8; ni++)
+#pragma unroll
+        for (int e = 0; e < 4; e++)
+            pm[ni][e] = s[ni][e] * c.ms;
+    hd_pack_a<HD_BM / 8>(pa, pm);
+    hd_wgmma_fence();
+    hd_wg_ab<HD_DV, HD_BM>(&dv[0][0], pa, sdo); /* dV += (s·P)ᵀ·dO */
+    hd_wgmma_commit();
+    hd_wgmma_wait_<1>(); /* dPᵀ (dV may still run) */
+    hd_acc_fence<HD_BM / 2>(&dp[0][0]);
+#pragma unroll
+    for (int ni = 0; ni < HD_BM / 8; ni++)
+#pragma unroll
+        for (int e = 0; e < 4; e++) {
+            int il = ni * 8 + (lane & 3) * 2 + (e & 1), i = m0 + il, j = j0 + (lane >> 2) + (e >> 1) * 8;
+            float p = s[ni][e], ds = p * (dp[ni][e] * c.ms - sd[il]);
+            hd_dbias_put(c, i, j, p == 0.0f && hd_masked(c, i, j) ? HD_NEG_INF : 0.0f, ds, hd_ws, HD_ARGS);
+            dp[ni][e] = ds;
+        }
+    hd_pack_a<HD_BM / 8>(da, dp);
+    hd_wgmma_fence();
+    hd_wg_ab<HD_D, HD_BM>(&dk[0][0], da, sq_); /* dK += dSᵀ·Q */
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_DV / 2>(&dv[0][0]);
+    hd_acc_fence<HD_D / 2>(&dk[0][0]);
 }
 #endif
 
@@ -621,13 +705,7 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
             int j = j0 + (lane >> 2) + (e >> 1) * 8;
             float x = hd_score2(c, s[ni][e], i, j, cut, HD_ARGS), pm, ds;
             hd_grad(c, x, dp[ni][e], sl[il], sd[il], i, j, pm, ds, HD_ARGS);
-#if HD_DBIAS == 1
-            if (i < HD_SQ && j < HD_SKV && x != HD_NEG_INF)
-                hd_dbias_st(c.b, c.h, i, j, ds, HD_ARGS);
-#elif HD_DBIAS == 2
-            if (i < HD_SQ && j < HD_SKV && x != HD_NEG_INF)
-                atomicAdd(hd_dbacc(hd_ws) + hd_dbacc_idx(c.b, c.h, i, j), ds);
-#endif
+            hd_dbias_put(c, i, j, x, ds, hd_ws, HD_ARGS);
             s[ni][e] = pm, dp[ni][e] = ds;
         }
 #if HD_SM90
@@ -699,7 +777,12 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *
 #endif
         const hd_u32 st = s0 + stage * HD_STAGE_BYTES;
         const float *sl = (const float *)(gbase + (st - base) + HD_QT_BYTES + HD_OT_BYTES);
+#if HD_OVERLAP
+        (void)sds;
+        hd_kv_tile_overlap(dk, dv, ch, sk, sv, st, sl, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
+#else
         hd_kv_tile(dk, dv, ch, sk, sv, st, sl, sds, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
+#endif
         if (HD_STAGES == 1)
             __syncthreads(); /* before the next tile overwrites the stage */
     }
@@ -792,6 +875,26 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
         }
         const hd_u32 sk = st, sv = st + HD_QK_BYTES;
         float s[HD_QBN / 8][4], dp[HD_QBN / 8][4];
+        const bool cut = hd_block_cut(c, m0 + warp * 16, 16, t * HD_QBN, HD_QBN);
+#if HD_OVERLAP /* P = exp2(x − lse2) while dP = dO·Vᵀ runs; no dropout: M·s is the constant s */
+        hd_dq_scores_issue(s, dp, sq_, sdo, sk, sv, warp);
+        hd_wgmma_wait_<1>();
+        hd_acc_fence<HD_QBN / 2>(&s[0][0]);
+#pragma unroll
+        for (int ni = 0; ni < HD_QBN / 8; ni++)
+#pragma unroll
+            for (int e = 0; e < 4; e++) { /* as below */
+                int i = m0 + warp * 16 + (lane >> 2) + (e >> 1) * 8, j = t * HD_QBN + ni * 8 + (lane & 3) * 2 + (e & 1);
+                s[ni][e] = hd_exp2(hd_score2(c, s[ni][e], i, j, cut, HD_ARGS) - lse2[e >> 1]);
+            }
+        hd_wgmma_wait0();
+        hd_acc_fence<HD_QBN / 2>(&dp[0][0]);
+#pragma unroll
+        for (int ni = 0; ni < HD_QBN / 8; ni++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                dp[ni][e] = s[ni][e] * (dp[ni][e] * c.ms - dn[e >> 1]);
+#else
 #if HD_SM90
         hd_dq_scores_wg(s, dp, sq_, sdo, sk, sv, warp);
 #else
@@ -800,7 +903,6 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
         hd_mm_nt<HD_QBN / 8, HD_D16 / 16>(s, sq_, warp * 16, HD_DP / 8, sk, HD_DP / 8, lane);     /* S = Q·Kᵀ */
         hd_mm_nt<HD_QBN / 8, HD_DV16 / 16>(dp, sdo, warp * 16, HD_DVP / 8, sv, HD_DVP / 8, lane); /* dP = dO·Vᵀ */
 #endif
-        const bool cut = hd_block_cut(c, m0 + warp * 16, 16, t * HD_QBN, HD_QBN);
 #pragma unroll
         for (int ni = 0; ni < HD_QBN / 8; ni++)
 #pragma unroll
@@ -811,6 +913,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_dq(HD_PARAMS, void *
                 hd_grad(c, x, dp[ni][e], lse2[e >> 1], dn[e >> 1], i, j, pm, ds, HD_ARGS);
                 dp[ni][e] = ds;
             }
+#endif
 #if HD_SM90
         hd_dq_grad_wg(dq, dp, sk);
 #else

@@ -122,7 +122,7 @@ static bool check_options(const sd *s, char *why, size_t len)
         return false;
     if (s->out[IR_SDPA_RNG_DUMP] >= 0 && !cg_sdpa_shaped(T(s, s->out[IR_SDPA_RNG_DUMP]), full, false))
         return cg_sdpa_fail(why, len, "RNG_DUMP must be [B,Hq,Sq,Skv] of a type templates store");
-    if (in[IR_SDPA_BLOCK_MASK] >= 0 || in[IR_SDPA_RESERVED] >= 0)
+    if (in[IR_SDPA_BLOCK_MASK] >= 0)
         return cg_sdpa_fail(why, len, "the block mask has no attention template path");
     if (in[IR_SDPA_SINK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_SINK]), sink, false))
         return cg_sdpa_fail(why, len, "the sink must be [1,Hq,1,1]");

@@ -6,7 +6,8 @@
  * A plan = an engine config (+ an optional KERNEL_CACHE; without one the process-wide cache);
  * finalize builds the engine's plan (all compilation happens here, through that cache) and
  * keeps what the build took from the cache (HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT).
- * Execute binds the variant pack's pointers to the graph's tensors and runs the plan; nothing
+ * Execute binds the variant pack's pointers to the graph's tensors (and to the in-memory
+ * scalars of SDPA score modifiers, which share the graph's uids) and runs the plan; nothing
  * is compiled on that path.
  */
 #include <string.h>

@@ -5,7 +5,8 @@
  * serialized graph (frontend/schema/hipdnn_graph.fbs; rows are listed in FlatBuffer field
  * order). Shape rules live in fe_ops_check.c; the generic machinery in fe_desc.c.
  * GEN_STATS and PAGED_CACHE_LOAD are not in hipDNN's schema: their attributes are our _EXT
- * ids (include/HipdnnBackendAttributeName.h) and their tables are schema extensions.
+ * ids (include/HipdnnBackendAttributeName.h) and their tables are schema extensions; so are
+ * the SDPA forward's score modifier rows (fields 43..45: a nested Graph and two uids).
  */
 #include "frontend/fe_schema.h"
 

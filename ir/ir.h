@@ -27,6 +27,8 @@
  *
  * The reference semantics of every op are the ir_ref_* functions (ir_ref*.c): host memory,
  * strided views (ir_buf), math in double, results rounded once to the output type.
+ * An SDPA forward may carry a score modifier: pointwise ops of the graph between a score tensor
+ * (ir_tensor.score) and its IR_SDPA_SCORE_MOD slot, fused into it (ir_score.c, below).
  */
 #ifndef HIPDNN_IR_H
 #define HIPDNN_IR_H

@@ -2,7 +2,8 @@
  *
  * A case builds a graph in the JSON model (tensor, scalar, node, finalize_graph), then
  * check_graph runs it on the JIT engine (device memory, outputs poisoned with 0xFF bytes) and on
- * the reference engine (host memory) with the same fresh random inputs and compares every output.
+ * the reference engine (host memory) with the same fresh random inputs and compares every output
+ * (relative L2, or a comparison of the file's own through check_plan_cmp: gpu_compare_attention).
  * Each file declares its own suite with `.init = gpu_setup, .fini = gpu_teardown`.
  */
 #ifndef HIPDNN_TEST_GPU_UTIL_H

@@ -53,36 +53,14 @@ static hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
 
 static hipdnnBackendDescriptor_t tensor(int64_t uid, hipdnnDataType_t dt, const int64_t d[4], bool virt)
 {
-    hipdnnBackendDescriptor_t t = NULL;
-    int64_t st[4];
-    tu_packed_strides(4, d, st);
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, d));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, st));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &virt));
-    TU_OK(hipdnnBackendFinalize(t));
-    return keep(t);
+    return keep(tu_tensor(uid, dt, 4, d, virt, NULL, 0));
 }
 
-/* A one-element FLOAT scalar: by value holding v, or in memory (by_value false). */
+/* A one-element FLOAT scalar [1,1,1,1]: by value holding v, or in memory (by_value false). */
 static hipdnnBackendDescriptor_t scalar(int64_t uid, bool by_value, float v)
 {
-    hipdnnBackendDescriptor_t t = NULL;
     int64_t d[4] = {1, 1, 1, 1};
-    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
-    bool no = false;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 4, d));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 4, d));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &no));
-    if (by_value)
-        TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, 4, &v));
-    TU_OK(hipdnnBackendFinalize(t));
-    return keep(t);
+    return keep(tu_tensor(uid, HIPDNN_DATA_FLOAT, 4, d, false, by_value ? &v : NULL, sizeof v));
 }
 
 static hipdnnBackendDescriptor_t pw(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in0,

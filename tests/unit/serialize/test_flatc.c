@@ -238,14 +238,7 @@ Test(flatc, schema_sample_both_ways, .init = setup, .fini = teardown)
 /* A graph with an SDPA score modifier (a nested Graph table): examples/graphs/sdpa_softcap.json. */
 Test(flatc, score_modifier_example_both_ways, .init = setup, .fini = teardown)
 {
-    size_t len = 0;
-    char *text = sz_read_file(HIPDNN_SOURCE_DIR "/examples/graphs/sdpa_softcap.json", &len);
-    cr_assert_not_null(text);
-    hipdnnBackendDescriptor_t g = NULL;
-    TU_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, len));
-    free(text);
-    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    TU_OK(hipdnnBackendFinalize(g));
+    hipdnnBackendDescriptor_t g = tu_example_graph(handle, "sdpa_softcap.json");
     ours_read_by_flatc(g, "sdpa_softcap");
     flatc_bytes_read_by_us(g, "sdpa_softcap");
     TU_OK(hipdnnBackendDestroyDescriptor(g));

@@ -121,14 +121,7 @@ static uint8_t *small_graph(size_t *len)
  * when json is not NULL, as our JSON text. */
 static uint8_t *softcap_graph(size_t *len, char **json)
 {
-    size_t n = 0;
-    char *text = sz_read_file(HIPDNN_SOURCE_DIR "/examples/graphs/sdpa_softcap.json", &n);
-    cr_assert_not_null(text);
-    hipdnnBackendDescriptor_t g = NULL;
-    TU_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n));
-    free(text);
-    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    TU_OK(hipdnnBackendFinalize(g));
+    hipdnnBackendDescriptor_t g = tu_example_graph(handle, "sdpa_softcap.json");
     uint8_t *bin = sz_binary(g, len);
     if (json != NULL)
         *json = sz_json_text(g);

@@ -52,7 +52,10 @@
  *     _SDPA_FWD_SCORE_MOD_INPUT_UID_EXT   2643  INT64 x1: the sub-graph tensor that
  *                                    stands for S·scale, [B,Hq,Sq,Skv] FLOAT, read
  *                                    by the sub-graph, produced by none of its ops,
- *                                    never bound in a variant pack.
+ *                                    never bound in a variant pack. Declare it
+ *                                    non-virtual: the sub-graph is a finalized graph
+ *                                    of its own, and a graph refuses a virtual tensor
+ *                                    that none of its ops produces.
  *     _SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT  2644  INT64 x1: the sub-graph's result,
  *                                    [B,Hq,Sq,Skv] FLOAT: the scores bias, masks and
  *                                    softmax then see.

@@ -173,7 +173,7 @@ Test(binary, truncation_at_every_length, .init = setup, .fini = teardown)
     free(bin);
     bin = softcap_graph(&len, NULL);
     for (size_t n = 0; n < len; n += 1 + n / 512) {
-        snprintf(what, sizeof what, "softcap: first %zu of %zu bytes", n, len);
+        snprintf(what, sizeof what, "softcap: first %zu of %zu", n, len);
         feed_binary(&t, bin, n, what);
     }
     free(bin);

@@ -290,14 +290,32 @@ static void score_hook(const sd *s, base_sb *defs, base_sb *hooks)
     base_sb_printf(hooks, "    return t%d;\n}\n", s->op->in[IR_SDPA_SCORE_MOD]);
 }
 
-/* Whether the modifier's scalars are all loadable (by value, run-time, or a type hd_ld reads). */
+/* Whether tensor ti is the result of a score modifier op of the kernel. */
+static bool mod_result(const sd *s, int ti)
+{
+    for (int n = 0; n < s->k->n_ops; n++)
+        if (s->k->part[n] == IR_PART_SCORE && s->g->ops[s->k->ops[n]].out[0] == ti)
+            return true;
+    return false;
+}
+
+/* Every operand of the modifier is the score, a modifier result, or a one-element scalar the
+ * hook can read (by value, run-time, or in memory of a type hd_ld loads). */
 static bool check_mod(const sd *s, char *why, size_t len)
 {
     for (int n = 0; n < s->k->n_ops; n++) {
         const ir_op *op = &s->g->ops[s->k->ops[n]];
         for (int q = 0; s->k->part[n] == IR_PART_SCORE && q < op->n_in; q++) {
             const ir_tensor *t = op->in[q] >= 0 ? T(s, op->in[q]) : NULL;
-            if (t != NULL && !t->is_virtual && !t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
+            int64_t numel = 1;
+            for (int d = 0; t != NULL && d < t->rank; d++)
+                numel *= t->dims[d];
+            if (t == NULL || t->score || mod_result(s, op->in[q]))
+                continue;
+            if (t->is_virtual || numel != 1)
+                return cg_sdpa_fail(why, len, "a score modifier operand that is neither the score, a "
+                                    "modifier result nor a one-element scalar");
+            if (!t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
                 return cg_sdpa_fail(why, len, "a score modifier scalar of a type templates cannot load");
         }
     }

@@ -7,8 +7,9 @@
  * score modifiers (softcap c·tanh(s/c) with c by value or in memory, s·a + b with a, b in memory,
  * with bias and stats) on every main loop: mma.sync (sm_80, and head dim 96 on sm_90), wgmma at
  * head dims 64 and 128 with two and three stages, and the warp-specialized one; without a
- * modifier no hook is emitted; the knobs reach the tile shape; unsupported cases are refused
- * with a reason.
+ * modifier no hook is emitted; the modifier joins its attention kernel only (fused and unfused
+ * partitions); the knobs reach the tile shape; unsupported cases (a modifier operand that is not
+ * a scalar among them) are refused with a reason.
  * Numerical checks are tests/gpu/test_gpu_sdpa.c's.
  */
 #include <criterion/criterion.h>
@@ -28,7 +29,7 @@ typedef struct variant {
     bool mma_sync; /* sm_90 with jit.sdpa_wgmma 0 */
     bool ws;       /* sm_90 with jit.sdpa_ws 1 */
     int mod;       /* score modifier: 0 none, 1 softcap (c by value), 2 softcap (c in memory),
-                    * 3 s·a + b (a, b in memory) */
+                    * 3 s·a + b (a, b in memory), 4 softcap dividing by a [1,1,1,Skv] tensor */
     int stages;    /* jit.sdpa_stages (0: default) */
 } variant;
 
@@ -43,7 +44,8 @@ static void add_mod(ir_graph *g, const variant *v, ir_op *sdpa)
     t1 = ir_add_tensor(g, &mid), t2 = ir_add_tensor(g, &mid), m = ir_add_tensor(g, &mid);
     ir_op pw = {.kind = IR_OP_POINTWISE, .n_in = 3, .n_out = 1, .in = {-1, -1, -1}, .out = {-1}};
     int modes[3] = {HIPDNN_POINTWISE_DIV, HIPDNN_POINTWISE_TANH_FWD, HIPDNN_POINTWISE_MUL};
-    int a = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false), b = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
+    int a = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, v->mod == 4 ? v->Skv : 1, false);
+    int b = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
     if (v->mod == 1) { /* c = 30 by value */
         ir_tensor c = {.uid = 901, .dtype = HIPDNN_DATA_FLOAT, .rank = 4, .dims = {1, 1, 1, 1},
                        .strides = {1, 1, 1, 1}, .by_value = true};
@@ -240,6 +242,38 @@ Test(codegen_sdpa, score_modifier_variants_compile, .timeout = 900)
     cr_expect_eq(n, 12, "every score modifier variant compiles for sm_90 and sm_80");
 }
 
+/* A score modifier is the attention kernel's score hook in both partitions (fused and one op per
+ * kernel), and nothing else takes it: a pointwise op reading O stays a kernel of its own. */
+Test(codegen_sdpa, score_modifier_joins_only_its_attention_kernel)
+{
+    variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 40, .Skv = 50, .D = 64, .Dv = 64, .mod = 1};
+    ir_graph g;
+    build(&g, &v);
+    int sdpa = -1;
+    for (int k = 0; k < g.n_ops; k++)
+        sdpa = g.ops[k].kind == IR_OP_SDPA_FWD ? k : sdpa;
+    ir_op relu = {.kind = IR_OP_POINTWISE, .n_in = 3, .n_out = 1, .in = {g.ops[sdpa].out[IR_SDPA_O], -1, -1},
+                  .out = {add(&g, HIPDNN_DATA_BFLOAT16, 1, 2, 40, 64, false)}};
+    relu.a.pw = (ir_pointwise){.mode = HIPDNN_POINTWISE_RELU_FWD, .relu_upper = 1e30};
+    ir_add_op(&g, &relu);
+    cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS);
+    for (int fused = 0; fused < 2; fused++) {
+        ir_partition p;
+        cr_assert_eq(fused ? ir_fuse(&g, &p) : ir_split(&g, &p), HIPDNN_STATUS_SUCCESS);
+        cr_expect_eq(p.n, 2, "%s: attention + the relu", fused ? "fused" : "unfused");
+        for (int i = 0; i < p.n; i++) {
+            int score = 0;
+            for (int j = 0; j < p.k[i].n_ops; j++)
+                score += p.k[i].part[j] == IR_PART_SCORE;
+            bool attention = p.k[i].anchor >= 0 && g.ops[p.k[i].anchor].kind == IR_OP_SDPA_FWD;
+            cr_expect_eq(score, attention ? 3 : 0, "kernel %d: %d modifier ops", i, score);
+            cr_expect_eq(p.k[i].n_ops, attention ? 4 : 1);
+        }
+        ir_partition_free(&p);
+    }
+    ir_graph_free(&g);
+}
+
 /* The knobs set the tile shape; defaults depend on the head dim; what does not fit shrinks. */
 Test(codegen_sdpa, knobs_set_the_tiles)
 {
@@ -304,6 +338,8 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     expect_refused(&a, "fp32", "bf16 or all fp16");
     a = v, a.dmask = true, a.dropout = true;
     expect_refused(&a, "Philox and custom dropout", "exclusive");
+    a = v, a.mod = 4, a.Skv = 65;
+    expect_refused(&a, "a [1,1,1,Skv] modifier operand", "one-element scalar");
     a = v, a.Hq = 3, a.Hk = 2;
     ir_graph g; /* Hq not a multiple of Hk: the reference says BAD_PARAM; the template refuses */
     build(&g, &a);

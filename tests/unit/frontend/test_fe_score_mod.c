@@ -198,9 +198,8 @@ Test(score_mod, set_get_finalize_and_lowering)
     TU_OK(hipdnnBackendFinalize(op));
     hipdnnBackendDescriptor_t back = NULL;
     int64_t n = 0, in = 0, out = 0;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &back));
-    keep(back);
     TU_OK(hipdnnBackendGetAttribute(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT, DESC, 1, &n, &back));
+    keep(back); /* a new wrapper, the caller's to destroy */
     cr_expect_eq(n, 1);
     cr_expect_eq(back->obj, m.g->obj, "the graph read back is the one set");
     TU_OK(hipdnnBackendGetAttribute(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT, HIPDNN_TYPE_INT64, 1, &n, &in));

@@ -50,9 +50,10 @@ static int64_t layout(const ir_graph *ir, int64_t *offset)
 {
     int64_t ws = 0;
     bool *mod = base_calloc((size_t)ir->n_ops + 1, sizeof *mod);
-    if (mod == NULL)
+    if (mod == NULL || ir_score_mod_mark(ir, mod) != HIPDNN_STATUS_SUCCESS) {
+        base_free(mod);
         return -1;
-    ir_score_mod_mark(ir, mod);
+    }
     for (int i = 0; i < ir->n_t; i++) {
         bool in = in_workspace(ir, mod, i);
         if (offset != NULL)
@@ -166,7 +167,7 @@ static hipdnnStatus_t ref_execute(fe_plan_impl *p, hipdnnHandle_t handle, const 
     hipdnnStatus_t st = mod != NULL ? HIPDNN_STATUS_SUCCESS
                                     : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "reference engine: out of memory");
     if (mod != NULL)
-        ir_score_mod_mark(ir, mod);
+        st = ir_score_mod_mark(ir, mod);
     for (int k = 0; k < ir->n_ops && st == HIPDNN_STATUS_SUCCESS; k++)
         if (!mod[k]) /* a score modifier runs inside its SDPA op */
             st = run_op(ir, k, bufs);

@@ -298,10 +298,11 @@ hipdnnStatus_t ir_ref_run_mod(ir_op_kind k, const ir_attrs *a, const ir_score_mo
  * (IR_PART_SCORE), the reference evaluates it per score, codegen emits it as a hook. */
 
 /* mark[k] (g->n_ops entries) = whether op k belongs to a score modifier: a pointwise op whose
- * result reaches a `score` anchor's IR_SDPA_SCORE_MOD slot through pointwise ops only. */
-void ir_score_mod_mark(const ir_graph *g, bool *mark);
+ * result reaches a `score` anchor's IR_SDPA_SCORE_MOD slot through pointwise ops only.
+ * ALLOC_FAILED (with a message) when out of memory. */
+hipdnnStatus_t ir_score_mod_mark(const ir_graph *g, bool *mark);
 /* The ops of the score modifier of op `anchor` (indices in topological order, at most max);
- * returns how many, 0 without a modifier. */
+ * returns how many, 0 without a modifier, -1 (with a message) when out of memory. */
 int ir_score_mod_ops(const ir_graph *g, int anchor, int *ops, int max);
 
 #define IR_SCORE_MAX_STEPS 32

@@ -148,7 +148,7 @@ static hipdnnStatus_t add_score_mod(fuse *f, int ki, int k)
     if (ops == NULL)
         return oom();
     int n = ir_score_mod_ops(f->g, k, ops, f->g->n_ops);
-    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    hipdnnStatus_t st = n < 0 ? HIPDNN_STATUS_ALLOC_FAILED : HIPDNN_STATUS_SUCCESS;
     for (int i = 0; i < n && st == HIPDNN_STATUS_SUCCESS; i++)
         if (f->kernel_of[ops[i]] < 0)
             st = add_op(f, ki, ops[i], IR_PART_SCORE);
@@ -338,7 +338,7 @@ static hipdnnStatus_t partition(const ir_graph *g, ir_partition *p, bool fused)
     bool *avail = base_calloc((size_t)g->n_t + 1, sizeof *avail);
     hipdnnStatus_t st = f.kernel_of != NULL && avail != NULL && f.score_op != NULL ? HIPDNN_STATUS_SUCCESS : oom();
     if (st == HIPDNN_STATUS_SUCCESS)
-        ir_score_mod_mark(g, f.score_op);
+        st = ir_score_mod_mark(g, f.score_op);
     for (int k = 0; st == HIPDNN_STATUS_SUCCESS && k < g->n_ops; k++)
         f.kernel_of[k] = -1;
     for (int k = 0; fused && st == HIPDNN_STATUS_SUCCESS && k < g->n_ops; k++)

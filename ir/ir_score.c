@@ -8,8 +8,6 @@
  * reference pointwise evaluator (ir_ref_pointwise.c); fusion (ir_fuse.c) and codegen
  * (cg_sdpa.c) find the ops through the same two functions. Contract: ir.h.
  */
-#include <string.h>
-
 #include "ir/ir_int.h"
 
 static bool takes_modifier(const ir_op *op)
@@ -40,20 +38,28 @@ static bool walk(const ir_graph *g, int anchor, bool *mark)
     return true;
 }
 
-void ir_score_mod_mark(const ir_graph *g, bool *mark)
+static hipdnnStatus_t oom(void)
 {
-    if (!walk(g, -1, mark))
-        memset(mark, 0, (size_t)g->n_ops * sizeof *mark);
+    return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finding a score modifier: out of memory");
+}
+
+hipdnnStatus_t ir_score_mod_mark(const ir_graph *g, bool *mark)
+{
+    return walk(g, -1, mark) ? HIPDNN_STATUS_SUCCESS : oom();
 }
 
 int ir_score_mod_ops(const ir_graph *g, int anchor, int *ops, int max)
 {
     bool *mark = base_calloc((size_t)g->n_ops + 1, sizeof *mark);
     int n = 0;
-    if (mark != NULL && walk(g, anchor, mark))
-        for (int k = 0; k < g->n_ops && n < max; k++)
-            if (mark[k])
-                ops[n++] = k;
+    if (mark == NULL || !walk(g, anchor, mark)) {
+        base_free(mark);
+        oom();
+        return -1;
+    }
+    for (int k = 0; k < g->n_ops && n < max; k++)
+        if (mark[k])
+            ops[n++] = k;
     base_free(mark);
     return n;
 }
@@ -117,6 +123,8 @@ hipdnnStatus_t ir_score_mod_build(const ir_graph *g, int anchor, const ir_buf *b
     if (anchor < 0 || anchor >= g->n_ops || !takes_modifier(&g->ops[anchor]))
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "score modifier: op %d takes none", anchor);
     int n = ir_score_mod_ops(g, anchor, ops, IR_SCORE_MAX_STEPS + 1);
+    if (n < 0)
+        return HIPDNN_STATUS_ALLOC_FAILED;
     if (n > IR_SCORE_MAX_STEPS)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "score modifier: more than %d pointwise ops",
                          IR_SCORE_MAX_STEPS);

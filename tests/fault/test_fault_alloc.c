@@ -130,6 +130,32 @@ static void check_copy(run *r, hipdnnHandle_t h, hipdnnBackendDescriptor_t copy,
     STEP(r, hipdnnBackendDestroyDescriptor(copy));
 }
 
+/* Both serialized forms of finalized graph g and both ways back, then g and h destroyed;
+ * returns "key <key>\n<graph JSON>" (free it). */
+static char *finish(run *r, hipdnnHandle_t h, hipdnnBackendDescriptor_t g, const char *key)
+{
+    char *text = json_text(r, g);
+    size_t len = 0;
+    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &len, NULL));
+    uint8_t *bin = malloc(len);
+    size_t cap = len;
+    cr_assert_not_null(bin);
+    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, cap, &len, bin));
+    hipdnnBackendDescriptor_t from_bin = NULL, from_json = NULL;
+    STEP(r, hipdnnBackendCreateAndDeserializeGraph_ext(&from_bin, bin, len));
+    check_copy(r, h, from_bin, text);
+    STEP(r, hipdnnBackendCreateAndDeserializeJsonGraph_ext(&from_json, text, strlen(text)));
+    check_copy(r, h, from_json, text);
+    free(bin);
+    STEP(r, hipdnnBackendDestroyDescriptor(g));
+    STEP(r, hipdnnDestroy(h));
+    char *result = malloc(strlen(text) + strlen(key) + 8);
+    cr_assert_not_null(result);
+    sprintf(result, "key %s\n%s", key, text);
+    free(text);
+    return result;
+}
+
 /* Runs the scenario; returns "key <graph key>\n<graph JSON>" (free it). */
 static char *scenario(run *r)
 {
@@ -211,27 +237,7 @@ static char *scenario(run *r)
     STEP(r, hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR,
                                       sizeof key, &n, key));
 
-    /* both serialized forms, and both ways back */
-    char *text = json_text(r, g);
-    size_t len = 0;
-    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &len, NULL));
-    uint8_t *bin = malloc(len);
-    size_t cap = len;
-    cr_assert_not_null(bin);
-    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, cap, &len, bin));
-    hipdnnBackendDescriptor_t from_bin = NULL, from_json = NULL;
-    STEP(r, hipdnnBackendCreateAndDeserializeGraph_ext(&from_bin, bin, len));
-    check_copy(r, h, from_bin, text);
-    STEP(r, hipdnnBackendCreateAndDeserializeJsonGraph_ext(&from_json, text, strlen(text)));
-    check_copy(r, h, from_json, text);
-    free(bin);
-    STEP(r, hipdnnBackendDestroyDescriptor(g));
-    STEP(r, hipdnnDestroy(h));
-    char *result = malloc(strlen(text) + sizeof key + 8);
-    cr_assert_not_null(result);
-    sprintf(result, "key %s\n%s", key, text);
-    free(text);
-    return result;
+    return finish(r, h, g, key);
 }
 
 /* The score modifier example through JSON, finalize, the key and both serialized forms. */
@@ -243,7 +249,7 @@ static char *scenario_score_mod(run *r)
     size_t src_len = fread(src, 1, sizeof src, f);
     fclose(f);
     hipdnnHandle_t h = NULL;
-    hipdnnBackendDescriptor_t g = NULL, from_bin = NULL, from_json = NULL;
+    hipdnnBackendDescriptor_t g = NULL;
     STEP(r, hipdnnCreate(&h));
     STEP(r, hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, src, src_len));
     STEP(r, hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
@@ -252,25 +258,7 @@ static char *scenario_score_mod(run *r)
     int64_t n = 0;
     STEP(r, hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR,
                                       sizeof key, &n, key));
-    char *text = json_text(r, g);
-    size_t len = 0;
-    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &len, NULL));
-    uint8_t *bin = malloc(len);
-    size_t cap = len;
-    cr_assert_not_null(bin);
-    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, cap, &len, bin));
-    STEP(r, hipdnnBackendCreateAndDeserializeGraph_ext(&from_bin, bin, len));
-    check_copy(r, h, from_bin, text);
-    STEP(r, hipdnnBackendCreateAndDeserializeJsonGraph_ext(&from_json, text, strlen(text)));
-    check_copy(r, h, from_json, text);
-    free(bin);
-    STEP(r, hipdnnBackendDestroyDescriptor(g));
-    STEP(r, hipdnnDestroy(h));
-    char *result = malloc(strlen(text) + sizeof key + 8);
-    cr_assert_not_null(result);
-    sprintf(result, "key %s\n%s", key, text);
-    free(text);
-    return result;
+    return finish(r, h, g, key);
 }
 
 /* ---- the sweeps ------------------------------------------------------------------------------------- */

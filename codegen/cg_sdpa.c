@@ -14,9 +14,13 @@
  *       [1,Hq,1,1], Philox dropout with the seed and offset in memory or by value, custom
  *       dropout (DROPOUT_MASK [1|B,1|Hq,1|Sq,1|Skv], DROPOUT_SCALE)
  *   Stats / Max / Sum_exp [B,Hq,Sq,1], RNG_DUMP [B,Hq,Sq,Skv] (the mask used), any strides
+ *   a score modifier (the kernel's IR_PART_SCORE ops, ir_score.c): hd_score_mod(s, b, h, i, j)
+ *       made of the chain's pointwise statements (cg_pointwise_stmt), applied to the
+ *       natural-domain S·scale before bias, ALiBi and the masks (HD_SCORE_MOD 1; HD_FOLD is
+ *       then 0, the scale cannot fold into the exponent); its scalars by value, run-time or
+ *       one element in memory. Without a modifier nothing of it is emitted.
  * Refused with a reason (the engine falls back): the block mask, seed or offset passed as
- * run-time host scalars, a pointwise score modifier (ir_fuse fuses nothing into an SDPA anchor
- * today), AMD targets.
+ * run-time host scalars, AMD targets.
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
  * per 64 query rows, key tiles of 64 or 128; 128 x 128 tiles at D=128, 64 x 64 at D=64), with a
@@ -30,6 +34,7 @@
 
 typedef struct sd {
     const ir_graph *g;
+    const ir_kernel *k;
     const ir_op *op;
     const ir_sdpa *p;
     int in[IR_SDPA_N_IN], out[IR_SDPA_N_OUT]; /* tensor indices, -1 absent */
@@ -38,6 +43,7 @@ typedef struct sd {
     int bm, bn, warps, stages;
     bool sm90;                                /* wgmma products (sm_90a) */
     bool ws;                                  /* sm90 + a loading warpgroup */
+    int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
 static const ir_tensor *T(const sd *s, int ti) { return &s->g->t[ti]; }
@@ -122,7 +128,7 @@ static bool check_options(const sd *s, char *why, size_t len)
         return false;
     if (s->out[IR_SDPA_RNG_DUMP] >= 0 && !cg_sdpa_shaped(T(s, s->out[IR_SDPA_RNG_DUMP]), full, false))
         return cg_sdpa_fail(why, len, "RNG_DUMP must be [B,Hq,Sq,Skv] of a type templates store");
-    if (in[IR_SDPA_BLOCK_MASK] >= 0 || in[IR_SDPA_RESERVED] >= 0)
+    if (in[IR_SDPA_BLOCK_MASK] >= 0)
         return cg_sdpa_fail(why, len, "the block mask has no attention template path");
     if (in[IR_SDPA_SINK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_SINK]), sink, false))
         return cg_sdpa_fail(why, len, "the sink must be [1,Hq,1,1]");
@@ -246,6 +252,76 @@ static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     }
 }
 
+/* A float expression for operand ti of a score modifier op: the score, a chain result (t<i>),
+ * or a scalar (cg_sdpa_scalar_value). */
+static void mod_operand(const sd *s, int ti, char *buf, size_t n)
+{
+    const ir_tensor *t = T(s, ti);
+    base_sb sb = {0};
+    if (t->score)
+        snprintf(buf, n, "s");
+    else if (t->is_virtual)
+        snprintf(buf, n, "t%d", ti);
+    else {
+        cg_sdpa_scalar_value(s->g, ti, &sb);
+        snprintf(buf, n, "%s", sb.oom ? "0.0f" : base_sb_str(&sb));
+    }
+    base_sb_free(&sb);
+}
+
+/* HD_SCORE_MOD and hd_score_mod(s, b, h, i, j): the chain's statements, in graph order. */
+static void score_hook(const sd *s, base_sb *defs, base_sb *hooks)
+{
+    base_sb_puts(defs, "#define HD_SCORE_MOD 1\n");
+    base_sb_puts(hooks, "HD_DEVICE float hd_score_mod(float s, int b, int h, int i, int j, HD_PARAMS)\n{\n"
+                        "    (void)b, (void)h, (void)i, (void)j;\n");
+    for (int n = 0; n < s->k->n_ops; n++) {
+        if (s->k->part[n] != IR_PART_SCORE)
+            continue;
+        const ir_op *op = &s->g->ops[s->k->ops[n]];
+        char a[3][96], out[32];
+        for (int q = 0; q < 3; q++)
+            if (q < op->n_in && op->in[q] >= 0)
+                mod_operand(s, op->in[q], a[q], sizeof a[q]);
+        snprintf(out, sizeof out, "    float t%d", op->out[0]);
+        cg_pointwise_stmt(hooks, op, out, a[0], op->n_in > 1 && op->in[1] >= 0 ? a[1] : NULL,
+                          op->n_in > 2 && op->in[2] >= 0 ? a[2] : NULL, "0");
+    }
+    base_sb_printf(hooks, "    return t%d;\n}\n", s->op->in[IR_SDPA_SCORE_MOD]);
+}
+
+/* Whether tensor ti is the result of a score modifier op of the kernel. */
+static bool mod_result(const sd *s, int ti)
+{
+    for (int n = 0; n < s->k->n_ops; n++)
+        if (s->k->part[n] == IR_PART_SCORE && s->g->ops[s->k->ops[n]].out[0] == ti)
+            return true;
+    return false;
+}
+
+/* Every operand of the modifier is the score, a modifier result, or a one-element scalar the
+ * hook can read (by value, run-time, or in memory of a type hd_ld loads). */
+static bool check_mod(const sd *s, char *why, size_t len)
+{
+    for (int n = 0; n < s->k->n_ops; n++) {
+        const ir_op *op = &s->g->ops[s->k->ops[n]];
+        for (int q = 0; s->k->part[n] == IR_PART_SCORE && q < op->n_in; q++) {
+            const ir_tensor *t = op->in[q] >= 0 ? T(s, op->in[q]) : NULL;
+            int64_t numel = 1;
+            for (int d = 0; t != NULL && d < t->rank; d++)
+                numel *= t->dims[d];
+            if (t == NULL || t->score || mod_result(s, op->in[q]))
+                continue;
+            if (t->is_virtual || numel != 1)
+                return cg_sdpa_fail(why, len, "a score modifier operand that is neither the score, a "
+                                    "modifier result nor a one-element scalar");
+            if (!t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
+                return cg_sdpa_fail(why, len, "a score modifier scalar of a type templates cannot load");
+        }
+    }
+    return true;
+}
+
 static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
 {
     const int *in = s->in;
@@ -254,7 +330,10 @@ static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     cg_sdpa_seq_hook(s->g, "hd_seq_kv", in[IR_SDPA_SEQ_KV], s->Skv, hooks);
     base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_SINK %d\n#define HD_DROPOUT %d\n"
                    "#define HD_FOLD %d\n", in[IR_SDPA_BIAS] >= 0, s->p->alibi, in[IR_SDPA_SINK] >= 0,
-                   s->p->dropout_p > 0, in[IR_SDPA_BIAS] < 0 && !s->p->alibi && cg_sdpa_positive_scale(s->g, in[IR_SDPA_SCALE], s->p->attn_scale));
+                   s->p->dropout_p > 0, in[IR_SDPA_BIAS] < 0 && !s->p->alibi && s->n_mod == 0 &&
+                   cg_sdpa_positive_scale(s->g, in[IR_SDPA_SCALE], s->p->attn_scale));
+    if (s->n_mod > 0)
+        score_hook(s, defs, hooks);
     if (in[IR_SDPA_BIAS] >= 0)
         cg_sdpa_bshs_hook(s->g, "hd_bias", in[IR_SDPA_BIAS], hooks);
     if (s->p->alibi)
@@ -299,7 +378,7 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
 hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                             cg_kernel *out, char *why, size_t why_len)
 {
-    sd s = {.g = g, .op = &g->ops[k->anchor]};
+    sd s = {.g = g, .k = k, .op = &g->ops[k->anchor]};
     s.p = &s.op->a.sdpa;
     for (int i = 0; i < IR_SDPA_N_IN; i++)
         s.in[i] = i < s.op->n_in ? s.op->in[i] : -1;
@@ -309,12 +388,14 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         cg_sdpa_fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }
-    if (k->n_ops != 1) {
-        cg_sdpa_fail(why, why_len, "attention fused with other ops has no template yet");
+    for (int n = 0; n < k->n_ops; n++)
+        s.n_mod += k->part[n] == IR_PART_SCORE;
+    if (k->n_ops != 1 + s.n_mod) {
+        cg_sdpa_fail(why, why_len, "attention fused with other ops than a score modifier has no template yet");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }
     if (s.out[IR_SDPA_O] < 0 || !check_qkv(&s, why, why_len) || !check_options(&s, why, why_len) ||
-        !choose_tiles(&s, t, why, why_len))
+        !check_mod(&s, why, why_len) || !choose_tiles(&s, t, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);

@@ -3,7 +3,8 @@
  * A small reflection of schema/hipdnn_graph.fbs drives both directions: each table is a
  * list of (field name, field id, kind). Graph, Node, TensorAttributes and the scalar value
  * structs are listed here; every operation's attributes table is derived from its
- * descriptor class (fe_schema_ops.c), so the API tables and the wire cannot disagree.
+ * descriptor class (fe_schema_ops.c), so the API tables and the wire cannot disagree. A
+ * table-valued field (an SDPA score modifier's nested Graph) is a sub-table of that name.
  * Decoding reads only through the bounds-checked fe_fb reader; malformed bytes are
  * HIPDNN_STATUS_BAD_PARAM with the table and field named, never a crash.
  */
@@ -124,7 +125,7 @@ static bool op_table(const char *name, fb_table *t)
         [FE_W_UID] = K_I64, [FE_W_UIDS] = K_VEC_I64, [FE_W_I64] = K_I64, [FE_W_I32] = K_I32,
         [FE_W_I32S] = K_VEC_I32, [FE_W_I64S] = K_VEC_I64, [FE_W_F32] = K_F32, [FE_W_BOOL] = K_BOOL,
         [FE_W_ENUM] = K_ENUM, [FE_W_DTYPE] = K_ENUM, [FE_W_CONVMODE] = K_ENUM,
-        [FE_W_STRING] = K_STR, [FE_W_BYTES] = K_VEC_U8};
+        [FE_W_STRING] = K_STR, [FE_W_BYTES] = K_VEC_U8, [FE_W_GRAPH] = K_TABLE};
     for (int c = 0; c < fe_n_classes; c++) {
         const fe_class *cls = fe_classes[c];
         if (cls == NULL || cls->op_type == 0 || strcmp(cls->table, name) != 0)
@@ -135,7 +136,8 @@ static bool op_table(const char *name, fb_table *t)
             if (a->wire == FE_W_NONE || a->fb_id < 0 || (a->flags & FE_COMPUTE))
                 continue;
             const char *ref = a->wire == FE_W_DTYPE ? "DataType"
-                            : a->wire == FE_W_CONVMODE ? "ConvMode" : a->enum_name;
+                            : a->wire == FE_W_CONVMODE ? "ConvMode"
+                            : a->wire == FE_W_GRAPH ? "Graph" : a->enum_name;
             t->f[t->n++] = (fb_field){a->field, (uint16_t)a->fb_id, wire_kind[a->wire], ref};
         }
         return true;
@@ -315,6 +317,12 @@ static bool enc_field(enc *e, fe_fbt *t, const fb_field *f, const json_t *obj, i
     switch ((kind)f->kind) {
     case K_VEC_I64: case K_VEC_I32: case K_VEC_U8: return enc_vec_ints(e, t, f, j);
     case K_VEC_TABLE: return enc_vec_tables(e, t, f, j, depth);
+    case K_TABLE: {
+        fe_fbt *sub = enc_table(e, f->ref, j, depth + 1);
+        if (sub != NULL)
+            fe_fbt_table(t, f->id, sub);
+        return sub != NULL;
+    }
     case K_STRUCT: {
         const fb_struct *s = struct_by_name(f->ref);
         uint8_t bytes[16];
@@ -524,6 +532,18 @@ static json_t *dec_scalar(const fe_fb_table *t, const fb_field *f, int *rc)
     }
 }
 
+/* A table-valued field (a score modifier's Graph). */
+static json_t *dec_subtable(const fe_fb_table *t, const fb_field *f, hipdnnStatus_t *st, int *rc)
+{
+    fe_fb_table sub;
+    if ((*rc = fe_fb_subtable(t, f->id, &sub)) != FE_FB_OK)
+        return NULL;
+    json_t *x = dec_table(&sub, f->ref, st);
+    if (x == NULL)
+        *rc = RC_REPORTED;
+    return x;
+}
+
 static bool dec_field(const fe_fb_table *t, const char *tname, const fb_field *f, json_t *obj,
                       hipdnnStatus_t *st)
 {
@@ -532,6 +552,8 @@ static bool dec_field(const fe_fb_table *t, const char *tname, const fb_field *f
     json_t *x;
     if (f->kind == K_UNION)
         x = dec_union(t, f, st, &rc, &member);
+    else if (f->kind == K_TABLE)
+        x = dec_subtable(t, f, st, &rc);
     else if (f->kind == K_VEC_I64 || f->kind == K_VEC_I32 || f->kind == K_VEC_U8 ||
              f->kind == K_VEC_TABLE)
         x = dec_vec(t, f, st, &rc);

@@ -71,6 +71,7 @@ typedef enum fe_wire {
     FE_W_CONVMODE,/* ConvMode (numbering differs from hipdnnConvolutionMode_t) */
     FE_W_STRING,  /* string */
     FE_W_BYTES,   /* [ubyte] */
+    FE_W_GRAPH,   /* OPERATIONGRAPH descriptor → a nested Graph table (a score modifier) */
 } fe_wire;
 
 typedef struct fe_obj fe_obj;
@@ -395,6 +396,11 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
 /* ---- fe_ops_check.c: per-operation finalize rules ------------------------------------------ */
 
 hipdnnStatus_t fe_check_op(fe_obj *op);
+/* fe_score_mod.c: an SDPA forward's score modifier (its three SCORE_MOD attributes) against
+ * the scores [b,hq,sq,skv] (skv < 0: unknown). */
+hipdnnStatus_t fe_check_score_mod(fe_obj *op, int64_t b, int64_t hq, int64_t sq, int64_t skv);
+/* The index of the tensor with `uid` in gi->tensors, -1 when none. */
+int fe_score_mod_tensor(const fe_graph_info *gi, int64_t uid);
 /* Layernorm/rmsnorm without NORMALIZED_DIM_COUNT: the normalized trailing dims run from
  * scale's first non-1 dim after dim 0 to the end (an all-ones scale: the last dim). The one
  * rule; lowering writes its result into the IR so every engine uses it. */

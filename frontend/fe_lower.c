@@ -6,6 +6,10 @@
  * strides, virtual flag and by-value bytes; the graph's dynamic-shape flag goes to the IR graph
  * (codegen reads it). Features the IR has no slot for (multi-GPU peer
  * statistics, FP8 attention scales) are NOT_SUPPORTED with a message naming them.
+ * An SDPA forward's score modifier (fe_score_mod.c checked it) is lowered into the same IR
+ * graph: its tensors after the graph's (the input S as a score tensor, every result virtual),
+ * its pointwise ops beside the others, its result in the op's IR_SDPA_SCORE_MOD slot. Its
+ * uids must differ from the graph's (BAD_PARAM otherwise): in-memory scalars bind by uid.
  */
 #include <math.h>
 #include <string.h>
@@ -372,6 +376,44 @@ static ir_tensor lower_tensor(fe_obj *t)
     return it;
 }
 
+/* The score modifier of SDPA forward o (lowered as *sdpa) into out. */
+static hipdnnStatus_t lower_score_mod(fe_obj *o, const fe_graph_info *gi, int graph_compute, ir_graph *out,
+                                      ir_op *sdpa)
+{
+    fe_val *gv = fe_get(o, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT);
+    if (o->cls->type != HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT || gv->n == 0)
+        return HIPDNN_STATUS_SUCCESS;
+    const fe_graph_info *sub = &fe_graph_of(gv->one.obj)->gi;
+    int64_t in_uid = i64_or(o, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT, 0);
+    int64_t out_uid = i64_or(o, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT, 0);
+    int base = out->n_t;
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    for (int i = 0; i < sub->n_tensors && st == HIPDNN_STATUS_SUCCESS; i++) {
+        ir_tensor t = lower_tensor(sub->tensors[i].t);
+        if (fe_score_mod_tensor(gi, t.uid) >= 0)
+            return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: score modifier tensor uid %lld is also a "
+                             "tensor of the graph; give the sub-graph uids of its own", o->cls->name,
+                             (long long)t.uid);
+        if (t.uid == in_uid)
+            t.score = true, t.by_value = t.runtime_scalar = false;
+        t.is_virtual |= t.score || sub->tensors[i].producer >= 0; /* never in memory */
+        if (ir_add_tensor(out, &t) < 0)
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
+    }
+    for (int k = 0; k < sub->n_ops && st == HIPDNN_STATUS_SUCCESS; k++) {
+        ir_op op;
+        st = lower_op(sub->ops[k], sub, graph_compute, &op);
+        for (int s = 0; s < IR_MAX_SLOTS; s++) {
+            op.in[s] += op.in[s] >= 0 ? base : 0;
+            op.out[s] += op.out[s] >= 0 ? base : 0;
+        }
+        if (st == HIPDNN_STATUS_SUCCESS && ir_add_op(out, &op) < 0)
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
+    }
+    sdpa->in[IR_SDPA_SCORE_MOD] = base + fe_score_mod_tensor(sub, out_uid);
+    return st;
+}
+
 hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
 {
     fe_val *gc = fe_get(graph, HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT);
@@ -387,6 +429,8 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
     for (int k = 0; k < gi->n_ops && st == HIPDNN_STATUS_SUCCESS; k++) {
         ir_op op;
         st = lower_op(gi->ops[k], gi, graph_compute, &op);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            st = lower_score_mod(gi->ops[k], gi, graph_compute, out, &op);
         if (st == HIPDNN_STATUS_SUCCESS && ir_add_op(out, &op) < 0)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
     }

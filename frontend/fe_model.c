@@ -8,6 +8,10 @@
  * Reading builds every tensor and operation through the same attribute setters and finalize
  * checks as the public API, so a file can never produce a graph the API would refuse.
  * Fields are written when the attribute is set, in schema order; reading accepts any order.
+ * A graph-valued attribute (an SDPA forward's score modifier, FE_W_GRAPH) is a nested Graph
+ * object; reading one accepts POINTWISE nodes only (so nesting stops at one level), builds
+ * it like a top-level graph and finalizes it with a placeholder handle (score_mod_handle: a
+ * sub-graph is never executed on its own; do not hipdnnDestroy what its HANDLE query gives).
  */
 #include <jansson.h>
 #include <math.h>
@@ -103,6 +107,10 @@ static json_t *attr_to_json(const fe_attr *a, const fe_val *v)
         for (int64_t i = 0; arr != NULL && i < v->n; i++)
             arr = push(arr, json_integer(((const unsigned char *)v->arr)[i]));
         return arr;
+    }
+    case FE_W_GRAPH: {
+        json_t *sub = NULL;
+        return fe_graph_to_json(v->one.obj, &sub) == HIPDNN_STATUS_SUCCESS ? sub : NULL;
     }
     case FE_W_NONE: break;
     }
@@ -426,9 +434,49 @@ static hipdnnStatus_t set_array_from_json(fe_obj *o, const fe_attr *a, const jso
     return st;
 }
 
+/* The handle of score-modifier sub-graphs read from a file (never used to run anything). */
+static struct hipdnnHandle score_mod_handle = {FE_HANDLE_MAGIC, NULL};
+
+/* Whether every node of a nested graph document is pointwise (checked before building it). */
+static bool pointwise_only(const json_t *doc)
+{
+    const json_t *nodes = json_object_get(doc, "nodes");
+    for (size_t i = 0; json_is_array(nodes) && i < json_array_size(nodes); i++) {
+        const json_t *type = json_object_get(json_array_get(nodes, i), "attributes_type");
+        if (!json_is_string(type) || strcmp(json_string_value(type), "PointwiseAttributes") != 0)
+            return false;
+    }
+    return true;
+}
+
+/* A nested Graph object -> a finalized OPERATIONGRAPH set as attribute a of o. */
+static hipdnnStatus_t set_graph(fe_obj *o, const fe_attr *a, const json_t *j)
+{
+    if (!json_is_object(j) || !pointwise_only(j))
+        return MFAIL("a score modifier must be a Graph object whose nodes are all PointwiseAttributes");
+    fe_obj *g = NULL;
+    hipdnnBackendDescriptor_t d = NULL;
+    hipdnnHandle_t h = &score_mod_handle;
+    hipdnnStatus_t st = fe_graph_from_json(j, &g);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_set_attr(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_finalize(g);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_wrap(g, &d);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_set_attr(o, a->id, a->type, 1, &d);
+    if (d != NULL)
+        hipdnnBackendDestroyDescriptor(d);
+    if (g != NULL)
+        fe_obj_unref(g);
+    return st;
+}
+
 static hipdnnStatus_t set_field(fe_obj *o, const fe_attr *a, const json_t *j, const tensor_map *m)
 {
     switch ((fe_wire)a->wire) {
+    case FE_W_GRAPH: return set_graph(o, a, j);
     case FE_W_UID:
     case FE_W_UIDS: return set_tensors(o, a, j, m);
     case FE_W_I64S:

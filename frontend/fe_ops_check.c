@@ -9,7 +9,7 @@
  * returns BAD_PARAM with a message naming the descriptor type, the attribute(s) and the
  * offending dims or values; nothing here modifies the object.
  * Does not own: attribute tables (fe_schema_ops.c), tensor validity (fe_tensor.c), graph
- * structure (fe_graph.c), or whether an engine can run the op (decided at plan time).
+ * structure (fe_graph.c), the SDPA score modifier's sub-graph rules (fe_score_mod.c), or whether an engine can run the op (decided at plan time).
  * Tensor letters follow op-semantics.md: conv X [N,C,spatial..], W [K,C/G,spatial..];
  * matmul A [..,M,K], B [..,K,N]; attention Q [B,Hq,Sq,D], K [B,Hk,Skv,D], V [B,Hv,Skv,Dv].
  */
@@ -833,6 +833,7 @@ static hipdnnStatus_t check_sdpa_fwd(fe_obj *op)
         TRY(sdpa_paged(op, &s, pt));
     TRY(sdpa_common(op, &s));
     TRY(sdpa_fwd_outputs(op, &s));
+    TRY(fe_check_score_mod(op, s.b, s.hq, s.sq, s.skv));
     return sdpa_fwd_fp8(op);
 }
 

@@ -6,7 +6,8 @@
  * A plan = an engine config (+ an optional KERNEL_CACHE; without one the process-wide cache);
  * finalize builds the engine's plan (all compilation happens here, through that cache) and
  * keeps what the build took from the cache (HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT).
- * Execute binds the variant pack's pointers to the graph's tensors and runs the plan; nothing
+ * Execute binds the variant pack's pointers to the graph's tensors (and to the in-memory
+ * scalars of SDPA score modifiers, which share the graph's uids) and runs the plan; nothing
  * is compiled on that path.
  */
 #include <string.h>
@@ -143,17 +144,27 @@ const fe_class fe_enginecfg_class = {
 
 /* ---- execution plan ----------------------------------------------------------------------------------- */
 
-/* The uids a variant pack must bind: graph tensors that are neither virtual nor constants. */
+/* The uids a variant pack must bind: graph tensors that are neither virtual nor constants,
+ * and the in-memory scalars of score modifiers (IR tensors after the graph's own). */
 static hipdnnStatus_t collect_uids(plan_state *ps)
 {
     const fe_graph_info *gi = &fe_graph_of(ps->cfg.graph)->gi;
-    ps->uids = base_malloc(((size_t)gi->n_tensors + 1) * sizeof *ps->uids);
+    const ir_graph *ir = fe_graph_of(ps->cfg.graph)->ir;
+    int n_ir = ir != NULL ? ir->n_t : 0;
+    ps->uids = base_malloc(((size_t)gi->n_tensors + (size_t)n_ir + 1) * sizeof *ps->uids);
     if (ps->uids == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing a plan: out of memory");
     for (int i = 0; i < gi->n_tensors; i++) {
         fe_tensor_view t = fe_tensor(gi->tensors[i].t);
         if (!t.is_virtual && !t.by_value)
             ps->uids[ps->n_uids++] = t.uid;
+    }
+    for (int i = gi->n_tensors; i < n_ir; i++) {
+        bool seen = false;
+        for (int j = 0; j < ps->n_uids; j++)
+            seen |= ps->uids[j] == ir->t[i].uid;
+        if (!ir->t[i].is_virtual && !ir->t[i].by_value && !seen)
+            ps->uids[ps->n_uids++] = ir->t[i].uid;
     }
     return HIPDNN_STATUS_SUCCESS;
 }

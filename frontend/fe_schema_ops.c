@@ -5,7 +5,8 @@
  * serialized graph (frontend/schema/hipdnn_graph.fbs; rows are listed in FlatBuffer field
  * order). Shape rules live in fe_ops_check.c; the generic machinery in fe_desc.c.
  * GEN_STATS and PAGED_CACHE_LOAD are not in hipDNN's schema: their attributes are our _EXT
- * ids (include/HipdnnBackendAttributeName.h) and their tables are schema extensions.
+ * ids (include/HipdnnBackendAttributeName.h) and their tables are schema extensions; so are
+ * the SDPA forward's score modifier rows (fields 43..45: a nested Graph and two uids).
  */
 #include "frontend/fe_schema.h"
 
@@ -205,6 +206,13 @@ static const fe_attr sdpa_fwd[] = {
      .field = "mma_core_mode", .wire = FE_W_DTYPE, .fb_id = 39},
     ENUMV(HIPDNN_ATTR_SDPA_FWD_IMPLEMENTATION_EXT, HIPDNN_TYPE_ATTENTION_IMPLEMENTATION_EXT,
           "AttentionImplementation", "implementation", 40, 0),
+    /* our extension (fields 43..45, after the tooling strings 41, 42): the score modifier */
+    {.id = HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT,
+     .name = "HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT", .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR,
+     .shape = FE_ONE, .min_n = 1, .max_n = 1, .desc = HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR,
+     .field = "score_mod_graph", .wire = FE_W_GRAPH, .fb_id = 43},
+    SCALAR(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT, I64, FE_W_I64, "score_mod_input_uid", 44, 0),
+    SCALAR(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT, I64, FE_W_I64, "score_mod_output_uid", 45, 0),
     COMP(HIPDNN_ATTR_SDPA_FWD_COMP_TYPE_EXT),
 };
 static const fe_attr sdpa_bwd[] = {

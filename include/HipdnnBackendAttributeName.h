@@ -44,6 +44,26 @@
  *     (full names: HIPDNN_ATTR_OPERATION_PAGED_CACHE_LOAD_*_EXT)
  *     HIPDNN_ATTR_PAGED_CACHE_LOAD_COMP_TYPE_EXT 50104  DATA_TYPE x1.
  *
+ *   On HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT — a score modifier (after
+ *   cuDNN 9.21's unified SDPA SUBGRAPH / SUBGRAPH_INPUT_UID / SUBGRAPH_OUTPUT_UID;
+ *   numbered in the SDPA forward range, right after _SDPA_FWD_COMP_TYPE_EXT):
+ *     _SDPA_FWD_SCORE_MOD_GRAPH_EXT       2642  desc x1: a finalized OPERATIONGRAPH
+ *                                    whose operations are all POINTWISE.
+ *     _SDPA_FWD_SCORE_MOD_INPUT_UID_EXT   2643  INT64 x1: the sub-graph tensor that
+ *                                    stands for S·scale, [B,Hq,Sq,Skv] FLOAT, read
+ *                                    by the sub-graph, produced by none of its ops,
+ *                                    never bound in a variant pack. Declare it
+ *                                    non-virtual: the sub-graph is a finalized graph
+ *                                    of its own, and a graph refuses a virtual tensor
+ *                                    that none of its ops produces.
+ *     _SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT  2644  INT64 x1: the sub-graph's result,
+ *                                    [B,Hq,Sq,Skv] FLOAT: the scores bias, masks and
+ *                                    softmax then see.
+ *     Every other input of the sub-graph is a one-element scalar (by value, run-time,
+ *     or in memory and bound in the variant pack). Exclusive with ALiBi, the causal
+ *     flags, the band bounds and the padding mask. (full names:
+ *     HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_*_EXT)
+ *
  *   On HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR — the compiled-kernel cache a plan
  *   consults when HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE is set on it:
  *     _KERNEL_CACHE_OPERATION_GRAPH_EXT      50200  desc x1: OPERATIONGRAPH the
@@ -326,6 +346,12 @@ typedef enum
     HIPDNN_ATTR_SDPA_FWD_MMA_CORE_MODE_EXT = 2639,                  /* DATA_TYPE x1 */
     HIPDNN_ATTR_SDPA_FWD_IMPLEMENTATION_EXT = 2640,                 /* ATTENTION_IMPLEMENTATION_EXT x1 */
     HIPDNN_ATTR_SDPA_FWD_COMP_TYPE_EXT = 2641,                      /* DATA_TYPE x1 */
+    /* score modifier (op-semantics.md §4.3 step 3): a finalized OPERATIONGRAPH of POINTWISE ops
+     * applied to each scaled score S = Q·Kᵀ·scale before bias, ALiBi and the masks; exclusive
+     * with ALiBi, the causal flags, the band bounds and the padding mask */
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT = 2642,      /* desc: OPERATIONGRAPH */
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT = 2643,  /* INT64 x1: S, [B,Hq,Sq,Skv] FLOAT */
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT = 2644, /* INT64 x1: the modified S */
 
     /* ---- LayerNorm forward (HIPDNN_BACKEND_OPERATION_LAYERNORM_DESCRIPTOR_EXT) */
     HIPDNN_ATTR_OPERATION_LAYERNORM_X_EXT = 2700,

@@ -27,6 +27,8 @@
  *
  * The reference semantics of every op are the ir_ref_* functions (ir_ref*.c): host memory,
  * strided views (ir_buf), math in double, results rounded once to the output type.
+ * An SDPA forward may carry a score modifier: pointwise ops of the graph between a score tensor
+ * (ir_tensor.score) and its IR_SDPA_SCORE_MOD slot, fused into it (ir_score.c, below).
  */
 #ifndef HIPDNN_IR_H
 #define HIPDNN_IR_H
@@ -41,7 +43,7 @@
 typedef enum ir_role { IR_ROLE_POINTWISE, IR_ROLE_ANCHOR, IR_ROLE_ALONE } ir_role;
 
 typedef enum ir_op_kind {
-#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail) IR_OP_##ID,
+#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail, score) IR_OP_##ID,
 #include "ir/ir_ops.def"
 #undef IR_OP
     IR_OP_COUNT
@@ -51,7 +53,7 @@ typedef struct ir_op_info {
     const char *name;
     ir_role role;
     int n_in, n_out;
-    bool pro, epi, tail; /* fusion rules, see ir_ops.def */
+    bool pro, epi, tail, score; /* fusion rules, see ir_ops.def */
 } ir_op_info;
 
 const ir_op_info *ir_op_info_of(ir_op_kind k);
@@ -136,9 +138,12 @@ typedef struct ir_sdpa {
 enum ir_sdpa_in {
     IR_SDPA_Q, IR_SDPA_K, IR_SDPA_V, IR_SDPA_BIAS, IR_SDPA_SCALE, IR_SDPA_SEQ_Q, IR_SDPA_SEQ_KV,
     IR_SDPA_SEED, IR_SDPA_OFFSET, IR_SDPA_DROPOUT_MASK, IR_SDPA_DROPOUT_SCALE,
-    IR_SDPA_PAGE_K, IR_SDPA_PAGE_V, IR_SDPA_SINK, IR_SDPA_BLOCK_MASK, IR_SDPA_RESERVED,
+    IR_SDPA_PAGE_K, IR_SDPA_PAGE_V, IR_SDPA_SINK, IR_SDPA_BLOCK_MASK, IR_SDPA_SCORE_MOD,
     IR_SDPA_N_IN
 };
+/* IR_SDPA_SCORE_MOD: the result M [B,Hq,Sq,Skv] of a score modifier (ir_score.c), a chain of
+ * pointwise ops computed from a score tensor (ir_tensor.score) and one-element scalars; the op
+ * uses M_ij in place of S_ij·scale (op-semantics.md §4.3 step 3). */
 enum ir_sdpa_out { IR_SDPA_O, IR_SDPA_STATS, IR_SDPA_MAX, IR_SDPA_SUM_EXP, IR_SDPA_RNG_DUMP,
                    IR_SDPA_N_OUT };
 enum ir_sdpa_bwd_in {
@@ -180,6 +185,9 @@ typedef struct ir_tensor {
     bool is_virtual;            /* intermediate: never in the variant pack */
     bool by_value;              /* compile-time constant scalar, value[] holds its bytes */
     bool runtime_scalar;        /* host scalar bound at execute time */
+    bool score;                 /* the scaled scores S [B,Hq,Sq,Skv] of the SDPA op whose score
+                                 * modifier reads it: virtual, no producer, computed inside that
+                                 * op and never in memory (ir_score.c) */
     uint8_t value[8];
     int producer;               /* op index, -1 for a graph input */
 } ir_tensor;
@@ -236,7 +244,9 @@ void ir_key_hex(const ir_key *k, char out[33]);
 
 /* ---- fusion (ir_fuse.c) ------------------------------------------------------------------------ */
 
-typedef enum ir_part { IR_PART_PROLOGUE, IR_PART_ANCHOR, IR_PART_EPILOGUE, IR_PART_REGION } ir_part;
+/* IR_PART_SCORE: an op of the anchor's score modifier (the `score` rule of ir_ops.def). */
+typedef enum ir_part { IR_PART_PROLOGUE, IR_PART_ANCHOR, IR_PART_EPILOGUE, IR_PART_REGION,
+                       IR_PART_SCORE } ir_part;
 
 typedef struct ir_kernel {
     int anchor;                 /* op index of the anchor, -1 for a pure pointwise region */
@@ -275,6 +285,46 @@ typedef struct ir_ref_ctx {
 } ir_ref_ctx;
 
 hipdnnStatus_t ir_ref_run(ir_op_kind k, const ir_attrs *a, const ir_ref_ctx *c);
+/* ir_ref_run of an op with a score modifier (mod: its chain, ir_score_mod_build; NULL: none).
+ * The modifier's result operand (IR_SDPA_SCORE_MOD) is never read: pass it NULL. */
+typedef struct ir_score_mod ir_score_mod;
+hipdnnStatus_t ir_ref_run_mod(ir_op_kind k, const ir_attrs *a, const ir_score_mod *mod,
+                              const ir_ref_ctx *c);
+
+/* ---- score modifiers (ir_score.c) --------------------------------------------------------------
+ * A score modifier is a chain of pointwise ops inside the graph: it starts at a score tensor
+ * (ir_tensor.score), may read one-element scalars, and ends in the IR_SDPA_SCORE_MOD operand of
+ * an anchor with the `score` fusion rule. Fusion puts the chain into that anchor's kernel
+ * (IR_PART_SCORE), the reference evaluates it per score, codegen emits it as a hook. */
+
+/* mark[k] (g->n_ops entries) = whether op k belongs to a score modifier: a pointwise op whose
+ * result reaches a `score` anchor's IR_SDPA_SCORE_MOD slot through pointwise ops only.
+ * ALLOC_FAILED (with a message) when out of memory. */
+hipdnnStatus_t ir_score_mod_mark(const ir_graph *g, bool *mark);
+/* The ops of the score modifier of op `anchor` (indices in topological order, at most max);
+ * returns how many, 0 without a modifier, -1 (with a message) when out of memory. */
+int ir_score_mod_ops(const ir_graph *g, int anchor, int *ops, int max);
+
+#define IR_SCORE_MAX_STEPS 32
+enum { IR_SCORE_NONE = -3, IR_SCORE_CONST = -2, IR_SCORE_S = -1 }; /* step operand sources */
+/* The chain flattened for evaluation: step k applies pw to operands that are the score S, a
+ * constant, or the result of an earlier step; `result` is the step giving the modified score. */
+typedef struct ir_score_step {
+    ir_pointwise pw;
+    int src[3];                 /* IR_SCORE_* or the index of an earlier step */
+    double k[3];                /* the constant of an IR_SCORE_CONST operand */
+} ir_score_step;
+struct ir_score_mod {
+    int n, result;
+    ir_score_step step[IR_SCORE_MAX_STEPS];
+};
+/* Flattens the modifier of op `anchor`; scalars are read from their by-value bytes or, for a
+ * scalar in memory, from bufs[tensor] (bufs: g->n_t host views). NOT_SUPPORTED for a chain
+ * longer than IR_SCORE_MAX_STEPS, BAD_PARAM for an operand that is neither S, a step result
+ * nor a one-element scalar. */
+hipdnnStatus_t ir_score_mod_build(const ir_graph *g, int anchor, const ir_buf *bufs, ir_score_mod *m);
+/* The modified score of s (double precision, ir_pointwise_eval per step). */
+double ir_score_mod_eval(const ir_score_mod *m, double s);
 
 /* Pointwise math of one element: y = f(a, b, c) in double (index = GEN_INDEX position). */
 double ir_pointwise_eval(const ir_pointwise *p, double a, double b, double c, int64_t index);

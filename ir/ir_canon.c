@@ -10,7 +10,9 @@
  *   3. tensors numbered by first use in that order;
  *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute,
  *      attributes field by field, operand numbers) and every tensor (dtype, dims, strides with
- *      size-1 dims' strides zeroed, virtual tensors without strides, flags, by-value bytes).
+ *      size-1 dims' strides zeroed, virtual tensors without strides, flags (virtual, by value,
+ *      run-time scalar, score tensor), by-value bytes). A score modifier's pointwise ops are
+ *      ops of the graph like any other, so its math and constants are in the bytes and the key.
  *      No uid, name, pointer or struct padding is ever written.
  * The key is XXH3-128 of the bytes.
  */
@@ -119,7 +121,7 @@ static void tensor_bytes(const ir_tensor *t, base_sb *sb)
         put_i64(sb, t->dims[i]);
     for (int i = 0; i < t->rank && !t->is_virtual; i++)
         put_i64(sb, t->dims[i] == 1 ? 0 : t->strides[i]);
-    put_i64(sb, t->is_virtual | t->by_value << 1 | t->runtime_scalar << 2);
+    put_i64(sb, t->is_virtual | t->by_value << 1 | t->runtime_scalar << 2 | t->score << 3);
     if (t->by_value)
         base_sb_putn(sb, (const char *)t->value, sizeof t->value);
 }

@@ -11,9 +11,14 @@
  *             come from memory (graph inputs or earlier kernels); an op with `tail` (block
  *             quantize) may end the epilogue;
  *   region    leftover pointwise ops connected by virtual tensors form pure pointwise kernels
- *             (an op joins a region when everything else it reads is a graph input).
+ *             (an op joins a region when everything else it reads is a graph input);
+ *   score     the ops of a score modifier (ir_score.c) join the anchor with `score` that
+ *             reads their result, as IR_PART_SCORE, in the fused and the unfused partition
+ *             alike (the chain is part of the op: it runs once per score inside it) and
+ *             never join a prologue, epilogue or region.
  * A tensor is written to memory when it is not virtual or when an op of another kernel reads
- * it; virtual tensors used only inside a kernel never touch memory. Kernels come out in a
+ * it; virtual tensors used only inside a kernel never touch memory, and score tensors
+ * (ir_tensor.score) are never read from it. Kernels come out in a
  * topological order.
  * ir_split is the unfused partition (the unfused JIT engine's): one kernel per op, so every
  * tensor between two ops goes through memory.
@@ -26,6 +31,7 @@ typedef struct fuse {
     const ir_graph *g;
     int *kernel_of;  /* per op, -1 unassigned */
     ir_partition *p;
+    bool *score_op;  /* per op: part of a score modifier */
 } fuse;
 
 static hipdnnStatus_t oom(void)
@@ -83,7 +89,7 @@ static hipdnnStatus_t grow_prologue(fuse *f, int ki, int k)
     for (int s = 0; s < op->n_in; s++) {
         int ti = op->in[s];
         int p = ti >= 0 ? f->g->t[ti].producer : -1;
-        if (p < 0 || f->kernel_of[p] >= 0 || !is_pointwise(f, p) || !only_reader(f, ti, k))
+        if (p < 0 || f->kernel_of[p] >= 0 || !is_pointwise(f, p) || f->score_op[p] || !only_reader(f, ti, k))
             continue;
         hipdnnStatus_t st = add_op(f, ki, p, IR_PART_PROLOGUE);
         if (st == HIPDNN_STATUS_SUCCESS)
@@ -120,7 +126,7 @@ static hipdnnStatus_t grow_epilogue(fuse *f, int ki, int anchor, bool *avail)
         avail[g->ops[anchor].out[0]] = true;
     for (int k = anchor + 1; k < g->n_ops; k++) {
         bool pw = is_pointwise(f, k), tail = info(f, k)->tail;
-        if (f->kernel_of[k] >= 0 || !(pw || tail) || !epilogue_fits(f, ki, k, avail))
+        if (f->kernel_of[k] >= 0 || f->score_op[k] || !(pw || tail) || !epilogue_fits(f, ki, k, avail))
             continue;
         hipdnnStatus_t st = add_op(f, ki, k, IR_PART_EPILOGUE);
         if (st != HIPDNN_STATUS_SUCCESS)
@@ -133,12 +139,31 @@ static hipdnnStatus_t grow_epilogue(fuse *f, int ki, int anchor, bool *avail)
     return HIPDNN_STATUS_SUCCESS;
 }
 
+/* The score modifier of anchor k (the `score` rule) into kernel ki. */
+static hipdnnStatus_t add_score_mod(fuse *f, int ki, int k)
+{
+    if (!info(f, k)->score)
+        return HIPDNN_STATUS_SUCCESS;
+    int *ops = base_malloc(((size_t)f->g->n_ops + 1) * sizeof *ops);
+    if (ops == NULL)
+        return oom();
+    int n = ir_score_mod_ops(f->g, k, ops, f->g->n_ops);
+    hipdnnStatus_t st = n < 0 ? HIPDNN_STATUS_ALLOC_FAILED : HIPDNN_STATUS_SUCCESS;
+    for (int i = 0; i < n && st == HIPDNN_STATUS_SUCCESS; i++)
+        if (f->kernel_of[ops[i]] < 0)
+            st = add_op(f, ki, ops[i], IR_PART_SCORE);
+    base_free(ops);
+    return st;
+}
+
 static hipdnnStatus_t place_anchor(fuse *f, int k, bool *avail)
 {
     int ki = -1;
     hipdnnStatus_t st = new_kernel(f, k, &ki);
     if (st == HIPDNN_STATUS_SUCCESS && info(f, k)->pro)
         st = grow_prologue(f, ki, k);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = add_score_mod(f, ki, k);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = add_op(f, ki, k, IR_PART_ANCHOR);
     memset(avail, 0, (size_t)f->g->n_t * sizeof *avail);
@@ -213,7 +238,7 @@ static hipdnnStatus_t interface(fuse *f, int ki)
         const ir_op *op = &g->ops[kn->ops[i]];
         for (int s = 0; s < op->n_in && st == HIPDNN_STATUS_SUCCESS; s++) {
             int ti = op->in[s];
-            if (ti >= 0 && !g->t[ti].by_value &&
+            if (ti >= 0 && !g->t[ti].by_value && !g->t[ti].score &&
                 (g->t[ti].producer < 0 || f->kernel_of[g->t[ti].producer] != ki))
                 st = push(&kn->reads, &kn->n_reads, ti);
         }
@@ -284,15 +309,19 @@ static void sort_ops(ir_kernel *k)
         }
 }
 
-/* One kernel per op, in graph order: anchors (and ALONE ops) alone, each pointwise op a region
- * of its own. */
+/* One kernel per op, in graph order: anchors (and ALONE ops) alone, with their score modifier,
+ * each other pointwise op a region of its own. */
 static hipdnnStatus_t place_each(fuse *f)
 {
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     for (int k = 0; st == HIPDNN_STATUS_SUCCESS && k < f->g->n_ops; k++) {
         bool pw = is_pointwise(f, k);
         int ki = -1;
+        if (f->score_op[k])
+            continue;
         st = new_kernel(f, pw ? -1 : k, &ki);
+        if (st == HIPDNN_STATUS_SUCCESS && !pw)
+            st = add_score_mod(f, ki, k);
         if (st == HIPDNN_STATUS_SUCCESS)
             st = add_op(f, ki, k, pw ? IR_PART_REGION : IR_PART_ANCHOR);
     }
@@ -304,9 +333,12 @@ static hipdnnStatus_t place_each(fuse *f)
 static hipdnnStatus_t partition(const ir_graph *g, ir_partition *p, bool fused)
 {
     *p = (ir_partition){0};
-    fuse f = {g, base_malloc(((size_t)g->n_ops + 1) * sizeof(int)), p};
+    fuse f = {g, base_malloc(((size_t)g->n_ops + 1) * sizeof(int)), p,
+              base_calloc((size_t)g->n_ops + 1, sizeof(bool))};
     bool *avail = base_calloc((size_t)g->n_t + 1, sizeof *avail);
-    hipdnnStatus_t st = f.kernel_of != NULL && avail != NULL ? HIPDNN_STATUS_SUCCESS : oom();
+    hipdnnStatus_t st = f.kernel_of != NULL && avail != NULL && f.score_op != NULL ? HIPDNN_STATUS_SUCCESS : oom();
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = ir_score_mod_mark(g, f.score_op);
     for (int k = 0; st == HIPDNN_STATUS_SUCCESS && k < g->n_ops; k++)
         f.kernel_of[k] = -1;
     for (int k = 0; fused && st == HIPDNN_STATUS_SUCCESS && k < g->n_ops; k++)
@@ -321,6 +353,7 @@ static hipdnnStatus_t partition(const ir_graph *g, ir_partition *p, bool fused)
     if (st == HIPDNN_STATUS_SUCCESS)
         st = order_kernels(&f);
     base_free(f.kernel_of);
+    base_free(f.score_op);
     base_free(avail);
     if (st != HIPDNN_STATUS_SUCCESS)
         ir_partition_free(p);
@@ -384,6 +417,11 @@ void ir_partition_dump(const ir_graph *g, const ir_partition *p, base_sb *out)
         dump_part(g, k, IR_PART_PROLOGUE, "prologue", out);
         dump_part(g, k, k->anchor >= 0 ? IR_PART_ANCHOR : IR_PART_REGION, "anchor", out);
         dump_part(g, k, IR_PART_EPILOGUE, "epilogue", out);
+        for (int j = 0; j < k->n_ops; j++)
+            if (k->part[j] == IR_PART_SCORE) {
+                dump_part(g, k, IR_PART_SCORE, "score", out);
+                break;
+            }
         dump_tensors(g, "reads", k->reads, k->n_reads, out);
         dump_tensors(g, "writes", k->writes, k->n_writes, out);
     }

@@ -1,7 +1,8 @@
 /* ir_graph.c — building and sealing an IR graph.
  *
  * Owns: growth of the tensor and op arrays, ir_graph_seal (producers, slot checks, a stable
- * topological order, shape inference for virtual tensors) and consumer counts. Lowering from
+ * topological order, shape inference for virtual tensors) and consumer counts. A virtual tensor
+ * needs a producer unless it is a score tensor (ir_tensor.score: its SDPA op computes it). Lowering from
  * API descriptors is the frontend's job (frontend/fe_lower.c); this file knows no descriptors.
  */
 #include <string.h>
@@ -93,7 +94,7 @@ static hipdnnStatus_t set_producers(ir_graph *g)
             g->t[ti].producer = k;
         }
     for (int i = 0; i < g->n_t; i++)
-        if (g->t[i].is_virtual && g->t[i].producer < 0 && ir_consumers(g, i) > 0)
+        if (g->t[i].is_virtual && !g->t[i].score && g->t[i].producer < 0 && ir_consumers(g, i) > 0)
             return GFAIL("virtual tensor uid %lld has no producer", (long long)g->t[i].uid);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -25,6 +25,8 @@ hipdnnStatus_t ir_ref_bs_quantize(const ir_quant *p, const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_bs_dequantize(const ir_quant *p, const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_paged_cache_load(const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_sdpa_fwd(const ir_sdpa *p, const ir_ref_ctx *c);
+/* The forward with a score modifier applied to each S·scale (mod NULL: none). */
+hipdnnStatus_t ir_ref_sdpa_fwd_mod(const ir_sdpa *p, const ir_score_mod *mod, const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_sdpa_bwd(const ir_sdpa *p, const ir_ref_ctx *c);
 
 /* Checks inferable output shapes against the declared ones (ir_infer.c). */

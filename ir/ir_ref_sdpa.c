@@ -16,6 +16,8 @@
  *
  * Forward, per (b, h, query row i), in this order (sq, skv: SEQ_Q[b], SEQ_KV[b], else Sq, Skv):
  *  1. S_ij = (Σ_d Q_id·K_jd)·scale          scale = the SCALE tensor, else attn_scale
+ *  1b. S_ij = mod(S_ij)                      the score modifier, when the op has one: the chain
+ *                                             (ir_ref_sdpa_fwd_mod; ir_score_mod_eval, double)
  *  2. S_ij += Bias[b,h,i,j]                   size-1 bias dims broadcast
  *  3. S_ij += slope_h·(j − i)                 ALiBi: n = 2^floor(log2 Hq); slope_h = 2^(−8(h+1)/n)
  *                                             for h < n, else 2^(−4(2(h−n)+1)/n)
@@ -54,7 +56,8 @@ typedef struct head_src {        /* Q, K or V [B,H,S,Dh], or a paged container [
 
 typedef struct sdpa_ops {        /* operands by meaning, whichever op's slots they came from */
     const ir_buf *q, *k, *v, *bias, *scale, *seq_q, *seq_kv, *seed, *offset;
-    const ir_buf *dmask, *dscale, *dscale_inv, *page_k, *page_v, *sink, *block_mask, *reserved;
+    const ir_buf *dmask, *dscale, *dscale_inv, *page_k, *page_v, *sink, *block_mask, *mod_result;
+    const ir_score_mod *mod;     /* the score modifier's chain (forward), NULL without one */
 } sdpa_ops;
 
 typedef struct sdpa {
@@ -268,8 +271,9 @@ static hipdnnStatus_t check_options(sdpa *s)
     if (s->in.block_mask != NULL)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
                          "sdpa reference: the block mask (BLOCK_MASK) is not implemented");
-    if (s->in.reserved != NULL)
-        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "sdpa reference: reserved slot in use");
+    if (s->in.mod_result != NULL && s->in.mod == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "sdpa reference: a score modifier operand "
+                         "without its chain (ir_ref_run_mod)");
     if (s->in.bias != NULL && !dims_bcast(s, s->in.bias))
         return bad("the bias must be [1|B,1|Hq,1|Sq,1|Skv]");
     if (p->padding_mask && (s->in.seq_q == NULL || s->in.seq_kv == NULL))
@@ -416,6 +420,8 @@ static double sdpa_score(const sdpa *s, int64_t i, int64_t j)
     for (int64_t d = 0; d < s->D; d++)
         acc += q[d] * k[d];
     acc *= s->scale;
+    if (s->in.mod != NULL)
+        acc = ir_score_mod_eval(s->in.mod, acc);
     if (s->in.bias != NULL) {
         bcast_idx(s->in.bias, s->b, s->h, i, j, idx);
         acc += ir_load(s->in.bias, idx);
@@ -537,15 +543,21 @@ static void fwd_ops(const ir_ref_ctx *c, sdpa_ops *o)
         .dmask = IR_IN(c, IR_SDPA_DROPOUT_MASK), .dscale = IR_IN(c, IR_SDPA_DROPOUT_SCALE),
         .page_k = IR_IN(c, IR_SDPA_PAGE_K), .page_v = IR_IN(c, IR_SDPA_PAGE_V),
         .sink = IR_IN(c, IR_SDPA_SINK), .block_mask = IR_IN(c, IR_SDPA_BLOCK_MASK),
-        .reserved = IR_IN(c, IR_SDPA_RESERVED)};
+        .mod_result = IR_IN(c, IR_SDPA_SCORE_MOD)};
 }
 
 hipdnnStatus_t ir_ref_sdpa_fwd(const ir_sdpa *p, const ir_ref_ctx *c)
+{
+    return ir_ref_sdpa_fwd_mod(p, NULL, c);
+}
+
+hipdnnStatus_t ir_ref_sdpa_fwd_mod(const ir_sdpa *p, const ir_score_mod *mod, const ir_ref_ctx *c)
 {
     sdpa s = {0};
     sdpa_ops ops;
     hipdnnStatus_t st;
     fwd_ops(c, &ops);
+    ops.mod = mod;
     st = sdpa_init(&s, p, &ops, IR_OUT(c, IR_SDPA_RNG_DUMP));
     if (st == OK)
         st = fwd_check_outputs(&s, c);

@@ -64,6 +64,9 @@
  *           HD_RNG_DUMP + hd_rng_dump(b,h,i,j,m, ..)  stores the mask used (0: no RNG_DUMP)
  *           HD_SINK + hd_sink(h, ..)     attention sink (0: none)
  *           hd_row_stats(b,h,i,m,l, ..)  stores Stats / Max / Sum_exp of a row (m natural log)
+ *           HD_SCORE_MOD + hd_score_mod(s,b,h,i,j, ..)  score modifier applied to the natural-domain
+ *                                       S·scale before bias, ALiBi and the masks (undefined: none;
+ *                                       HD_FOLD is then 0)
  *           HD_FOLD                     1 when the scale is a positive constant and nothing is added
  *                                       to the scores: the max runs on raw scores and the scale
  *                                       folds into the exponent's FMA
@@ -113,6 +116,9 @@ HD_DEVICE int hd_seq_q(int b, HD_PARAMS) { return HD_SQ; }
 HD_DEVICE int hd_seq_kv(int b, HD_PARAMS) { return HD_SKV; }
 HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
 HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
+#endif
+#ifndef HD_SCORE_MOD
+#define HD_SCORE_MOD 0
 #endif
 
 #define HD_THREADS (HD_WARPS * 32)
@@ -341,7 +347,9 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
             for (int e = 0; e < 4; e++) {
                 int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + (e >> 1) * 8;
                 int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
-#if HD_FOLD
+#if HD_SCORE_MOD /* the modifier sees S·scale (not the log2 domain) */
+                float x = hd_score_mod(s[mi][ni][e] * hd_scale(HD_ARGS), k.b, k.h, i, j, HD_ARGS) * HD_LOG2E;
+#elif HD_FOLD
                 float x = s[mi][ni][e]; /* scaled inside the exponent below */
 #else
                 float x = s[mi][ni][e] * k.scale2;

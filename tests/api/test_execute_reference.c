@@ -35,20 +35,7 @@ static float urand(void) { return (float)rand() / (float)RAND_MAX * 2.0f - 1.0f;
 
 static hipdnnBackendDescriptor_t tensor(int64_t uid, int rank, const int64_t *dims, bool is_virtual)
 {
-    int64_t strides[8];
-    strides[rank - 1] = 1;
-    for (int i = rank - 2; i >= 0; i--)
-        strides[i] = strides[i + 1] * dims[i + 1];
-    hipdnnDataType_t f32 = HIPDNN_DATA_FLOAT;
-    hipdnnBackendDescriptor_t t;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
-    TU_OK(hipdnnBackendFinalize(t));
-    return t;
+    return tu_tensor(uid, HIPDNN_DATA_FLOAT, rank, dims, is_virtual, NULL, 0);
 }
 
 static void set_desc(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t a, hipdnnBackendDescriptor_t v)

@@ -1,5 +1,5 @@
 /* tu.c — the shared test helpers declared in tu.h (random numbers, last-error text, example
- * graphs). */
+ * graphs, tensor descriptors). */
 #include <stdio.h>
 #include <time.h>
 #include <unistd.h>
@@ -52,6 +52,25 @@ const char *tu_msg(void)
     static _Thread_local char buf[HIPDNN_ERROR_STRING_MAX_LENGTH];
     hipdnnPeekLastErrorString_ext(buf, sizeof buf);
     return buf;
+}
+
+hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
+                                    bool is_virtual, const void *value, int64_t value_len)
+{
+    hipdnnBackendDescriptor_t t = NULL;
+    int64_t strides[8];
+    cr_assert(rank >= 1 && rank <= 8);
+    tu_packed_strides(rank, dims, strides);
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
+    if (value != NULL)
+        TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, value_len, value));
+    TU_OK(hipdnnBackendFinalize(t));
+    return t;
 }
 
 hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *file)

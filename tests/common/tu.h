@@ -68,6 +68,11 @@ static inline void tu_destroy(hipdnnBackendDescriptor_t *d)
     }
 }
 
+/* A finalized tensor descriptor (caller destroys it): uid, type, dims with packed strides,
+ * virtual or not, and by-value bytes when value is not NULL (value_len of them). */
+hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
+                                    bool is_virtual, const void *value, int64_t value_len);
+
 /* Packed row-major strides for dims. */
 static inline void tu_packed_strides(int rank, const int64_t *dims, int64_t *strides)
 {

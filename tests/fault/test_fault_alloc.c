@@ -3,7 +3,9 @@
  *
  * Owns: a scenario through the public API — tensors, a LAYERNORM and a pointwise op, an
  * operation graph, finalize, OPS read back, binary and JSON serialization, both deserializers,
- * finalizing the copies — run once per allocation with that allocation made to fail:
+ * finalizing the copies — and a second one on examples/graphs/sdpa_softcap.json (an SDPA node
+ * nesting a score modifier Graph: its JSON read, lowering with the modifier, key, both forms
+ * and both ways back), each run once per allocation with that allocation made to fail:
  *   - library allocations (base_alloc_fail_at, once only and "sticky"),
  *   - jansson's allocations (json_set_alloc_funcs with a failing allocator).
  * Each API call must return SUCCESS or an error status (normally ALLOC_FAILED), never crash.
@@ -128,6 +130,32 @@ static void check_copy(run *r, hipdnnHandle_t h, hipdnnBackendDescriptor_t copy,
     STEP(r, hipdnnBackendDestroyDescriptor(copy));
 }
 
+/* Both serialized forms of finalized graph g and both ways back, then g and h destroyed;
+ * returns "key <key>\n<graph JSON>" (free it). */
+static char *finish(run *r, hipdnnHandle_t h, hipdnnBackendDescriptor_t g, const char *key)
+{
+    char *text = json_text(r, g);
+    size_t len = 0;
+    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &len, NULL));
+    uint8_t *bin = malloc(len);
+    size_t cap = len;
+    cr_assert_not_null(bin);
+    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, cap, &len, bin));
+    hipdnnBackendDescriptor_t from_bin = NULL, from_json = NULL;
+    STEP(r, hipdnnBackendCreateAndDeserializeGraph_ext(&from_bin, bin, len));
+    check_copy(r, h, from_bin, text);
+    STEP(r, hipdnnBackendCreateAndDeserializeJsonGraph_ext(&from_json, text, strlen(text)));
+    check_copy(r, h, from_json, text);
+    free(bin);
+    STEP(r, hipdnnBackendDestroyDescriptor(g));
+    STEP(r, hipdnnDestroy(h));
+    char *result = malloc(strlen(text) + strlen(key) + 8);
+    cr_assert_not_null(result);
+    sprintf(result, "key %s\n%s", key, text);
+    free(text);
+    return result;
+}
+
 /* Runs the scenario; returns "key <graph key>\n<graph JSON>" (free it). */
 static char *scenario(run *r)
 {
@@ -209,32 +237,33 @@ static char *scenario(run *r)
     STEP(r, hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR,
                                       sizeof key, &n, key));
 
-    /* both serialized forms, and both ways back */
-    char *text = json_text(r, g);
-    size_t len = 0;
-    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &len, NULL));
-    uint8_t *bin = malloc(len);
-    size_t cap = len;
-    cr_assert_not_null(bin);
-    STEP(r, hipdnnBackendGetSerializedBinaryGraph_ext(g, cap, &len, bin));
-    hipdnnBackendDescriptor_t from_bin = NULL, from_json = NULL;
-    STEP(r, hipdnnBackendCreateAndDeserializeGraph_ext(&from_bin, bin, len));
-    check_copy(r, h, from_bin, text);
-    STEP(r, hipdnnBackendCreateAndDeserializeJsonGraph_ext(&from_json, text, strlen(text)));
-    check_copy(r, h, from_json, text);
-    free(bin);
-    STEP(r, hipdnnBackendDestroyDescriptor(g));
-    STEP(r, hipdnnDestroy(h));
-    char *result = malloc(strlen(text) + sizeof key + 8);
-    cr_assert_not_null(result);
-    sprintf(result, "key %s\n%s", key, text);
-    free(text);
-    return result;
+    return finish(r, h, g, key);
+}
+
+/* The score modifier example through JSON, finalize, the key and both serialized forms. */
+static char *scenario_score_mod(run *r)
+{
+    static char src[1 << 16];
+    FILE *f = fopen(HIPDNN_SOURCE_DIR "/examples/graphs/sdpa_softcap.json", "rb");
+    cr_assert_not_null(f);
+    size_t src_len = fread(src, 1, sizeof src, f);
+    fclose(f);
+    hipdnnHandle_t h = NULL;
+    hipdnnBackendDescriptor_t g = NULL;
+    STEP(r, hipdnnCreate(&h));
+    STEP(r, hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, src, src_len));
+    STEP(r, hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    STEP(r, hipdnnBackendFinalize(g));
+    char key[40] = "";
+    int64_t n = 0;
+    STEP(r, hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR,
+                                      sizeof key, &n, key));
+    return finish(r, h, g, key);
 }
 
 /* ---- the sweeps ------------------------------------------------------------------------------------- */
 
-static void sweep_library(bool sticky)
+static void sweep_library(bool sticky, char *(*scenario)(run *))
 {
     tu_seed(sticky ? "fault::library_allocations_sticky" : "fault::library_allocations");
     rows = tu_range(1, 512);
@@ -284,12 +313,17 @@ static void sweep_library(bool sticky)
 
 Test(fault, library_allocations_fail_once)
 {
-    sweep_library(false);
+    sweep_library(false, scenario);
 }
 
 Test(fault, library_allocations_fail_from_n_on)
 {
-    sweep_library(true);
+    sweep_library(true, scenario);
+}
+
+Test(fault, score_modifier_library_allocations_fail_once)
+{
+    sweep_library(false, scenario_score_mod);
 }
 
 Test(fault, jansson_allocations)

@@ -2,7 +2,8 @@
  *
  * A case builds a graph in the JSON model (tensor, scalar, node, finalize_graph), then
  * check_graph runs it on the JIT engine (device memory, outputs poisoned with 0xFF bytes) and on
- * the reference engine (host memory) with the same fresh random inputs and compares every output.
+ * the reference engine (host memory) with the same fresh random inputs and compares every output
+ * (relative L2, or a comparison of the file's own through check_plan_cmp: gpu_compare_attention).
  * Each file declares its own suite with `.init = gpu_setup, .fini = gpu_teardown`.
  */
 #ifndef HIPDNN_TEST_GPU_UTIL_H
@@ -60,6 +61,17 @@ void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_
 /* The same with a finalized plan of g (any engine config) in place of the engine's default one. */
 void check_plan(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
                 const char *what);
+/* Compares output t of the GPU run (got) with the reference's (want), failing the test on a
+ * mismatch. check_plan's: no unwritten (NaN) element and relative L2 within tolerance(type). */
+typedef void (*gpu_compare_fn)(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
+/* check_plan with comparison cmp. */
+void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
+                    gpu_compare_fn cmp, const char *what);
+/* Attention's comparison (op-semantics.md §4.11): every element isclose with atol = rtol = 2e-2,
+ * infinities matched exactly (Stats of fully masked rows are −inf), no NaN; relative L2 over the
+ * finite elements within tolerance(type) for 16-bit outputs (O), 1e-3 for fp32 ones (Stats, Max,
+ * Sum_exp, RNG_DUMP). */
+void gpu_compare_attention(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
 /* check_graph_with(g, "jit_fused", NULL, what). */
 void check_graph(hipdnnBackendDescriptor_t g, const char *what);
 

@@ -10,9 +10,9 @@
  * suite runs every tile shape on both main loops (wgmma on sm_90 for head dims 64 / 128,
  * mma.sync elsewhere and with jit.sdpa_wgmma 0). Inputs are fresh uniform values in [-2, 2];
  * outputs are poisoned (0xFF: NaN) before the run.
- * Comparison (op-semantics.md §4.11): every element isclose with atol = rtol = 2e-2 where
- * infinities must match exactly (Stats of fully masked rows are −inf), no NaN, and the relative
- * L2 error of O within its type's tolerance (gpu_util.c). Seed: HIPDNN_TEST_SEED replays a run.
+ * Comparison (op-semantics.md §4.11, gpu_compare_attention): every element isclose with
+ * atol = rtol = 2e-2 where infinities must match exactly (Stats of fully masked rows are −inf),
+ * no NaN, and the relative L2 error of O within its type's tolerance (gpu_util.c). Seed: HIPDNN_TEST_SEED replays a run.
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -212,79 +212,14 @@ static bool fill(const ir_tensor *t, ir_buf *b)
     }
 }
 
-/* The two results of one output agree: isclose(2e-2, 2e-2) with infinities matched, no NaN,
- * relative L2 over the finite elements within the type's tolerance. */
-static void compare(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what)
-{
-    int64_t idx[IR_MAX_RANK] = {0}, bad = 0, first[IR_MAX_RANK] = {0};
-    double num = 0, den = 0, ga = 0, wa = 0;
-    do {
-        double a = ir_load(got, idx), w = ir_load(want, idx);
-        bool ok = isinf(w) ? a == w : !isnan(a) && fabs(a - w) <= 2e-2 + 2e-2 * fabs(w);
-        if (!ok && bad++ == 0)
-            memcpy(first, idx, sizeof first), ga = a, wa = w;
-        if (isfinite(w) && isfinite(a))
-            num += (a - w) * (a - w), den += w * w;
-    } while (ir_next_index(got, idx));
-    double rel = sqrt(num / (den > 0 ? den : 1));
-    cr_expect_eq(bad, 0, "%s: uid %lld: %lld elements differ, first [%lld,%lld,%lld,%lld] got %g want %g",
-                 what, (long long)t->uid, (long long)bad, (long long)first[0], (long long)first[1],
-                 (long long)first[2], (long long)first[3], ga, wa);
-    double tol = t->uid == U_O ? tolerance(t->dtype) : 1e-3;
-    cr_expect_leq(rel, tol, "%s: uid %lld rel err %.3g > %.3g", what, (long long)t->uid, rel, tol);
-    cr_log_info("%s: uid %lld rel err %.3g", what, (long long)t->uid, rel);
-}
-
-/* Runs case c on the fused JIT engine and on the reference engine with the same inputs. */
+/* Runs case c on the fused JIT engine and on the reference engine with the same inputs
+ * (gpu_util.c's harness with the attention comparison, gpu_compare_attention). */
 static void check(const sdpa_case *c, const char *what)
 {
     cur = *c;
     hipdnnBackendDescriptor_t g = build(c);
-    const ir_graph *ir = fe_graph_of(g->obj)->ir;
-    hipdnnBackendDescriptor_t plan = plan_with(g, "jit_fused"), ref_plan = plan_with(g, "reference");
-    int n = 0;
-    int64_t uids[32];
-    void *host[32], *dev[32], *ref[32];
-    const ir_tensor *ts[32];
-    for (int i = 0; i < ir->n_t && n < 32; i++) {
-        const ir_tensor *t = &ir->t[i];
-        if (t->is_virtual || t->by_value)
-            continue;
-        size_t bytes = extent_bytes(t);
-        ts[n] = t, uids[n] = t->uid;
-        host[n] = malloc(bytes), ref[n] = malloc(bytes);
-        TU_OK(rt_malloc(&dev[n], bytes));
-        memset(host[n], 0xff, bytes);
-        ir_buf b = view(t, host[n]);
-        if (t->producer < 0 && !fill(t, &b)) {
-            int64_t idx[IR_MAX_RANK] = {0};
-            do
-                ir_store(&b, idx, (double)rand() / RAND_MAX * 4 - 2);
-            while (ir_next_index(&b, idx));
-        }
-        memcpy(ref[n], host[n], bytes);
-        TU_OK(rt_memcpy_h2d(dev[n], host[n], bytes));
-        n++;
-    }
-    int64_t ws = workspace_of(plan), ref_ws = workspace_of(ref_plan);
-    void *dws = NULL, *hws = malloc((size_t)ref_ws + 1);
-    if (ws > 0)
-        TU_OK(rt_malloc(&dws, (size_t)ws));
-    execute(plan, n, uids, dev, dws);
-    TU_OK(rt_stream_sync(NULL));
-    execute(ref_plan, n, uids, ref, hws);
-    for (int i = 0; i < n; i++) {
-        if (ts[i]->producer < 0)
-            continue;
-        TU_OK(rt_memcpy_d2h(host[i], dev[i], extent_bytes(ts[i])));
-        ir_buf got = view(ts[i], host[i]), want = view(ts[i], ref[i]);
-        compare(ts[i], &got, &want, what);
-    }
-    for (int i = 0; i < n; i++)
-        free(host[i]), free(ref[i]), rt_free(dev[i]);
-    free(hws);
-    rt_free(dws);
-    hipdnnBackendDestroyDescriptor(ref_plan);
+    hipdnnBackendDescriptor_t plan = plan_with(g, "jit_fused");
+    check_plan_cmp(g, plan, fill, gpu_compare_attention, what);
     hipdnnBackendDestroyDescriptor(plan);
     hipdnnBackendDestroyDescriptor(g);
 }

@@ -4,7 +4,12 @@
  * each mask kind (none, causal top-left, causal bottom-right, sliding window, padding), stats on
  * and off, and the options (bias, ALiBi, dropout, sink, scale tensor, GQA, BSHD layout, paged
  * K/V); on sm_90 the wgmma variant (sm_90a) where the head dims allow it, and the mma.sync one;
- * the knobs reach the tile shape; unsupported cases are refused with a reason.
+ * score modifiers (softcap c·tanh(s/c) with c by value or in memory, s·a + b with a, b in memory,
+ * with bias and stats) on every main loop: mma.sync (sm_80, and head dim 96 on sm_90), wgmma at
+ * head dims 64 and 128 with two and three stages, and the warp-specialized one; without a
+ * modifier no hook is emitted; the modifier joins its attention kernel only (fused and unfused
+ * partitions); the knobs reach the tile shape; unsupported cases (a modifier operand that is not
+ * a scalar among them) are refused with a reason.
  * Numerical checks are tests/gpu/test_gpu_sdpa.c's.
  */
 #include <criterion/criterion.h>
@@ -23,7 +28,42 @@ typedef struct variant {
     bool stats, bshd, bias, alibi, dropout, sink, scale_tensor, paged, rng_dump, dmask;
     bool mma_sync; /* sm_90 with jit.sdpa_wgmma 0 */
     bool ws;       /* sm_90 with jit.sdpa_ws 1 */
+    int mod;       /* score modifier: 0 none, 1 softcap (c by value), 2 softcap (c in memory),
+                    * 3 s·a + b (a, b in memory), 4 softcap dividing by a [1,1,1,Skv] tensor */
+    int stages;    /* jit.sdpa_stages (0: default) */
 } variant;
+
+/* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
+static void add_mod(ir_graph *g, const variant *v, ir_op *sdpa)
+{
+    ir_tensor st = {.uid = 900, .dtype = HIPDNN_DATA_FLOAT, .rank = 4, .dims = {v->B, v->Hq, v->Sq, v->Skv},
+                    .is_virtual = true, .score = true};
+    int s = ir_add_tensor(g, &st), t1, t2, m;
+    ir_tensor mid = st;
+    mid.score = false;
+    t1 = ir_add_tensor(g, &mid), t2 = ir_add_tensor(g, &mid), m = ir_add_tensor(g, &mid);
+    ir_op pw = {.kind = IR_OP_POINTWISE, .n_in = 3, .n_out = 1, .in = {-1, -1, -1}, .out = {-1}};
+    int modes[3] = {HIPDNN_POINTWISE_DIV, HIPDNN_POINTWISE_TANH_FWD, HIPDNN_POINTWISE_MUL};
+    int a = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, v->mod == 4 ? v->Skv : 1, false);
+    int b = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
+    if (v->mod == 1) { /* c = 30 by value */
+        ir_tensor c = {.uid = 901, .dtype = HIPDNN_DATA_FLOAT, .rank = 4, .dims = {1, 1, 1, 1},
+                       .strides = {1, 1, 1, 1}, .by_value = true};
+        float cv = 30.0f;
+        memcpy(c.value, &cv, sizeof cv);
+        a = ir_add_tensor(g, &c);
+    }
+    if (v->mod == 3)
+        modes[0] = HIPDNN_POINTWISE_MUL, modes[1] = HIPDNN_POINTWISE_ADD;
+    int ins[3][2] = {{s, a}, {t1, v->mod == 3 ? b : -1}, {t2, a}}, outs[3] = {t1, t2, m};
+    for (int k = 0; k < (v->mod == 3 ? 2 : 3); k++) {
+        pw.a.pw = (ir_pointwise){.mode = modes[k], .relu_upper = 1e30, .swish_beta = 1, .elu_alpha = 1,
+                                 .softplus_beta = 1};
+        pw.in[0] = ins[k][0], pw.in[1] = ins[k][1], pw.out[0] = v->mod == 3 && k == 1 ? m : outs[k];
+        ir_add_op(g, &pw);
+    }
+    sdpa->in[IR_SDPA_SCORE_MOD] = m;
+}
 
 static void build(ir_graph *g, const variant *v)
 {
@@ -74,6 +114,8 @@ static void build(ir_graph *g, const variant *v)
         op.out[IR_SDPA_RNG_DUMP] = add(g, HIPDNN_DATA_FLOAT, v->B, v->Hq, v->Sq, v->Skv, false);
     if (v->dmask)
         op.in[IR_SDPA_DROPOUT_MASK] = add(g, v->dt, 1, 1, v->Sq, v->Skv, false);
+    if (v->mod)
+        add_mod(g, v, &op);
     ir_add_op(g, &op);
     cr_assert_eq(ir_graph_seal(g), HIPDNN_STATUS_SUCCESS);
 }
@@ -92,7 +134,7 @@ static int emit_and_compile(const variant *v, const char *what)
     int compiled = 0;
     for (int a = 0; a < 2; a++) {
         cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0,
-                       .sdpa_ws = v->ws};
+                       .sdpa_ws = v->ws, .sdpa_stages = v->stages};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1, k2;
         cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k1), HIPDNN_STATUS_SUCCESS);
@@ -100,6 +142,11 @@ static int emit_and_compile(const variant *v, const char *what)
         cr_expect_str_eq(k1.source, k2.source, "%s: emission is deterministic", what);
         cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");
         cr_expect(k1.smem > 0 && k1.smem <= 227u * 1024u, "%s: %u bytes of shared memory", what, k1.smem);
+        /* the hook and its define exist exactly when there is a modifier; it unfolds the scale */
+        cr_expect_eq(strstr(k1.source, "#define HD_SCORE_MOD 1") != NULL, v->mod != 0, "%s: HD_SCORE_MOD", what);
+        cr_expect_eq(strstr(k1.source, "HD_DEVICE float hd_score_mod(") != NULL, v->mod != 0, "%s: hook", what);
+        if (v->mod)
+            cr_expect(strstr(k1.source, "#define HD_FOLD 0") != NULL, "%s: HD_FOLD 0 with a modifier", what);
         compiled += compile_emitted(&k1, what);
         cg_kernel_free(&k1), cg_kernel_free(&k2);
     }
@@ -170,6 +217,63 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
+/* Score modifiers on every main loop: mma.sync (sm_80; head dim 96 on sm_90; wgmma off), wgmma
+ * at head dims 64 and 128 with two stages (sequential) and three (overlapped), and the
+ * warp-specialized loop; bias, stats and Sq != Skv off the tile edges. */
+Test(codegen_sdpa, score_modifier_variants_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    struct { int64_t d; int mod, stages; bool mma_sync, ws, bias; hipdnnDataType_t dt; } cases[] = {
+        {64, 1, 2, false, false, false, HIPDNN_DATA_BFLOAT16}, {128, 1, 3, false, false, true, HIPDNN_DATA_HALF},
+        {96, 2, 0, false, false, false, HIPDNN_DATA_HALF},     {128, 3, 2, false, true, true, HIPDNN_DATA_BFLOAT16},
+        {64, 2, 3, false, false, false, HIPDNN_DATA_HALF},     {128, 1, 0, true, false, false, HIPDNN_DATA_BFLOAT16},
+    };
+    int n = 0;
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        variant v = {.dt = cases[c].dt, .B = 2, .Hq = 4, .Hk = 2, .Sq = 77, .Skv = 133, .D = cases[c].d,
+                     .Dv = cases[c].d, .stats = true, .bias = cases[c].bias, .mod = cases[c].mod,
+                     .stages = cases[c].stages, .mma_sync = cases[c].mma_sync, .ws = cases[c].ws};
+        char what[96];
+        snprintf(what, sizeof what, "scoremod%d_d%lld_s%d%s%s", v.mod, (long long)v.D, v.stages,
+                 v.ws ? "_ws" : "", v.mma_sync ? "_mma" : "");
+        n += emit_and_compile(&v, what);
+    }
+    cr_expect_eq(n, 12, "every score modifier variant compiles for sm_90 and sm_80");
+}
+
+/* A score modifier is the attention kernel's score hook in both partitions (fused and one op per
+ * kernel), and nothing else takes it: a pointwise op reading O stays a kernel of its own. */
+Test(codegen_sdpa, score_modifier_joins_only_its_attention_kernel)
+{
+    variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 40, .Skv = 50, .D = 64, .Dv = 64, .mod = 1};
+    ir_graph g;
+    build(&g, &v);
+    int sdpa = -1;
+    for (int k = 0; k < g.n_ops; k++)
+        sdpa = g.ops[k].kind == IR_OP_SDPA_FWD ? k : sdpa;
+    ir_op relu = {.kind = IR_OP_POINTWISE, .n_in = 3, .n_out = 1, .in = {g.ops[sdpa].out[IR_SDPA_O], -1, -1},
+                  .out = {add(&g, HIPDNN_DATA_BFLOAT16, 1, 2, 40, 64, false)}};
+    relu.a.pw = (ir_pointwise){.mode = HIPDNN_POINTWISE_RELU_FWD, .relu_upper = 1e30};
+    ir_add_op(&g, &relu);
+    cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS);
+    for (int fused = 0; fused < 2; fused++) {
+        ir_partition p;
+        cr_assert_eq(fused ? ir_fuse(&g, &p) : ir_split(&g, &p), HIPDNN_STATUS_SUCCESS);
+        cr_expect_eq(p.n, 2, "%s: attention + the relu", fused ? "fused" : "unfused");
+        for (int i = 0; i < p.n; i++) {
+            int score = 0;
+            for (int j = 0; j < p.k[i].n_ops; j++)
+                score += p.k[i].part[j] == IR_PART_SCORE;
+            bool attention = p.k[i].anchor >= 0 && g.ops[p.k[i].anchor].kind == IR_OP_SDPA_FWD;
+            cr_expect_eq(score, attention ? 3 : 0, "kernel %d: %d modifier ops", i, score);
+            cr_expect_eq(p.k[i].n_ops, attention ? 4 : 1);
+        }
+        ir_partition_free(&p);
+    }
+    ir_graph_free(&g);
+}
+
 /* The knobs set the tile shape; defaults depend on the head dim; what does not fit shrinks. */
 Test(codegen_sdpa, knobs_set_the_tiles)
 {
@@ -234,6 +338,8 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     expect_refused(&a, "fp32", "bf16 or all fp16");
     a = v, a.dmask = true, a.dropout = true;
     expect_refused(&a, "Philox and custom dropout", "exclusive");
+    a = v, a.mod = 4, a.Skv = 65;
+    expect_refused(&a, "a [1,1,1,Skv] modifier operand", "one-element scalar");
     a = v, a.Hq = 3, a.Hk = 2;
     ir_graph g; /* Hq not a multiple of Hk: the reference says BAD_PARAM; the template refuses */
     build(&g, &a);

@@ -2,7 +2,8 @@
  *
  * Graphs come from the example files (the files of examples/graphs/) through the public
  * deserializer, so these tests see exactly what a framework's graph lowers to.
- *   fusion: the expected kernel partition of every example graph; a virtual tensor that a
+ *   fusion: the expected kernel partition of every example graph (an SDPA score modifier is
+ *           the attention kernel's score hook); a virtual tensor that a
  *           second kernel reads, and a graph output inside a fused chain, are materialised.
  *   keys:   invariance under uid / name / tensor-order / node-order permutations (randomized,
  *           fresh seed per run), sensitivity to each semantic field (flipped one at a time),
@@ -113,6 +114,8 @@ Test(ir_graph, example_partitions)
         {"conv_bias_relu.json", 1, {"kernel 0: conv_fwd", "epilogue pointwise(mode 2), pointwise(mode 34)"}},
         {"sdpa_causal.json", 1, {"kernel 0: sdpa_fwd"}},
         {"sdpa_gqa_bwd.json", 1, {"kernel 0: sdpa_bwd"}},
+        {"sdpa_softcap.json", 1, {"kernel 0: sdpa_fwd", "score    pointwise(mode 12), pointwise(mode 47), pointwise(mode 30)",
+                                  "reads    uid 1 [2,16,2048,128]"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {
         int n;

@@ -4,7 +4,8 @@
  * `flatc --json --strict-json --raw-binary <schema.bfbs> -- g.bin`, equal to our JSON model
  * of the graph (reals within 6e-7: flatc prints floats with 6 decimals); (b) bytes made by
  * `flatc -b --force-defaults <schema.fbs> g.json` from our JSON, read through the public API
- * into a graph whose JSON model equals the original.
+ * into a graph whose JSON model equals the original; for every operation type, a graph of all of
+ * them, the schema's sample and a graph with an SDPA score modifier (a nested Graph table).
  * The schema is frontend/schema/hipdnn_graph.fbs; flatc 2.0.8 needs its compiled .bfbs to
  * print binaries (frontend/schema/README.md). flatc comes from PATH; without it every test
  * skips and the program exits 77 (ctest: skipped).
@@ -231,6 +232,15 @@ Test(flatc, schema_sample_both_ways, .init = setup, .fini = teardown)
     json_decref(sample);
     json_decref(ours);
     ours_read_by_flatc(g, "sample_layernorm");
+    TU_OK(hipdnnBackendDestroyDescriptor(g));
+}
+
+/* A graph with an SDPA score modifier (a nested Graph table): examples/graphs/sdpa_softcap.json. */
+Test(flatc, score_modifier_example_both_ways, .init = setup, .fini = teardown)
+{
+    hipdnnBackendDescriptor_t g = tu_example_graph(handle, "sdpa_softcap.json");
+    ours_read_by_flatc(g, "sdpa_softcap");
+    flatc_bytes_read_by_us(g, "sdpa_softcap");
     TU_OK(hipdnnBackendDestroyDescriptor(g));
 }
 

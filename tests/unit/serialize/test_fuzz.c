@@ -1,7 +1,9 @@
 /* test_fuzz.c — malformed serialized graphs fail cleanly.
  *
  * Owns: mutation corpora generated here from valid serialized graphs and fed to
- * hipdnnBackendCreateAndDeserializeGraph_ext (FlatBuffer: truncation at every length, random
+ * hipdnnBackendCreateAndDeserializeGraph_ext (seeds: a small graph, one or every operation
+ * type, and examples/graphs/sdpa_softcap.json, whose SDPA node nests a score modifier Graph;
+ * FlatBuffer: truncation at every length, random
  * bit flips, random byte overwrites, every aligned 32-bit word replaced with huge, small and
  * off-by-some values (root/table/vtable offsets, vector and string lengths), every 16-bit vtable
  * slot replaced, HDGP containers with broken blobs) and to
@@ -115,6 +117,18 @@ static uint8_t *small_graph(size_t *len)
     return bin;
 }
 
+/* examples/graphs/sdpa_softcap.json (an SDPA score modifier: a nested Graph) as bytes and,
+ * when json is not NULL, as our JSON text. */
+static uint8_t *softcap_graph(size_t *len, char **json)
+{
+    hipdnnBackendDescriptor_t g = tu_example_graph(handle, "sdpa_softcap.json");
+    uint8_t *bin = sz_binary(g, len);
+    if (json != NULL)
+        *json = sz_json_text(g);
+    TU_OK(hipdnnBackendDestroyDescriptor(g));
+    return bin;
+}
+
 /* A graph of one full-recipe operation of type `type`, or of every type (type 0). */
 static uint8_t *op_graph(hipdnnBackendDescriptorType_t type, size_t *len, char **json)
 {
@@ -156,6 +170,12 @@ Test(binary, truncation_at_every_length, .init = setup, .fini = teardown)
     }
     feed_binary(&t, bin, len, "the whole graph");
     cr_expect_geq(t.ok, 1, "the untruncated graph was refused");
+    free(bin);
+    bin = softcap_graph(&len, NULL);
+    for (size_t n = 0; n < len; n += 1 + n / 512) {
+        snprintf(what, sizeof what, "softcap: first %zu of %zu", n, len);
+        feed_binary(&t, bin, n, what);
+    }
     free(bin);
     summary(&t, "truncation");
     cr_expect_geq(t.cases, 100);
@@ -211,6 +231,9 @@ Test(binary, offset_and_length_words_replaced, .init = setup, .fini = teardown)
     bin = op_graph(HIPDNN_BACKEND_OPERATION_LAYERNORM_DESCRIPTOR_EXT, &len, NULL);
     word_mutations(&t, bin, len, "layernorm graph");
     free(bin);
+    bin = softcap_graph(&len, NULL);
+    word_mutations(&t, bin, len, "score modifier graph");
+    free(bin);
     summary(&t, "offsets and lengths");
     cr_expect_geq(t.cases, 500);
 }
@@ -219,14 +242,15 @@ Test(binary, random_bit_flips_and_byte_overwrites, .init = setup, .fini = teardo
 {
     tally t = {0};
     tu_seed("binary::random_bit_flips_and_byte_overwrites");
-    size_t lens[3];
-    uint8_t *seeds[3];
+    size_t lens[4];
+    uint8_t *seeds[4];
     seeds[0] = small_graph(&lens[0]);
     seeds[1] = op_graph(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &lens[1], NULL);
     seeds[2] = op_graph(0, &lens[2], NULL);
+    seeds[3] = softcap_graph(&lens[3], NULL);
     char what[96];
-    for (int i = 0; i < 900; i++) {
-        int s = (int)tu_range(0, 2);
+    for (int i = 0; i < 1200; i++) {
+        int s = (int)tu_range(0, 3);
         uint8_t *m = malloc(lens[s]);
         cr_assert_not_null(m);
         memcpy(m, seeds[s], lens[s]);
@@ -245,10 +269,10 @@ Test(binary, random_bit_flips_and_byte_overwrites, .init = setup, .fini = teardo
         feed_binary(&t, m, lens[s], what);
         free(m);
     }
-    for (int s = 0; s < 3; s++)
+    for (int s = 0; s < 4; s++)
         free(seeds[s]);
     summary(&t, "bit flips and overwrites");
-    cr_expect_geq(t.cases, 900);
+    cr_expect_geq(t.cases, 1200);
 }
 
 /* Random bytes, and valid bytes with garbage appended or prepended. */
@@ -343,13 +367,17 @@ static void feed_doc(tally *t, const json_t *doc, bool allow_not_supported, cons
     free(text);
 }
 
-/* Valid seed documents: a small graph and a graph with every operation type. */
+/* Valid seed documents: 0 a small graph, 1 a layernorm graph, 2 every operation type, 3 the score
+ * modifier example (a nested Graph). */
 static json_t *seed_doc(int which)
 {
     char *text = NULL;
     size_t len = 0;
     uint8_t *bin;
-    if (which == 0) {
+    if (which == 3) {
+        bin = softcap_graph(&len, &text);
+        free(bin);
+    } else if (which == 0) {
         rc_ctx c;
         rc_fill(&c, rc_spec_of(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR), true, handle);
         hipdnnBackendDescriptor_t g = rc_build(&c);
@@ -511,7 +539,7 @@ Test(json, truncated_texts, .init = setup, .fini = teardown)
 {
     tally t = {0};
     tu_seed("json::truncated_texts");
-    for (int s = 0; s < 2; s++) {
+    for (int s = 0; s < 4; s += s == 1 ? 2 : 1) { /* seeds 0, 1 and the score modifier (3) */
         json_t *doc = seed_doc(s);
         char *text = json_dumps(doc, JSON_INDENT(1));
         size_t len = strlen(text);
@@ -525,14 +553,14 @@ Test(json, truncated_texts, .init = setup, .fini = teardown)
         json_decref(doc);
     }
     summary(&t, "truncated JSON");
-    cr_expect_geq(t.cases, 160);
+    cr_expect_geq(t.cases, 240);
 }
 
 Test(json, wrong_kinds_unknown_fields_names_and_uids, .init = setup, .fini = teardown)
 {
     tally t = {0};
     tu_seed("json::wrong_kinds_unknown_fields_names_and_uids");
-    for (int s = 0; s < 3; s++) {
+    for (int s = 0; s < 4; s++) {
         json_t *doc = seed_doc(s);
         walk_ctx c = {&t, max_uid(doc) + tu_range(1, 1000)};
         char path[512] = "";

@@ -343,20 +343,11 @@ static void own(rc_ctx *c, hipdnnBackendDescriptor_t d)
 hipdnnBackendDescriptor_t rc_tensor(rc_ctx *c, int64_t uid, hipdnnDataType_t dt, int rank,
                                     const int64_t *dims, bool is_virtual)
 {
-    int64_t strides[8];
-    hipdnnBackendDescriptor_t t = NULL;
     if (g_next_uid == 0)
         g_next_uid = tu_range(1, (int64_t)1 << 40);
     if (uid < 0)
         uid = g_next_uid++;
-    tu_packed_strides(rank, dims, strides);
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, I64, 1, &uid));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, DT, 1, &dt));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, I64, rank, dims));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, I64, rank, strides));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, BOOL, 1, &is_virtual));
-    TU_OK(hipdnnBackendFinalize(t));
+    hipdnnBackendDescriptor_t t = tu_tensor(uid, dt, rank, dims, is_virtual, NULL, 0);
     own(c, t);
     return t;
 }

@@ -1,10 +1,12 @@
 /* sdpa_bwd.hip — scaled dot-product attention backward, FlashAttention-2 style, on the tensor
- * cores (mma.sync m16n8k16, bf16 or fp16 operands, fp32 accumulate). With S, P recomputed from
+ * cores (bf16 or fp16 operands, fp32 accumulate): mma.sync m16n8k16, or with HD_SM90 Hopper's
+ * warpgroup MMA (wgmma m64nNk16, sm_90a) for the same products, the elementwise code unchanged
+ * (wgmma's accumulators are mma.sync's C fragments per warp). With S, P recomputed from
  * Q, K and the forward's Stats (logsumexp), M the dropout mask, s / s' the dropout scales:
  *     P_ij = exp(S_ij − Stats_i),  D_i = Σ_d dO_id·O_id,  dP_ij = dO_i·V_j
  *     dS_ij = P_ij·(s·M_ij·dP_ij − s·s'·D_i)
  *     dV_j = Σ_i s·M_ij·P_ij·dO_i,  dK_j = scale·Σ_i dS_ij·Q_i,  dQ_i = scale·Σ_j dS_ij·K_j
- *     dBias_ij = dS_ij (a bias of full shape only)
+ *     dBias_ij = dS_ij (summed over the bias' broadcast dims)
  * summed over the query heads of a group for dK and dV (GQA / MQA). No S x S matrix touches memory.
  *
  * Three launches of one source (cg_kernel.then; four with a broadcast dBias), sharing fp32
@@ -14,7 +16,7 @@
  *                     zeroes the fp32 dQ accumulator (HD_ATOMIC) and dBias (HD_DBIAS 1) or its fp32
  *                     accumulator (HD_DBIAS 2).
  *   hd_sdpa_bwd_kv    one block per HD_BN keys of one K/V head (grid: key tiles, Hk, B); each of its
- *                     4 warps owns 16 keys. K and V go to shared memory once; for every query head
+ *                     HD_WARPS warps owns 16 keys. K and V go to shared memory once; for every query head
  *                     of the group and every query tile of HD_BM rows the band lets see the keys
  *                     (Q, dO, lse2, Dn through HD_STAGES shared-memory stages, cp.async):
  *                       Sᵀ = K·Qᵀ, dPᵀ = V·dOᵀ   (A: the warp's K / V rows, B: Q / dO rows)
@@ -22,15 +24,17 @@
  *                     dK, dV stay in registers (fp32) until the block stores them, scaled.
  *                     HD_ATOMIC: dSᵀ also goes to shared memory, each warp multiplies 16 of its
  *                     query rows by K and adds them to the accumulator with fp32 atomics.
- *   hd_sdpa_bwd_dq    (HD_ATOMIC 0, deterministic) one block per 64 query rows of one head: loops
+ *   hd_sdpa_bwd_dq    (HD_ATOMIC 0, deterministic) one block per HD_QBM query rows of one head: loops
  *                     over the K/V tiles the band allows, recomputes S, dP, dS (as the forward's
  *                     loop does) and accumulates dQ = dS·K in registers; stores it scaled.
  *   hd_sdpa_bwd_dq_convert (HD_ATOMIC 1) dQ = scale · accumulator, rounded to dQ's type.
  *   hd_sdpa_bwd_dbias_convert (HD_DBIAS 2) dBias = its accumulator, rounded to dBias' type.
  * Every output element is written by exactly one thread of one launch (no atomics without
- * HD_ATOMIC): the results are bitwise reproducible. Rows and keys cut by padding get 0.
+ * HD_ATOMIC or a broadcast dBias): the results are bitwise reproducible. Rows and keys cut by
+ * padding get 0. Without dropout the wgmma loops (HD_OVERLAP) compute P while dPᵀ (dP) is still on
+ * the tensor cores and dS while dV is.
  * Shared-memory tiles: rows of HD_DP (HD_DVP) elements, 16-byte chunk c of row r at c ^ (r % 8)
- * (hd_swz); rows past the valid lengths and dims past D are zero-filled by the loads, so padded
+ * (hd_swz), or hd_wg_off's layout with HD_SM90 (hd_at); rows past the valid lengths and dims past D are zero-filled by the loads, so padded
  * data never reaches a product.
  *
  * Contract
@@ -39,9 +43,14 @@
  *           HD_B, HD_HQ, HD_HK, HD_SQ, HD_SQP, HD_SKV   sizes (HD_HK: K's and V's heads; HD_SQP: Sq
  *                                       rounded up to 4, the scratch row length)
  *           HD_D, HD_DV                 head dims of Q/K and of V/O: multiples of 8, <= 256
- *           HD_BN, HD_BM, HD_STAGES     keys per block (64), query rows per tile (64), stages (1, 2)
- *           HD_QBN, HD_QSTAGES          dQ kernel: keys per tile (64), K/V stages (1, 2)
+ *           HD_WARPS                    warps a kv / dq block, 16 keys / query rows each (4; 4 or 8
+ *                                       with HD_SM90: whole warpgroups)
+ *           HD_BN, HD_BM, HD_STAGES     keys per block (16·HD_WARPS), query rows per tile (64; 128
+ *                                       with HD_SM90), stages (1, 2)
+ *           HD_QBN, HD_QSTAGES          dQ kernel: keys per tile (as HD_BM), K/V stages (1, 2)
  *           HD_ATOMIC                   1: dQ through fp32 atomics (the knob jit.sdpa_bwd_atomic)
+ *           HD_SM90                     1: wgmma products (head dims 64 / 128, HD_ATOMIC 0); tiles in
+ *                                       the 128-byte-swizzle layout, 1 KB aligned
  *           hd_q_off, hd_o_off, hd_do_off, hd_dq_off (b,h,i,..)   row i of query head h
  *           hd_k_off, hd_v_off (b,h,j,..)     row j of the K/V head of query head h
  *           hd_dk_off, hd_dv_off (b,hk,j,..)  row j of K/V head hk
@@ -56,10 +65,11 @@
  *                                       element stored once; 2: broadcast [HD_DBB,HD_DBH,HD_DBI,HD_DBJ]
  *                                       (each 1 or the full size), summed with fp32 atomics into
  *                                       scratch (not bitwise reproducible), then converted
- *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16)
- *   grid    pre: (ceil(HD_SQP / 8), Hq, B) x 256;  kv: (ceil(Skv / HD_BN), Hk, B) x 128,
- *           HD_KV_SMEM bytes;  dq: (ceil(Sq / 64), Hq, B) x 128, HD_DQ_SMEM bytes;
- *           convert: (ceil(Sq / 8), Hq, B) x 256
+ *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
+ *   grid    pre: (ceil(HD_SQP / 8), Hq, B) x 256;  kv: (ceil(Skv / HD_BN), Hk, B) x HD_THREADS,
+ *           HD_KV_SMEM bytes;  dq: (ceil(Sq / HD_QBM), Hq, B) x HD_THREADS, HD_DQ_SMEM bytes;
+ *           dq convert: (ceil(Sq / 8), Hq, B) x 256;  dbias convert: (ceil(DBB·DBH·DBI·DBJ / 256))
+ *           x 256
  *   scratch lse2 [B·Hq·HD_SQP], Dn [B·Hq·HD_SQP], the dQ accumulator [B·Hq·Sq·D] (used with
  *           HD_ATOMIC), then (HD_DBIAS 2) the dBias accumulator [DBB·DBH·DBI·DBJ], fp32
  *   reference  ir_ref_sdpa_bwd (ir/ir_ref_sdpa.c)

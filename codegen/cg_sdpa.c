@@ -236,14 +236,7 @@ static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     base_sb_printf(defs, "#define HD_DMASK %d\n#define HD_RNG_DUMP %d\n", mask >= 0, dump >= 0);
     if (mask >= 0)
         cg_sdpa_bshs_hook(s->g, "hd_dmask", mask, hooks);
-    base_sb_puts(hooks, "HD_DEVICE float hd_drop_scale(HD_PARAMS)\n{\n    return ");
-    if (s->p->dropout_p > 0)
-        base_sb_printf(hooks, "%.9gf", 1.0 / (1.0 - s->p->dropout_p));
-    else if (scale >= 0)
-        cg_sdpa_scalar_value(s->g, scale, hooks);
-    else
-        base_sb_puts(hooks, "1.0f");
-    base_sb_puts(hooks, ";\n}\n");
+    cg_sdpa_drop_scale_hook(s->g, s->p->dropout_p, scale, hooks);
     if (dump >= 0) {
         base_sb_printf(hooks, "HD_DEVICE void hd_rng_dump(int b, int h, int i, int j, float m, HD_PARAMS)\n{\n"
                        "    hd_st<%s>(p%d, ", cg_dtype(T(s, dump)->dtype), dump);

@@ -65,5 +65,8 @@ void cg_sdpa_alibi_hook(int64_t Hq, base_sb *sb);
 void cg_sdpa_band_defs(const ir_sdpa *p, int64_t Sq, int64_t Skv, base_sb *defs);
 /* hd_drop_p, hd_drop_seed(HD_PARAMS), hd_drop_offset(HD_PARAMS) of Philox dropout at p. */
 void cg_sdpa_philox_hooks(const ir_graph *g, double p, int seed, int offset, base_sb *sb);
+/* hd_drop_scale(HD_PARAMS): the scale of kept probabilities, 1/(1-p) with Philox dropout at p > 0,
+ * else the DROPOUT_SCALE tensor `scale`, else 1. */
+void cg_sdpa_drop_scale_hook(const ir_graph *g, double p, int scale, base_sb *sb);
 
 #endif

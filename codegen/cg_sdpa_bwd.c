@@ -183,14 +183,8 @@ static void dropout_hooks(const sb_bwd *s, base_sb *defs, base_sb *hooks)
         cg_sdpa_philox_hooks(s->g, s->p->dropout_p, in[IR_SDPAB_SEED], in[IR_SDPAB_OFFSET], hooks);
     /* s and s' as the reference takes them: Philox 1/(1-p) and 1-p; else DROPOUT_SCALE (1) and
      * DROPOUT_SCALE_INV, else 1/s (0 when s is 0) */
-    base_sb_puts(hooks, "HD_DEVICE float hd_drop_scale(HD_PARAMS)\n{\n    return ");
-    if (s->p->dropout_p > 0)
-        base_sb_printf(hooks, "%.9gf", 1.0 / (1.0 - s->p->dropout_p));
-    else if (scale >= 0)
-        cg_sdpa_scalar_value(s->g, scale, hooks);
-    else
-        base_sb_puts(hooks, "1.0f");
-    base_sb_puts(hooks, ";\n}\nHD_DEVICE float hd_drop_sinv(HD_PARAMS)\n{\n");
+    cg_sdpa_drop_scale_hook(s->g, s->p->dropout_p, scale, hooks);
+    base_sb_puts(hooks, "HD_DEVICE float hd_drop_sinv(HD_PARAMS)\n{\n");
     if (s->p->dropout_p > 0) {
         base_sb_printf(hooks, "    return %.9gf;\n}\n", 1.0 - s->p->dropout_p);
     } else if (inv >= 0) {

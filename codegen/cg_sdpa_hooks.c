@@ -209,3 +209,15 @@ bool cg_sdpa_check_opts(const ir_graph *g, const cg_sdpa_opts *o, const int64_t 
         return cg_sdpa_fail(why, len, "an attention scale type templates cannot load");
     return true;
 }
+
+void cg_sdpa_drop_scale_hook(const ir_graph *g, double p, int scale, base_sb *sb)
+{
+    base_sb_puts(sb, "HD_DEVICE float hd_drop_scale(HD_PARAMS)\n{\n    return ");
+    if (p > 0)
+        base_sb_printf(sb, "%.9gf", 1.0 / (1.0 - p));
+    else if (scale >= 0)
+        cg_sdpa_scalar_value(g, scale, sb);
+    else
+        base_sb_puts(sb, "1.0f");
+    base_sb_puts(sb, ";\n}\n");
+}

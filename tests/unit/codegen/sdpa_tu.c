@@ -47,3 +47,20 @@ bool compile_emitted(const cg_kernel *k, const char *what)
     free(code), free(log);
     return st == HIPDNN_STATUS_SUCCESS;
 }
+
+void one_supported_kernel(const ir_graph *g, ir_partition *p, const char *what)
+{
+    cr_assert_eq(ir_fuse(g, p), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(p->n, 1);
+    char why[256] = "";
+    cr_assert(cg_supports(g, &p->k[0], why, sizeof why), "%s: %s", what, why);
+}
+
+void emit_twice(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out, const char *what)
+{
+    cg_kernel again;
+    cr_assert_eq(cg_emit(g, k, t, out), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(cg_emit(g, k, t, &again), HIPDNN_STATUS_SUCCESS);
+    cr_expect_str_eq(out->source, again.source, "%s: emission is deterministic", what);
+    cg_kernel_free(&again);
+}

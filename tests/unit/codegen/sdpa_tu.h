@@ -1,6 +1,6 @@
 /* sdpa_tu.h — what the attention codegen tests (test_cg_sdpa.c forward, test_cg_sdpa_bwd.c
- * backward) share: mask kinds, IR tensor builders, and the NVRTC compile check of an emitted
- * kernel. */
+ * backward) share: mask kinds, IR tensor builders, the fusion and deterministic-emission steps,
+ * and the NVRTC compile check of an emitted kernel. */
 #ifndef HIPDNN_TEST_SDPA_TU_H
 #define HIPDNN_TEST_SDPA_TU_H
 
@@ -21,5 +21,9 @@ int add_i64(ir_graph *g, hipdnnDataType_t dt, int64_t v);
 /* Dumps (HIPDNN_JIT_DUMP_DIR) and compiles kernel k with NVRTC for its arch, expecting success
  * (the compiler's log in the failure message); whether it compiled. */
 bool compile_emitted(const cg_kernel *k, const char *what);
+/* Fuses g into one kernel (p) that codegen supports, asserting both. */
+void one_supported_kernel(const ir_graph *g, ir_partition *p, const char *what);
+/* Emits kernel k for target t into *out, twice, expecting the same source both times. */
+void emit_twice(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out, const char *what);
 
 #endif

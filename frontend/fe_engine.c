@@ -218,3 +218,40 @@ EXPORT hipdnnStatus_t hipdnnGetEngineIdByName_ext(hipdnnHandle_t handle, const c
     return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnGetEngineIdByName_ext: no engine named '%s'",
                      engineName);
 }
+
+/* ---- engine plugins: none yet (every engine is built in) ------------------------------------------ */
+
+EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths, const char *const *pluginPaths,
+                                                     hipdnnPluginLoadingMode_ext_t loadingMode)
+{
+    if (loadingMode != HIPDNN_PLUGIN_LOADING_ADDITIVE && loadingMode != HIPDNN_PLUGIN_LOADING_ABSOLUTE)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetEnginePluginPaths_ext: loadingMode %d is "
+                         "not a hipdnnPluginLoadingMode_ext_t", (int)loadingMode);
+    if (numPaths > 0 && pluginPaths == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnSetEnginePluginPaths_ext: "
+                         "pluginPaths is NULL with numPaths %zu", numPaths);
+    for (size_t i = 0; i < numPaths; i++)
+        if (pluginPaths[i] == NULL)
+            return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
+                             "hipdnnSetEnginePluginPaths_ext: pluginPaths[%zu] is NULL", i);
+    if (numPaths > 0)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnSetEnginePluginPaths_ext: this backend's "
+                         "engines are built in and it loads no engine plugins; '%s' was not loaded",
+                         pluginPaths[0]);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
+EXPORT hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext(hipdnnHandle_t handle, size_t *numPluginPaths,
+                                                           char **pluginPaths, size_t *maxStringLen)
+{
+    (void)pluginPaths; /* no path is ever copied: none is loaded */
+    hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetLoadedEnginePluginPaths_ext");
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    if (numPluginPaths == NULL || maxStringLen == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnGetLoadedEnginePluginPaths_ext: "
+                         "numPluginPaths and maxStringLen must be non-NULL");
+    *numPluginPaths = 0;
+    *maxStringLen = 0;
+    return HIPDNN_STATUS_SUCCESS;
+}

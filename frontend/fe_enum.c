@@ -69,6 +69,12 @@ bool fe_enum_from_name(const char *enum_name, const char *name, int *v)
     return false;
 }
 
+bool fe_enum_unset(const char *enum_name, int v)
+{
+    const char *name = fe_enum_to_name(enum_name, v);
+    return name == NULL || strcmp(name, "UNSET") == 0 || strcmp(name, "NOT_SET") == 0;
+}
+
 /* hipdnnDataType_t value -> wire DataType value. */
 static const int dtype_wire[] = {
     [HIPDNN_DATA_FLOAT] = 1,          [HIPDNN_DATA_DOUBLE] = 4,        [HIPDNN_DATA_HALF] = 2,

@@ -107,6 +107,12 @@ static int field_at(const fe_fb_table *t, uint16_t id, size_t n, size_t align, u
     return FE_FB_OK;
 }
 
+bool fe_fb_present(const fe_fb_table *t, uint16_t id)
+{
+    uint32_t at;
+    return field_at(t, id, 1, 1, &at) == FE_FB_OK;
+}
+
 /* Follows offset field id to the position it points at. */
 static int offset_field(const fe_fb_table *t, uint16_t id, uint64_t *target)
 {

@@ -88,6 +88,10 @@ int fe_fb_root(const uint8_t *buf, size_t size, fe_fb_table *root);
 /* True when size >= 8 and bytes 4..7 equal the 4 characters of ident (e.g. "HDGP"). */
 bool fe_fb_has_identifier(const uint8_t *buf, size_t size, const char ident[4]);
 
+/* True when field `id` has a vtable entry that points inside the table (its contents are not
+ * checked). Lets a reader tell two layouts of one table apart by the fields they use. */
+bool fe_fb_present(const fe_fb_table *t, uint16_t id);
+
 /* Scalar field `id` of table t. OK: *out = the stored value. ABSENT or BAD: *out = def.
  * BAD: the field lies (partly) outside the table or is not aligned to its size.
  * bool reads a u8; any non-zero byte is true. */

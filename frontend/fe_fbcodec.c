@@ -5,7 +5,9 @@
  * structs are listed here; every operation's attributes table is derived from its
  * descriptor class (fe_schema_ops.c), so the API tables and the wire cannot disagree. A
  * table-valued field (an SDPA score modifier's nested Graph) is a sub-table of that name.
- * Decoding reads only through the bounds-checked fe_fb reader; malformed bytes are
+ * Nodes are read in both of hipDNN's layouts (with or without Node.compute_data_type) and
+ * written in the current one. Absent fields stay absent in the JSON model; fe_model.c gives
+ * them their schema defaults. Decoding reads only through the bounds-checked fe_fb reader; malformed bytes are
  * HIPDNN_STATUS_BAD_PARAM with the table and field named, never a crash.
  */
 #include <jansson.h>
@@ -50,6 +52,11 @@ static const fb_table graph_table = {"Graph", {
 static const fb_table node_table = {"Node", {
     {"name", 0, K_STR, NULL}, {"compute_data_type", 1, K_ENUM, "DataType"},
     {"attributes", 3, K_UNION, "NodeAttributes"}}, 3};
+/* The Node layout of hipDNN frontends before Node.compute_data_type existed (name, then the
+ * union at ids 1 + 2). Every node carries its attributes, so the vtable tells the layouts
+ * apart: a node with field 3 is current, one without is this older form (node_layout). */
+static const fb_table node_table_v1 = {"Node", {
+    {"name", 0, K_STR, NULL}, {"attributes", 2, K_UNION, "NodeAttributes"}}, 2};
 static const fb_table tensor_table = {"TensorAttributes", {
     {"uid", 0, K_I64, NULL}, {"name", 1, K_STR, NULL}, {"data_type", 2, K_ENUM, "DataType"},
     {"strides", 3, K_VEC_I64, NULL}, {"dims", 4, K_VEC_I64, NULL}, {"virtual", 5, K_BOOL, NULL},
@@ -581,11 +588,21 @@ static bool dec_field(const fe_fb_table *t, const char *tname, const fb_field *f
     return true;
 }
 
+/* The layout a serialized table is read with: Node has two (node_table_v1). */
+static bool layout_of(const fe_fb_table *t, const char *tname, fb_table *desc)
+{
+    if (strcmp(tname, "Node") == 0 && !fe_fb_present(t, 3)) {
+        *desc = node_table_v1;
+        return true;
+    }
+    return table_by_name(tname, desc);
+}
+
 static json_t *dec_table(const fe_fb_table *t, const char *tname, hipdnnStatus_t *st)
 {
     fb_table desc;
     json_t *obj = json_object();
-    if (obj == NULL || !table_by_name(tname, &desc)) {
+    if (obj == NULL || !layout_of(t, tname, &desc)) {
         json_decref(obj);
         *st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "reading a graph: out of memory");
         return NULL;

@@ -332,7 +332,7 @@ static const fe_attr graph_attrs[] = {
            "intermediate_data_type", 2, 0),
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_IO_DATA_TYPE_EXT, DT, FE_W_DTYPE, "io_data_type", 3, 0),
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT, HIPDNN_TYPE_INT64, FE_W_I64,
-           "preferred_engine_id", 6, 0),
+           "preferred_engine_id", 6, FE_NULL),
     STRING(HIPDNN_ATTR_OPERATIONGRAPH_NAME_EXT, "name", 0, 0, 4096),
     SCALAR(HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT, HIPDNN_TYPE_BOOLEAN, FE_W_BOOL,
            "is_override_shape_enabled", 7, 0),

@@ -53,6 +53,8 @@ enum fe_flags {
     FE_ANY_OP = 1 << 7,    /* descriptor-valued: any OPERATION_* type */
     FE_GET_ANY = 1 << 8,   /* readable before finalize */
     FE_ANY_TYPE = 1 << 9,  /* several API types (KNOB_INFO_DEFAULT_VALUE): hooks check the type */
+    FE_NULL = 1 << 10,     /* serialized as an optional scalar ("= null"): absent means unset;
+                              without it an absent scalar field reads as its default (wire_dflt) */
 };
 
 /* How an attribute is written in the serialized graph (FlatBuffer field / JSON key). */
@@ -97,6 +99,8 @@ struct fe_attr {
     fe_set_fn set;                      /* optional override of the generic setter */
     fe_get_fn get;                      /* optional override of the generic getter */
     const char *why;                    /* FE_REFUSED: the reason given to the caller */
+    int64_t wire_dflt;                  /* schema default of a serialized integer field (0 unless
+                                           given); see fe_wire_default() */
 };
 
 /* ---- descriptor classes ------------------------------------------------------------------ */
@@ -411,6 +415,10 @@ int fe_norm_infer_dims(const int64_t *scale_dims, int scale_rank, int x_rank);
 typedef struct json_t json_t;
 hipdnnStatus_t fe_graph_to_json(fe_obj *graph, json_t **out);
 hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out_graph);
+/* The JSON value an absent field of attribute a stands for (FlatBuffers writers leave out a
+ * scalar equal to its schema default): a new reference, or NULL when absence means "unset"
+ * (FE_NULL fields, strings, vectors, tables, and enums whose default 0 is UNSET/NOT_SET). */
+json_t *fe_wire_default(const fe_attr *a);
 
 /* ---- fe_jsonfmt.c: readable JSON text ------------------------------------------------------ */
 
@@ -432,6 +440,8 @@ hipdnnStatus_t fe_fb_decode_graph(const uint8_t *buf, size_t len, json_t **out);
 const char *fe_enum_to_name(const char *enum_name, int v);
 /* Value of `name` in the table; false if unknown. */
 bool fe_enum_from_name(const char *enum_name, const char *name, int *v);
+/* True when wire value v of the enum is its "not set" placeholder (UNSET, NOT_SET, ...). */
+bool fe_enum_unset(const char *enum_name, int v);
 /* hipdnnDataType_t <-> FlatBuffer DataType. */
 int fe_dtype_to_wire(hipdnnDataType_t t);
 bool fe_dtype_from_wire(int w, hipdnnDataType_t *t);

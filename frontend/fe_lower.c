@@ -414,6 +414,39 @@ static hipdnnStatus_t lower_score_mod(fe_obj *o, const fe_graph_info *gi, int gr
     return st;
 }
 
+/* hipDNN's frontends pass a by-value scalar as a [1] tensor whatever the rank of the other
+ * operand, and pointwise ops broadcast it (fe_ops_check.c). A single-element graph input read
+ * only by pointwise ops gets their largest output rank here (leading 1s: the same tensor), so
+ * kernel templates and the interpreter see equal ranks. Others keep their rank. */
+static void widen_pointwise_scalars(ir_graph *g)
+{
+    for (int ti = 0; ti < g->n_t; ti++) {
+        ir_tensor *t = &g->t[ti];
+        bool single = true, only_pointwise = true;
+        int want = t->rank;
+        for (int d = 0; d < t->rank; d++)
+            single &= t->dims[d] == 1;
+        for (int k = 0; single && k < g->n_ops; k++)
+            for (int s = 0; s < IR_MAX_SLOTS; s++) {
+                const ir_op *op = &g->ops[k];
+                only_pointwise &= op->out[s] != ti;
+                if (op->in[s] != ti)
+                    continue;
+                only_pointwise &= op->kind == IR_OP_POINTWISE;
+                if (op->kind == IR_OP_POINTWISE && op->out[0] >= 0 && g->t[op->out[0]].rank > want)
+                    want = g->t[op->out[0]].rank;
+            }
+        if (!single || !only_pointwise || want == t->rank || want > IR_MAX_RANK)
+            continue;
+        int lead = want - t->rank;
+        memmove(t->dims + lead, t->dims, (size_t)t->rank * sizeof *t->dims);
+        memmove(t->strides + lead, t->strides, (size_t)t->rank * sizeof *t->strides);
+        for (int d = 0; d < lead; d++)
+            t->dims[d] = t->strides[d] = 1;
+        t->rank = want;
+    }
+}
+
 hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
 {
     fe_val *gc = fe_get(graph, HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT);
@@ -434,8 +467,10 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
         if (st == HIPDNN_STATUS_SUCCESS && ir_add_op(out, &op) < 0)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
     }
-    if (st == HIPDNN_STATUS_SUCCESS)
+    if (st == HIPDNN_STATUS_SUCCESS) {
+        widen_pointwise_scalars(out);
         st = ir_graph_seal(out);
+    }
     if (st != HIPDNN_STATUS_SUCCESS)
         ir_graph_free(out);
     return st;

@@ -8,6 +8,12 @@
  * Reading builds every tensor and operation through the same attribute setters and finalize
  * checks as the public API, so a file can never produce a graph the API would refuse.
  * Fields are written when the attribute is set, in schema order; reading accepts any order.
+ * Defaults follow FlatBuffers: a scalar field equal to its schema default is left out when
+ * writing (tensor uids excepted: they are identities, always written) and an absent one reads
+ * as that default (fe_wire_default), unless the schema makes it optional ("= null", FE_NULL):
+ * then absent means unset. hipDNN's frontend numbers tensors from uid 0, so its uid-0 tensors
+ * arrive with no uid at all. A node that needs a compute_data_type and has none takes the
+ * graph's.
  * A graph-valued attribute (an SDPA forward's score modifier, FE_W_GRAPH) is a nested Graph
  * object; reading one accepts POINTWISE nodes only (so nesting stops at one level), builds
  * it like a top-level graph and finalizes it with a placeholder handle (score_mod_handle: a
@@ -117,6 +123,34 @@ static json_t *attr_to_json(const fe_attr *a, const fe_val *v)
     return NULL;
 }
 
+json_t *fe_wire_default(const fe_attr *a)
+{
+    if (a->field == NULL || (a->flags & FE_NULL))
+        return NULL;
+    switch ((fe_wire)a->wire) {
+    case FE_W_UID:
+    case FE_W_I64:
+    case FE_W_I32: return json_integer(a->wire_dflt);
+    case FE_W_F32: return json_real((double)a->wire_dflt);
+    case FE_W_BOOL: return json_false();
+    case FE_W_ENUM:
+        return fe_enum_unset(a->enum_name, 0) ? NULL : json_string(fe_enum_to_name(a->enum_name, 0));
+    default: return NULL; /* DataType / ConvMode 0 is UNSET; strings, vectors, tables: none */
+    }
+}
+
+/* Whether v, the value of attribute a, is written: uids always, other fields unless equal to
+ * the schema default (what a FlatBuffers writer leaves out). */
+static bool worth_writing(const fe_attr *a, const json_t *v)
+{
+    if (a->wire == FE_W_UID || a->id == HIPDNN_ATTR_TENSOR_UNIQUE_ID)
+        return true;
+    json_t *d = fe_wire_default(a);
+    bool same = d != NULL && json_equal(d, v);
+    json_decref(d);
+    return !same;
+}
+
 /* Adds every set, serialized attribute of o (except the compute type) to obj. */
 static bool attrs_to_json(fe_obj *o, json_t *obj)
 {
@@ -124,7 +158,12 @@ static bool attrs_to_json(fe_obj *o, json_t *obj)
         const fe_attr *a = &o->cls->attrs[i];
         if (a->wire == FE_W_NONE || (a->flags & FE_COMPUTE) || o->vals[i].n == 0)
             continue;
-        if (json_object_set_new(obj, a->field, attr_to_json(a, &o->vals[i])) != 0)
+        json_t *v = attr_to_json(a, &o->vals[i]);
+        if (v != NULL && !worth_writing(a, v)) {
+            json_decref(v);
+            continue;
+        }
+        if (json_object_set_new(obj, a->field, v) != 0)
             return false;
     }
     return true;
@@ -232,7 +271,7 @@ static hipdnnStatus_t graph_body_to_json(fe_obj *g, const fe_graph_info *gi, jso
     fe_val *ov = fe_get(g, HIPDNN_ATTR_OPERATIONGRAPH_IS_OVERRIDE_SHAPE_ENABLED_EXT);
     if (pe->n > 0 && json_object_set_new(doc, "preferred_engine_id", json_integer(pe->one.i64)))
         return oom();
-    if (ov->n > 0 && json_object_set_new(doc, "is_override_shape_enabled", json_boolean(ov->one.b)))
+    if (ov->n > 0 && ov->one.b && json_object_set_new(doc, "is_override_shape_enabled", json_true()))
         return oom();
     return HIPDNN_STATUS_SUCCESS;
 }
@@ -520,6 +559,31 @@ static hipdnnStatus_t set_fields(fe_obj *o, const json_t *obj, const tensor_map 
     return HIPDNN_STATUS_SUCCESS;
 }
 
+/* Gives every serialized scalar attribute that obj leaves out its schema default (see
+ * fe_wire_default); attributes already set (by the caller) keep their value. */
+static hipdnnStatus_t set_defaults(fe_obj *o, const json_t *obj, const tensor_map *m)
+{
+    for (int i = 0; i < o->cls->n_attrs; i++) {
+        const fe_attr *a = &o->cls->attrs[i];
+        if (a->wire == FE_W_NONE || (a->flags & FE_COMPUTE) || o->vals[i].n > 0 ||
+            json_object_get(obj, a->field) != NULL)
+            continue;
+        json_t *d = fe_wire_default(a);
+        hipdnnStatus_t st = d != NULL ? set_field(o, a, d, m) : HIPDNN_STATUS_SUCCESS;
+        if (st != HIPDNN_STATUS_SUCCESS) {
+            char ctx[200], *text = json_dumps(d, JSON_ENCODE_ANY);
+            snprintf(ctx, sizeof ctx, "%s field '%s' (absent, so its default %s)", o->cls->table,
+                     a->field, text != NULL ? text : "");
+            free(text);
+            st = with_context(st, ctx);
+        }
+        json_decref(d);
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return st;
+    }
+    return HIPDNN_STATUS_SUCCESS;
+}
+
 /* TensorValue member -> the tensor's value bytes (the data type must match the member). */
 static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_t *val)
 {
@@ -561,6 +625,8 @@ static hipdnnStatus_t tensor_from_json(const json_t *obj, fe_obj **out)
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     st = set_fields(t, obj, NULL, skip);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = set_defaults(t, obj, NULL);
     if (st == HIPDNN_STATUS_SUCCESS && json_object_get(obj, "value") != NULL)
         st = value_from_json(t, json_object_get(obj, "value_type"), json_object_get(obj, "value"));
     if (st == HIPDNN_STATUS_SUCCESS)
@@ -627,10 +693,16 @@ static const fe_class *class_by_table(const char *table)
     return NULL;
 }
 
-static hipdnnStatus_t node_head_from_json(fe_obj *op, const json_t *node)
+/* The node's name and compute type. hipDNN's frontends may write the compute type once, on the
+ * Graph (graph_ct, may be NULL): an operation that needs one (a convolution) and has none
+ * takes the graph's. Others stay unset: lowering falls back to the graph's type for them. */
+static hipdnnStatus_t node_head_from_json(fe_obj *op, const json_t *node, const json_t *graph_ct)
 {
     const json_t *name = json_object_get(node, "name");
     const json_t *ct = json_object_get(node, "compute_data_type");
+    for (int i = 0; ct == NULL && i < op->cls->n_attrs; i++)
+        if ((op->cls->attrs[i].flags & (FE_COMPUTE | FE_REQ)) == (FE_COMPUTE | FE_REQ))
+            ct = graph_ct;
     if (name != NULL) {
         if (!json_is_string(name))
             return MFAIL("a node name must be a string");
@@ -659,7 +731,8 @@ static hipdnnStatus_t check_keys(const json_t *obj, const char *const *allowed, 
     return HIPDNN_STATUS_SUCCESS;
 }
 
-static hipdnnStatus_t node_from_json(const json_t *node, const tensor_map *m, fe_obj **out)
+static hipdnnStatus_t node_from_json(const json_t *node, const json_t *graph_ct, const tensor_map *m,
+                                     fe_obj **out)
 {
     static const char *const node_keys[] = {"name", "compute_data_type", "attributes_type",
                                             "attributes", NULL};
@@ -681,9 +754,11 @@ static hipdnnStatus_t node_from_json(const json_t *node, const tensor_map *m, fe
     fe_obj *op;
     if ((st = fe_obj_new(cls, &op)) != HIPDNN_STATUS_SUCCESS)
         return st;
-    st = node_head_from_json(op, node);
+    st = node_head_from_json(op, node, graph_ct);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = set_fields(op, attrs, m, advisory);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = set_defaults(op, attrs, m);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = fe_finalize(op);
     if (st != HIPDNN_STATUS_SUCCESS) {
@@ -694,8 +769,9 @@ static hipdnnStatus_t node_from_json(const json_t *node, const tensor_map *m, fe
     return HIPDNN_STATUS_SUCCESS;
 }
 
-/* Appends every node as an operation of graph g. */
-static hipdnnStatus_t nodes_from_json(fe_obj *g, const json_t *arr, const tensor_map *m)
+/* Appends every node as an operation of graph g (graph_ct: the graph's compute type, or NULL). */
+static hipdnnStatus_t nodes_from_json(fe_obj *g, const json_t *arr, const json_t *graph_ct,
+                                      const tensor_map *m)
 {
     if (!json_is_array(arr))
         return MFAIL("\"nodes\" must be an array");
@@ -707,7 +783,7 @@ static hipdnnStatus_t nodes_from_json(fe_obj *g, const json_t *arr, const tensor
     size_t made = 0;
     for (; made < n && st == HIPDNN_STATUS_SUCCESS; made++) {
         fe_obj *op = NULL;
-        st = node_from_json(json_array_get(arr, made), m, &op);
+        st = node_from_json(json_array_get(arr, made), graph_ct, m, &op);
         if (st != HIPDNN_STATUS_SUCCESS) {
             char ctx[64];
             snprintf(ctx, sizeof ctx, "node #%zu", made);
@@ -746,9 +822,11 @@ hipdnnStatus_t fe_graph_from_json(const json_t *doc, fe_obj **out)
     if (st == HIPDNN_STATUS_SUCCESS)
         st = set_fields(g, doc, NULL, body);
     if (st == HIPDNN_STATUS_SUCCESS)
+        st = set_defaults(g, doc, NULL);
+    if (st == HIPDNN_STATUS_SUCCESS)
         st = tensors_from_json(json_object_get(doc, "tensors"), &m);
     if (st == HIPDNN_STATUS_SUCCESS)
-        st = nodes_from_json(g, json_object_get(doc, "nodes"), &m);
+        st = nodes_from_json(g, json_object_get(doc, "nodes"), json_object_get(doc, "compute_data_type"), &m);
     map_free(&m);
     if (st == HIPDNN_STATUS_SUCCESS) { /* a valid graph: what finalize would check */
         fe_graph_info gi;

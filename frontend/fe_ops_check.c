@@ -263,7 +263,9 @@ static hipdnnStatus_t pw_params(fe_obj *op, int mode, int rank)
     return OK;
 }
 
-/* Inputs broadcast onto OUT_0 (the output's shape is given, never deduced, at this level). */
+/* Inputs broadcast onto OUT_0 (the output's shape is given, never deduced, at this level). A
+ * scalar (every dim 1) of lower rank broadcasts too: hipDNN's frontends pass a by-value
+ * scalar as [1] whatever OUT_0's rank (lowering widens it, fe_lower.c). */
 static hipdnnStatus_t check_pointwise(fe_obj *op)
 {
     int mode = fe_get(op, HIPDNN_ATTR_POINTWISE_MODE)->one.e;
@@ -273,7 +275,8 @@ static hipdnnStatus_t check_pointwise(fe_obj *op)
     port out = PORT(HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, "OUT_0");
     TRY(pw_arity(op, mode, in));
     for (int i = 0; i < 3; i++)
-        TRY(need_broadcast(op, &in[i], out.t.rank, out.t.dims, "OUT_0"));
+        if (!(in[i].set && in[i].t.rank < out.t.rank && is_scalar(&in[i])))
+            TRY(need_broadcast(op, &in[i], out.t.rank, out.t.dims, "OUT_0"));
     return pw_params(op, mode, out.t.rank);
 }
 
@@ -515,9 +518,10 @@ static hipdnnStatus_t check_gen_stats(fe_obj *op)
 
 /* ---- layernorm, rmsnorm (§3.6, §3.7) ---------------------------------------------------------- */
 
-/* Without NORMALIZED_DIM_COUNT the normalized dims run from scale's first non-1 dim after
- * dim 0 (always a batch dim) to the end: X [N,C,1,1] with scale [1,C,1,1] normalizes dims
- * 1..3, X [B,S,D] with scale [1,1,D] the last one; an all-ones scale means the last dim. */
+/* Without NORMALIZED_DIM_COUNT (or with 0, its serialized default) the normalized dims run
+ * from scale's first non-1 dim after dim 0 (always a batch dim) to the end: X [N,C,1,1] with
+ * scale [1,C,1,1] normalizes dims 1..3, X [B,S,D] with scale [1,1,D] the last one; an
+ * all-ones scale means the last dim. */
 int fe_norm_infer_dims(const int64_t *scale_dims, int scale_rank, int x_rank)
 {
     for (int i = 1; i < scale_rank && i < x_rank; i++)
@@ -580,7 +584,9 @@ static hipdnnStatus_t check_layernorm(fe_obj *op)
     TRY(need_same(op, &y, &x));
     TRY(need_scalar(op, &eps));
     int n = norm_infer_dims(&x, &w[0]);
-    if (has(op, HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT)) {
+    /* 0 is the serialized field's default (a graph cannot say "unset" any other way): infer */
+    if (has(op, HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT) &&
+        fe_get(op, HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT)->one.i64 != 0) {
         int64_t c = fe_get(op, HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT)->one.i64;
         if (c < 1 || c > x.t.rank - 1)
             return bad(op, "HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT %lld is "

@@ -1,14 +1,17 @@
 /* fe_schema.h — shorthand for writing attribute tables (fe_attr rows).
  *
  * One row per attribute; the macro name says the kind:
- *   TIN / TIN_OPT / TOUT / TOUT_OPT     a tensor read / written by the op (required or optional)
+ *   TIN / TIN_OPT / TOUT / TOUT_OPT     a tensor read / written by the op (required or optional;
+ *                                       an optional one is an "= null" field on the wire)
  *   TINS / TOUTS                        an array of tensors (peer stats, custom-op ports)
  *   COMP(id)                            the op's compute type (serialized as Node.compute_data_type)
  *   SCALAR(id, api type, wire, field, fb, flags)   one value
  *   ARRAY(id, api type, wire, field, fb, flags, min, max)  an int array
  *   ENUMV(id, api type, enum table, field, fb, flags)     an enum with a serialized name table
  *   REFUSED(id, api type, why)          declared by hipDNN, not supported here (why says so)
- * `field` is the key in the serialized attributes table and `fb` its FlatBuffer field id.
+ * `field` is the key in the serialized attributes table and `fb` its FlatBuffer field id; a
+ * scalar the schema declares "= null" carries FE_NULL in its flags (tests/unit/serialize/
+ * test_schema_defaults.c checks every row against frontend/schema/hipdnn_graph.fbs).
  */
 #ifndef HIPDNN_FE_SCHEMA_H
 #define HIPDNN_FE_SCHEMA_H
@@ -20,9 +23,9 @@
      .flags = (FLAGS), .min_n = 1, .max_n = 1, .desc = HIPDNN_BACKEND_TENSOR_DESCRIPTOR,          \
      .field = FIELD, .wire = FE_W_UID, .fb_id = FB}
 #define TIN(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_IN)
-#define TIN_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_IN)
+#define TIN_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_IN | FE_NULL)
 #define TOUT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_OUT)
-#define TOUT_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_OUT)
+#define TOUT_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_OUT | FE_NULL)
 
 #define FE_TENSORS_ROW(ID, FIELD, FB, FLAGS)                                                    \
     {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ARRAY,            \

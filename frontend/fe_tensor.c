@@ -112,10 +112,14 @@ static const fe_attr tensor_attrs[] = {
      .get = get_is_by_value},
     SCALAR(HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, BOOL, FE_W_BOOL,
            "is_runtime_pass_by_value", 8, 0),
-    SCALAR(HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, I64, FE_W_I64, "ragged_offset_tensor_uid", 9, 0),
-    SCALAR(HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, I64, FE_W_I64, "alignment", 10, 0),
-    SCALAR(HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_MULTIPLIER, I64, FE_W_I64, "ragged_offset_multiplier",
-           11, 0),
+    SCALAR(HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, I64, FE_W_I64, "ragged_offset_tensor_uid", 9, FE_NULL),
+    {.id = HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, .name = "HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT", .type = I64,
+     .shape = FE_ONE, .min_n = 1, .max_n = 1, .field = "alignment", .wire = FE_W_I64, .fb_id = 10,
+     .wire_dflt = 16},
+    {.id = HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_MULTIPLIER,
+     .name = "HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_MULTIPLIER", .type = I64, .shape = FE_ONE,
+     .min_n = 1, .max_n = 1, .field = "ragged_offset_multiplier", .wire = FE_W_I64, .fb_id = 11,
+     .wire_dflt = 1},
 };
 
 /* ---- finalize ----------------------------------------------------------------------------------- */

@@ -1,8 +1,14 @@
 /*
  * HipdnnBackendCallbackTypes.h — log severities and the logging callback types.
  *
- * The same definitions appear in hipDNN's plugin SDK; the guard
- * HIPDNN_CALLBACK_TYPES_DEFINED lets both headers live in one translation unit.
+ * hipDNN's SDK defines hipdnnSeverity_t and hipdnnCallback_t in
+ * <hipdnn_sdk/logging/CallbackTypes.h>, with `#pragma once` and no macro guard, and hipDNN's
+ * frontend includes that header next to ours. Two definitions of one enum cannot share a
+ * translation unit, so when the SDK header is reachable we include it and use its
+ * definitions (same names, same values); #pragma once then makes any later include of it,
+ * before or after ours, a no-op. Without it (or with a compiler that lacks __has_include) we
+ * define them ourselves. Defining HIPDNN_CALLBACK_TYPES_DEFINED before including this header
+ * says "already defined elsewhere" and skips both.
  *
  * Severities are ordered: a sink with minimum level L receives messages of
  * severity >= L; HIPDNN_SEV_OFF silences it.
@@ -10,12 +16,19 @@
 #ifndef HIPDNN_BACKEND_CALLBACK_TYPES_H
 #define HIPDNN_BACKEND_CALLBACK_TYPES_H
 
-#ifndef HIPDNN_CALLBACK_TYPES_DEFINED
+#if !defined(HIPDNN_CALLBACK_TYPES_DEFINED) && defined(__has_include)
+#if __has_include(<hipdnn_sdk/logging/CallbackTypes.h>)
+#include <hipdnn_sdk/logging/CallbackTypes.h>
 #define HIPDNN_CALLBACK_TYPES_DEFINED
+#endif
+#endif
 
 #ifdef __cplusplus
 extern "C" {
 #endif
+
+#ifndef HIPDNN_CALLBACK_TYPES_DEFINED
+#define HIPDNN_CALLBACK_TYPES_DEFINED
 
 typedef enum
 {
@@ -29,6 +42,8 @@ typedef enum
 /* Log sink without user data: `message` is NUL-terminated and valid only during the call. */
 typedef void (*hipdnnCallback_t)(hipdnnSeverity_t severity, const char* message);
 
+#endif /* HIPDNN_CALLBACK_TYPES_DEFINED */
+
 /* Opaque user pointer handed back to a user log callback. */
 typedef void* hipdnnUserLogCallbackHandle_t;
 
@@ -40,7 +55,5 @@ typedef void (*hipdnnUserLogCallback_t)(hipdnnUserLogCallbackHandle_t userHandle
 #ifdef __cplusplus
 }
 #endif
-
-#endif /* HIPDNN_CALLBACK_TYPES_DEFINED */
 
 #endif /* HIPDNN_BACKEND_CALLBACK_TYPES_H */

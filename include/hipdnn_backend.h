@@ -88,6 +88,7 @@ extern "C" {
 #include "HipdnnBackendFlatbufferData.h"
 #include "HipdnnBackendHeuristicType.h"
 #include "HipdnnBackendLimits.h"
+#include "HipdnnBackendPluginLoadingMode.h"
 #include "HipdnnConvolutionMode.h"
 #include "HipdnnDataType.h"
 #include "HipdnnDiagonalAlignment.h"
@@ -371,6 +372,40 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogC
  *   msg       NUL-terminated message; NULL is ignored.
  */
 HIPDNN_BACKEND_EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char* msg);
+
+/* ---- Engine plugins (_ext) ------------------------------------------------------------- */
+
+/*
+ * hipdnnSetEnginePluginPaths_ext — hipDNN's call that names engine plugin libraries to load.
+ * hipdnn-jit's engines (jit_fused, jit_unfused, reference) are built into the library and
+ * it loads no engine plugins yet, so this call only accepts what needs no loading: zero
+ * paths, in either mode (hipDNN's frontend makes that call even when it loads no plugin).
+ * Built-in engines stay available in both modes.
+ *   numPaths     number of entries in pluginPaths.
+ *   pluginPaths  numPaths NUL-terminated paths (may be NULL when numPaths is 0).
+ *   loadingMode  HIPDNN_PLUGIN_LOADING_ADDITIVE or HIPDNN_PLUGIN_LOADING_ABSOLUTE.
+ * Returns SUCCESS (numPaths 0), BAD_PARAM_NULL_POINTER (pluginPaths or an entry NULL),
+ *   BAD_PARAM (unknown loadingMode), NOT_SUPPORTED (numPaths > 0: the message names the
+ *   first path that would have been loaded).
+ */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths,
+                                                                    const char* const* pluginPaths,
+                                                                    hipdnnPluginLoadingMode_ext_t loadingMode);
+
+/*
+ * hipdnnGetLoadedEnginePluginPaths_ext — the plugin files the handle's engines came from, in
+ * hipDNN's two-call pattern. hipdnn-jit loads none, so the answer is always zero paths.
+ *   handle          a valid handle.
+ *   numPluginPaths  out: the number of paths (0). In: with pluginPaths non-NULL, its capacity.
+ *   pluginPaths     NULL to query the sizes; else *numPluginPaths buffers of *maxStringLen bytes.
+ *   maxStringLen    out: the longest path's size, NUL included (0).
+ * Returns SUCCESS, BAD_PARAM (handle not live), BAD_PARAM_NULL_POINTER (handle,
+ *   numPluginPaths or maxStringLen NULL).
+ */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext(hipdnnHandle_t handle,
+                                                                          size_t* numPluginPaths,
+                                                                          char** pluginPaths,
+                                                                          size_t* maxStringLen);
 
 /* ---- Version and engines (_ext) --------------------------------------------------------- */
 

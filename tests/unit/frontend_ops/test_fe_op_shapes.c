@@ -876,6 +876,17 @@ T(layernorm, valid)
     set_i64(op, LN(NORMALIZED_DIM_COUNT), 2);
     expect_ok(op);
 }
+/* 0, the serialized field's default, infers the count like an unset attribute: two dims from
+ * SCALE [1,6,8] (stats [4,1,1] fit), where an explicit 1 does not */
+T(layernorm, dim_count_0_infers)
+{
+    desc op = mk_layernorm_inferred();
+    set_i64(op, LN(NORMALIZED_DIM_COUNT), 0);
+    expect_ok(op);
+    op = mk_layernorm_inferred();
+    set_i64(op, LN(NORMALIZED_DIM_COUNT), 1);
+    expect_bad(op, "SCALE [1,6,8] must be [1,1,8]");
+}
 T(layernorm, x_rank_1)
 {
     desc op = mk_layernorm();
@@ -891,8 +902,8 @@ T(layernorm, epsilon_not_scalar)
 T(layernorm, dim_count_range)
 {
     desc op = mk_layernorm();
-    set_i64(op, LN(NORMALIZED_DIM_COUNT), 0);
-    expect_bad(op, "HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT 0 is outside [1, 2] for X [4,6,8]");
+    set_i64(op, LN(NORMALIZED_DIM_COUNT), -1);
+    expect_bad(op, "HIPDNN_ATTR_OPERATION_LAYERNORM_NORMALIZED_DIM_COUNT_EXT -1 is outside [1, 2] for X [4,6,8]");
     op = mk_layernorm();
     set_i64(op, LN(NORMALIZED_DIM_COUNT), 3);
     expect_bad(op, "NORMALIZED_DIM_COUNT_EXT 3 is outside [1, 2]");

@@ -38,6 +38,12 @@ const char *base_status_name(hipdnnStatus_t status);
  * HIPDNN_LOG_FILE (a path, "stdout" or "stderr"; default stderr). */
 void base_log(hipdnnSeverity_t sev, const char *fmt, ...) BASE_PRINTF(2, 3);
 void base_vlog(hipdnnSeverity_t sev, const char *fmt, va_list ap);
+/* A refusal: a public call that turned a user's graph or execution down. Logged at ERROR
+ * severity also at the default level (HIPDNN_LOG_LEVEL unset and no level set through the
+ * API), where nothing else is, so a caller that drops the last-error string still sees why;
+ * an explicit level of fatal or off silences it. A line equal to the previous refusal is not
+ * repeated. */
+void base_log_refusal(const char *fmt, ...) BASE_PRINTF(1, 2);
 hipdnnSeverity_t base_log_level(void);
 void base_log_set_level(hipdnnSeverity_t level);
 /* Debug verbosity ladder (HIPDNN_LOG_LEVEL=4 sets 4): 1 cache hits/misses, 2 IR after

@@ -3,6 +3,8 @@
  * Configured from HIPDNN_LOG_LEVEL / HIPDNN_LOG_FILE on first use and by the
  * hipdnnBackendSetGlobalLogLevel_ext / hipdnnSetUserLogCallback_ext calls. Callbacks are
  * called synchronously on the logging thread (the ASYNC mode is accepted and behaves the same).
+ * The default level (neither set) is OFF except for refusals (base_log_refusal): one line per
+ * graph or execution a public call turned down.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -26,7 +28,9 @@ typedef struct callback {
 static pthread_once_t init_once = PTHREAD_ONCE_INIT;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 static atomic_int level = HIPDNN_SEV_OFF;
+static atomic_bool level_explicit; /* set by HIPDNN_LOG_LEVEL or the API: no default-level rule */
 static int debug_level;
+static char last_refusal[HIPDNN_ERROR_STRING_MAX_LENGTH + 128]; /* under lock */
 static FILE *log_file;
 static callback callbacks[MAX_CALLBACKS];
 static int n_callbacks;
@@ -41,12 +45,15 @@ static void parse_level(const char *s)
                                                 HIPDNN_SEV_INFO, HIPDNN_SEV_INFO};
     if (isdigit((unsigned char)s[0]) && s[1] == '\0' && s[0] <= '4') {
         atomic_store(&level, by_digit[s[0] - '0']);
+        atomic_store(&level_explicit, true);
         debug_level = s[0] == '4' ? 4 : 0;
         return;
     }
     for (size_t i = 0; i < sizeof names / sizeof names[0]; i++)
-        if (strcasecmp(s, names[i].name) == 0)
+        if (strcasecmp(s, names[i].name) == 0) {
             atomic_store(&level, names[i].sev);
+            atomic_store(&level_explicit, true);
+        }
 }
 
 static void init_from_env(void)
@@ -75,6 +82,7 @@ void base_log_set_level(hipdnnSeverity_t lv)
 {
     ensure_init();
     atomic_store(&level, lv);
+    atomic_store(&level_explicit, true);
 }
 
 int base_debug_level(void)
@@ -94,6 +102,16 @@ static const char *sev_name(hipdnnSeverity_t sev)
     }
 }
 
+/* Writes one line to the log file and the callbacks; the caller holds `lock`. */
+static void emit(hipdnnSeverity_t sev, const char *msg)
+{
+    fprintf(log_file, "[hipdnn %s] %s\n", sev_name(sev), msg);
+    fflush(log_file);
+    for (int i = 0; i < n_callbacks; i++)
+        if (sev >= callbacks[i].min_level)
+            callbacks[i].fn(callbacks[i].user, sev, msg);
+}
+
 void base_vlog(hipdnnSeverity_t sev, const char *fmt, va_list ap)
 {
     hipdnnSeverity_t lv = base_log_level();
@@ -102,11 +120,25 @@ void base_vlog(hipdnnSeverity_t sev, const char *fmt, va_list ap)
     char msg[HIPDNN_ERROR_STRING_MAX_LENGTH + 64];
     vsnprintf(msg, sizeof msg, fmt, ap);
     pthread_mutex_lock(&lock);
-    fprintf(log_file, "[hipdnn %s] %s\n", sev_name(sev), msg);
-    fflush(log_file);
-    for (int i = 0; i < n_callbacks; i++)
-        if (sev >= callbacks[i].min_level)
-            callbacks[i].fn(callbacks[i].user, sev, msg);
+    emit(sev, msg);
+    pthread_mutex_unlock(&lock);
+}
+
+void base_log_refusal(const char *fmt, ...)
+{
+    hipdnnSeverity_t lv = base_log_level();
+    if (atomic_load(&level_explicit) && (lv == HIPDNN_SEV_OFF || lv > HIPDNN_SEV_ERROR))
+        return;
+    char msg[sizeof last_refusal];
+    va_list ap;
+    va_start(ap, fmt);
+    vsnprintf(msg, sizeof msg, fmt, ap);
+    va_end(ap);
+    pthread_mutex_lock(&lock);
+    if (strcmp(msg, last_refusal) != 0) {
+        memcpy(last_refusal, msg, sizeof msg);
+        emit(HIPDNN_SEV_ERROR, msg);
+    }
     pthread_mutex_unlock(&lock);
 }
 

@@ -1,15 +1,23 @@
-# Install rules: public headers under include/hipdnn, the shared library, a CMake package
-# config (find_package(hipdnn_jit) -> target hipdnn_jit::hipdnn_backend) and a pkg-config
-# file (pkg-config --cflags --libs hipdnn_backend).
+# Install rules: public headers under include/hipdnn and again under include/hipdnn/backend
+# (where hipDNN installs its backend headers, so programs written against hipDNN find ours), the
+# shared library, a CMake package config (find_package(hipdnn_jit) -> target
+# hipdnn_jit::hipdnn_backend) and a pkg-config file (pkg-config --cflags --libs hipdnn_backend).
+#
+# Components: Runtime holds libhipdnn_backend.so.0.* and .so.0 *and* the unversioned
+# libhipdnn_backend.so: hipDNN builds its backend without a soname version, so programs linked
+# against hipDNN record NEEDED libhipdnn_backend.so and must find that name at run time.
+# Development holds the headers, the CMake package and the pkg-config file.
 include(CMakePackageConfigHelpers)
 
 install(TARGETS hipdnn_backend EXPORT hipdnn_jit_targets
-        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR}
-        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR})
-install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/hipdnn
-        FILES_MATCHING PATTERN "*.h")
+        LIBRARY DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Runtime NAMELINK_COMPONENT Runtime
+        ARCHIVE DESTINATION ${CMAKE_INSTALL_LIBDIR} COMPONENT Development)
+foreach(dir hipdnn hipdnn/backend)
+  install(DIRECTORY ${CMAKE_SOURCE_DIR}/include/ DESTINATION ${CMAKE_INSTALL_INCLUDEDIR}/${dir}
+          COMPONENT Development FILES_MATCHING PATTERN "*.h")
+endforeach()
 install(EXPORT hipdnn_jit_targets NAMESPACE hipdnn_jit::
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hipdnn_jit)
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hipdnn_jit COMPONENT Development)
 
 file(WRITE ${CMAKE_BINARY_DIR}/hipdnn_jitConfig.cmake.in
   "@PACKAGE_INIT@\ninclude(\"\${CMAKE_CURRENT_LIST_DIR}/hipdnn_jit_targets.cmake\")\n")
@@ -19,7 +27,7 @@ configure_package_config_file(${CMAKE_BINARY_DIR}/hipdnn_jitConfig.cmake.in
 write_basic_package_version_file(${CMAKE_BINARY_DIR}/hipdnn_jitConfigVersion.cmake
   VERSION ${PROJECT_VERSION} COMPATIBILITY SameMajorVersion)
 install(FILES ${CMAKE_BINARY_DIR}/hipdnn_jitConfig.cmake ${CMAKE_BINARY_DIR}/hipdnn_jitConfigVersion.cmake
-        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hipdnn_jit)
+        DESTINATION ${CMAKE_INSTALL_LIBDIR}/cmake/hipdnn_jit COMPONENT Development)
 
 file(WRITE ${CMAKE_BINARY_DIR}/hipdnn_backend.pc.in
 "prefix=@CMAKE_INSTALL_PREFIX@
@@ -33,4 +41,5 @@ Libs: -L\${libdir} -lhipdnn_backend
 Cflags: -I\${includedir}
 ")
 configure_file(${CMAKE_BINARY_DIR}/hipdnn_backend.pc.in ${CMAKE_BINARY_DIR}/hipdnn_backend.pc @ONLY)
-install(FILES ${CMAKE_BINARY_DIR}/hipdnn_backend.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig)
+install(FILES ${CMAKE_BINARY_DIR}/hipdnn_backend.pc DESTINATION ${CMAKE_INSTALL_LIBDIR}/pkgconfig
+        COMPONENT Development)

@@ -5,6 +5,7 @@
  * allocates GPU resources: handles work on machines without a GPU.
  */
 #include <jansson.h>
+#include <stdio.h>
 #include <string.h>
 
 #include "frontend/fe_int.h"
@@ -128,11 +129,38 @@ EXPORT hipdnnStatus_t hipdnnBackendGetAttribute(hipdnnBackendDescriptor_t descri
     return fe_get_attr(o, name, type, requestedElementCount, elementCount, arrayOfElements);
 }
 
+hipdnnStatus_t fe_refused(hipdnnStatus_t st, const char *step)
+{
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        char why[HIPDNN_ERROR_STRING_MAX_LENGTH];
+        base_last_error(why, sizeof why, false);
+        base_log_refusal("%s refused: %s: %s", step, base_status_name(st), why);
+    }
+    return st;
+}
+
+/* Finalizing these describes the user's graph: a failure is a refusal (fe_refused). Engines,
+ * configs and plans are left out: frameworks probe them and expect some to fail. */
+static bool describes_the_graph(const fe_class *cls)
+{
+    return cls->op_type != 0 || cls->type == HIPDNN_BACKEND_TENSOR_DESCRIPTOR ||
+           cls->type == HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR ||
+           cls->type == HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR;
+}
+
 EXPORT hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor)
 {
     fe_obj *o;
     hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendFinalize", &o);
-    return st != HIPDNN_STATUS_SUCCESS ? st : fe_finalize(o);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    st = fe_finalize(o);
+    if (st != HIPDNN_STATUS_SUCCESS && describes_the_graph(o->cls)) {
+        char step[160];
+        snprintf(step, sizeof step, "hipdnnBackendFinalize(%s)", o->cls->name);
+        fe_refused(st, step);
+    }
+    return st;
 }
 
 /* ---- errors and logging ----------------------------------------------------------------------------- */

@@ -379,15 +379,36 @@ static bool cached_with(int64_t engine_id, const fe_graph_state *g, const int64_
 
 /* ---- execute --------------------------------------------------------------------------------------- */
 
+/* A failure unless our kernels can dereference ptr (what names it: "tensor uid 7"). A host
+ * pointer handed to a GPU plan would fault the kernel and poison the caller's context. */
+static hipdnnStatus_t need_gpu_memory(const void *ptr, const char *what)
+{
+    if (rt_kernel_can_read(ptr))
+        return HIPDNN_STATUS_SUCCESS;
+    const char *kind = ptr == NULL ? "NULL"
+                     : rt_pointer_kind(ptr) == RT_PTR_OTHER_DEVICE ? "memory of another device"
+                                                                   : "host memory";
+    return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the pointer for %s (%p) is %s, "
+                     "which this plan's GPU kernels cannot read; pass device memory of this GPU "
+                     "(or build the plan from the 'reference' engine, which runs on host pointers)",
+                     what, ptr, kind);
+}
+
 /* The address of tensor ti for this launch, or a failure naming it. */
 static hipdnnStatus_t tensor_ptr(const fe_plan_impl *p, const fe_varpack_view *pack, int ti,
                                  int align, void **ptr)
 {
     const ir_tensor *t = &p->g->ir->t[ti];
-    if (p->ws_offset[ti] >= 0)
+    char what[48];
+    if (p->ws_offset[ti] >= 0) {
         *ptr = (char *)pack->workspace + p->ws_offset[ti];
-    else
+    } else {
         fe_varpack_find(pack, t->uid, ptr);
+        snprintf(what, sizeof what, "tensor uid %lld", (long long)t->uid);
+        hipdnnStatus_t st = need_gpu_memory(*ptr, what);
+        if (st != HIPDNN_STATUS_SUCCESS)
+            return st;
+    }
     if (align > 1 && ((uintptr_t)*ptr % (uintptr_t)align) != 0)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnBackendExecute: the pointer for tensor uid "
                          "%lld is not %d-byte aligned (this plan uses vector accesses; build it "
@@ -457,6 +478,8 @@ static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const 
                          "for %s (hipdnnSetCompileTarget_ext); build it again without a compile target to run it",
                          p->arch);
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    if (pack->workspace != NULL)
+        st = need_gpu_memory(pack->workspace, "the workspace");
     for (int i = 0; i < p->n_kernels && st == HIPDNN_STATUS_SUCCESS; i++)
         st = launch(p, &p->k[i], (void *)handle->stream, pack);
     return st;

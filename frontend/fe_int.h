@@ -156,6 +156,10 @@ struct hipdnnHandle {
 
 /* SUCCESS for a live handle from hipdnnCreate; otherwise a failure naming fn. */
 hipdnnStatus_t fe_check_handle(hipdnnHandle_t h, const char *fn);
+/* Returns st; a failure is a refusal of the user's graph or execution by the public call
+ * `step`: one error line naming the step and the reason (the last error), logged also at the
+ * default level (base_log_refusal). */
+hipdnnStatus_t fe_refused(hipdnnStatus_t st, const char *step);
 
 /* ---- fe_desc.c: objects and the generic attribute machinery ----------------------------- */
 

@@ -321,9 +321,8 @@ static hipdnnStatus_t check_bindings(const plan_state *ps, const fe_varpack_view
     return HIPDNN_STATUS_SUCCESS;
 }
 
-HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle,
-                                                          hipdnnBackendDescriptor_t executionPlan,
-                                                          hipdnnBackendDescriptor_t variantPack)
+static hipdnnStatus_t execute(hipdnnHandle_t handle, hipdnnBackendDescriptor_t executionPlan,
+                              hipdnnBackendDescriptor_t variantPack)
 {
     fe_obj *plan, *pack;
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnBackendExecute");
@@ -337,4 +336,11 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle,
     fe_varpack_view vp = fe_varpack(pack);
     st = check_bindings(ps, &vp);
     return st == HIPDNN_STATUS_SUCCESS ? ps->cfg.engine->execute(ps->impl, handle, &vp) : st;
+}
+
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle,
+                                                          hipdnnBackendDescriptor_t executionPlan,
+                                                          hipdnnBackendDescriptor_t variantPack)
+{
+    return fe_refused(execute(handle, executionPlan, variantPack), "hipdnnBackendExecute");
 }

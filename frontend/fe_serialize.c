@@ -47,9 +47,8 @@ static hipdnnStatus_t unwrap_container(const uint8_t **buf, size_t *len)
     return HIPDNN_STATUS_SUCCESS;
 }
 
-EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext(hipdnnBackendDescriptor_t *descriptor,
-                                                                 const uint8_t *serializedGraph,
-                                                                 size_t graphByteSize)
+static hipdnnStatus_t deserialize_binary(hipdnnBackendDescriptor_t *descriptor,
+                                         const uint8_t *serializedGraph, size_t graphByteSize)
 {
     const char *fn = "hipdnnBackendCreateAndDeserializeGraph_ext";
     if (descriptor == NULL || serializedGraph == NULL)
@@ -64,8 +63,8 @@ EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext(hipdnnBackendDe
     return st == HIPDNN_STATUS_SUCCESS ? graph_from_doc(doc, descriptor) : st;
 }
 
-EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
-    hipdnnBackendDescriptor_t *descriptor, const char *jsonGraph, size_t jsonByteSize)
+static hipdnnStatus_t deserialize_json(hipdnnBackendDescriptor_t *descriptor, const char *jsonGraph,
+                                       size_t jsonByteSize)
 {
     const char *fn = "hipdnnBackendCreateAndDeserializeJsonGraph_ext";
     if (descriptor == NULL || jsonGraph == NULL)
@@ -83,6 +82,21 @@ EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: malformed JSON at line %d column %d: %s", fn,
                          err.line, err.column, err.text);
     return graph_from_doc(doc, descriptor);
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext(hipdnnBackendDescriptor_t *descriptor,
+                                                                 const uint8_t *serializedGraph,
+                                                                 size_t graphByteSize)
+{
+    return fe_refused(deserialize_binary(descriptor, serializedGraph, graphByteSize),
+                      "hipdnnBackendCreateAndDeserializeGraph_ext");
+}
+
+EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
+    hipdnnBackendDescriptor_t *descriptor, const char *jsonGraph, size_t jsonByteSize)
+{
+    return fe_refused(deserialize_json(descriptor, jsonGraph, jsonByteSize),
+                      "hipdnnBackendCreateAndDeserializeJsonGraph_ext");
 }
 
 /* The JSON model of an OPERATIONGRAPH descriptor, or a clear error. */

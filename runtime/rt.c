@@ -62,7 +62,7 @@ static void check_table(const rt_backend *b)
     assert(b->module_load && b->module_function && b->module_unload && b->launch);
     assert(b->mem_alloc && b->mem_free && b->memcpy_h2d && b->memcpy_d2h && b->mem_set);
     assert(b->stream_sync && b->event_create && b->event_record && b->event_elapsed_ms);
-    assert(b->event_destroy && b->is_device_pointer);
+    assert(b->event_destroy && b->pointer_kind);
     (void)b;
 }
 
@@ -499,11 +499,20 @@ void rt_event_destroy(rt_event e)
         S.b->event_destroy(e);
 }
 
-bool rt_is_device_pointer(const void *p)
+rt_ptr_kind rt_pointer_kind(const void *p)
 {
     if (p == NULL || !rt_have_gpu())
-        return false;
+        return RT_PTR_HOST;
     if (S.b->make_current != NULL && S.b->make_current() != HIPDNN_STATUS_SUCCESS)
-        return false;
-    return S.b->is_device_pointer(p);
+        return RT_PTR_HOST;
+    return S.b->pointer_kind(p);
+}
+
+bool rt_is_device_pointer(const void *p) { return rt_pointer_kind(p) == RT_PTR_DEVICE; }
+
+bool rt_kernel_can_read(const void *p)
+{
+    rt_ptr_kind k = rt_pointer_kind(p);
+    return k == RT_PTR_DEVICE || k == RT_PTR_HOST_MAPPED ||
+           (k == RT_PTR_HOST && rt_have_gpu() && S.dev.pageable_access);
 }

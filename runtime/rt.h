@@ -39,6 +39,7 @@ typedef struct rt_device_info {
     size_t smem_per_block_optin; /* what a kernel may opt in to */
     size_t l2_bytes;
     size_t total_mem;
+    bool pageable_access; /* kernels may read any host memory (HMM / ATS systems) */
 } rt_device_info;
 
 typedef struct rt_compiler_info {
@@ -122,7 +123,19 @@ hipdnnStatus_t rt_event_record(rt_event e, void *stream);
 /* Milliseconds between two recorded events (waits for `end`). */
 hipdnnStatus_t rt_event_elapsed_ms(rt_event start, rt_event end, float *ms);
 void rt_event_destroy(rt_event e);
+/* What p points at, as the driver sees it. */
+typedef enum rt_ptr_kind {
+    RT_PTR_HOST,         /* unknown to the driver: pageable host memory (or no memory at all) */
+    RT_PTR_HOST_MAPPED,  /* host memory the driver allocated or registered: kernels may read it */
+    RT_PTR_DEVICE,       /* device memory of our device, or managed memory */
+    RT_PTR_OTHER_DEVICE, /* device memory of another device */
+} rt_ptr_kind;
+/* RT_PTR_HOST without a GPU or for NULL. */
+rt_ptr_kind rt_pointer_kind(const void *p);
 /* True when p is device (or managed) memory of the current device. */
 bool rt_is_device_pointer(const void *p);
+/* True when our kernels may dereference p: device or managed memory of our device, host memory
+ * the driver maps, or any host memory on a device with pageable memory access. */
+bool rt_kernel_can_read(const void *p);
 
 #endif

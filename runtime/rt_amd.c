@@ -582,15 +582,21 @@ static bool ptr_attr(const void *p, int attrib, unsigned long long *v)
     return false;
 }
 
-/* Managed memory, or device memory of our device. Host memory, registered or not, is not. */
-static bool amd_is_device_pointer(const void *p)
+/* hipMemoryTypeHost is one below hipMemoryTypeDevice in HIP 5 (0) and 6 (1); plain host memory
+ * is an error for hipPointerGetAttribute. Pageable-memory access is not queried (off). */
+static rt_ptr_kind amd_pointer_kind(const void *p)
 {
     unsigned long long v = 0;
     if (ptr_attr(p, HIP_POINTER_ATTRIBUTE_IS_MANAGED, &v) && v != 0)
-        return true;
-    if (!ptr_attr(p, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, &v) || v != (unsigned)mem_type_device)
-        return false;
-    return ptr_attr(p, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, &v) && (int)v == dev;
+        return RT_PTR_DEVICE;
+    if (!ptr_attr(p, HIP_POINTER_ATTRIBUTE_MEMORY_TYPE, &v))
+        return RT_PTR_HOST;
+    if (v == (unsigned)mem_type_device - 1)
+        return RT_PTR_HOST_MAPPED;
+    if (v != (unsigned)mem_type_device)
+        return RT_PTR_HOST;
+    return ptr_attr(p, HIP_POINTER_ATTRIBUTE_DEVICE_ORDINAL, &v) && (int)v == dev ? RT_PTR_DEVICE
+                                                                                  : RT_PTR_OTHER_DEVICE;
 }
 
 /* ---- the table ------------------------------------------------------------------------------- */
@@ -618,7 +624,7 @@ static const rt_backend amd = {
     .event_record = amd_event_record,
     .event_elapsed_ms = amd_event_elapsed_ms,
     .event_destroy = amd_event_destroy,
-    .is_device_pointer = amd_is_device_pointer,
+    .pointer_kind = amd_pointer_kind,
     .make_current = amd_make_current,
     .set_max_smem = NULL, /* no opt-in on AMD */
 };

@@ -14,7 +14,7 @@
  *   module_* / launch  yes       any thread                  module, function
  *   mem_* / stream_*   yes       any thread                  device pointer, stream
  *   event_*            yes       any thread                  event
- *   is_device_pointer  yes       any thread; never raises    -
+ *   pointer_kind       yes       any thread; never raises    -
  *   make_current       optional  before every device call    NULL: no per-thread binding
  *   set_max_smem       optional  -                           NULL: no opt-in needed
  *   tensor_map         optional  any thread                  NULL: no tensor maps (TMA)
@@ -63,7 +63,7 @@ typedef struct rt_backend {
     hipdnnStatus_t (*event_record)(void *event, void *stream);
     hipdnnStatus_t (*event_elapsed_ms)(void *start, void *end, float *ms);
     void (*event_destroy)(void *event);
-    bool (*is_device_pointer)(const void *p);
+    rt_ptr_kind (*pointer_kind)(const void *p); /* p != NULL */
 
     /* ---- optional (NULL: the platform does not need it) ------------------------------------ */
     /* Binds the device's context to the calling thread when none is bound. */

@@ -40,6 +40,7 @@ enum { /* CUdevice_attribute */
     CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE = 38,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MAJOR = 75,
     CU_DEVICE_ATTRIBUTE_COMPUTE_CAPABILITY_MINOR = 76,
+    CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS = 88,
     CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN = 97,
 };
 enum { CU_FUNC_ATTRIBUTE_MAX_DYNAMIC_SHARED_SIZE_BYTES = 8 }; /* CUfunction_attribute */
@@ -48,7 +49,7 @@ enum {                                                        /* CUpointer_attri
     CU_POINTER_ATTRIBUTE_IS_MANAGED = 8,
     CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL = 9,
 };
-enum { CU_MEMORYTYPE_DEVICE = 2 }; /* CUmemorytype */
+enum { CU_MEMORYTYPE_HOST = 1, CU_MEMORYTYPE_DEVICE = 2 }; /* CUmemorytype */
 enum { CU_TENSOR_MAP_DATA_TYPE_UINT8 = 0, CU_TENSOR_MAP_DATA_TYPE_UINT16 = 1 }; /* CUtensorMapDataType */
 enum { CU_TENSOR_MAP_INTERLEAVE_NONE = 0 };                                     /* CUtensorMapInterleave */
 enum { CU_TENSOR_MAP_SWIZZLE_128B = 3 };                                        /* CUtensorMapSwizzle */
@@ -96,6 +97,7 @@ enum { CU_EVENT_DEFAULT = 0 };     /* CUevent_flags: timing enabled */
     X(cuEventElapsedTime, (float *ms, CUevent start, CUevent end))                              \
     X(cuEventDestroy_v2, (CUevent e))                                                           \
     X(cuPointerGetAttribute, (void *data, int attrib, CUdeviceptr p))                           \
+    X(cuPointerGetAttributes, (unsigned n, int *attribs, void **data, CUdeviceptr p))            \
     X(cuGetErrorName, (CUresult r, const char **name))                                          \
     X(cuGetErrorString, (CUresult r, const char **text))
 
@@ -232,6 +234,7 @@ static const struct {
     {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK, "MAX_SHARED_MEMORY_PER_BLOCK"},
     {CU_DEVICE_ATTRIBUTE_MAX_SHARED_MEMORY_PER_BLOCK_OPTIN, "MAX_SHARED_MEMORY_PER_BLOCK_OPTIN"},
     {CU_DEVICE_ATTRIBUTE_L2_CACHE_SIZE, "L2_CACHE_SIZE"},
+    {CU_DEVICE_ATTRIBUTE_PAGEABLE_MEMORY_ACCESS, "PAGEABLE_MEMORY_ACCESS"},
 };
 enum { N_DEV_ATTRS = sizeof dev_attrs / sizeof dev_attrs[0] };
 
@@ -255,6 +258,7 @@ static hipdnnStatus_t query_device(rt_device_info *o)
     o->cc_major = v[0], o->cc_minor = v[1], o->sm_count = v[2], o->warp_size = v[3];
     o->smem_per_block = (size_t)v[4], o->smem_per_block_optin = (size_t)v[5];
     o->l2_bytes = (size_t)v[6];
+    o->pageable_access = v[7] != 0;
     snprintf(o->arch, sizeof o->arch, "sm_%d%d", o->cc_major, o->cc_minor);
     return HIPDNN_STATUS_SUCCESS;
 }
@@ -465,23 +469,22 @@ static void nv_event_destroy(void *event)
         base_log(HIPDNN_SEV_WARN, "runtime: cuEventDestroy failed (%d)", r);
 }
 
-/* An attribute read into a zeroed 8-byte slot: the driver writes a bool, an int or an enum
- * (little-endian, so the value reads the same whatever its width). */
-static bool ptr_attr(const void *p, int attrib, unsigned long long *v)
+/* One driver call: cuPointerGetAttributes answers every pointer, giving zeroes for memory it
+ * does not know. Each attribute lands in a zeroed 8-byte slot: the driver writes a bool, an int
+ * or an enum (little-endian, so the value reads the same whatever its width). */
+static rt_ptr_kind nv_pointer_kind(const void *p)
 {
-    *v = 0;
-    return cu.cuPointerGetAttribute(v, attrib, dptr(p)) == CUDA_SUCCESS;
-}
-
-/* Managed memory, or device memory of our device. Host memory, registered or not, is not. */
-static bool nv_is_device_pointer(const void *p)
-{
-    unsigned long long v = 0;
-    if (ptr_attr(p, CU_POINTER_ATTRIBUTE_IS_MANAGED, &v) && v != 0)
-        return true;
-    if (!ptr_attr(p, CU_POINTER_ATTRIBUTE_MEMORY_TYPE, &v) || v != CU_MEMORYTYPE_DEVICE)
-        return false;
-    return ptr_attr(p, CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL, &v) && (int)v == dev;
+    int attribs[3] = {CU_POINTER_ATTRIBUTE_MEMORY_TYPE, CU_POINTER_ATTRIBUTE_IS_MANAGED,
+                      CU_POINTER_ATTRIBUTE_DEVICE_ORDINAL};
+    unsigned long long type = 0, managed = 0, ordinal = 0;
+    void *data[3] = {&type, &managed, &ordinal};
+    if (cu.cuPointerGetAttributes(3, attribs, data, dptr(p)) != CUDA_SUCCESS)
+        return RT_PTR_HOST;
+    if (managed != 0)
+        return RT_PTR_DEVICE;
+    if (type == CU_MEMORYTYPE_DEVICE)
+        return (int)ordinal == dev ? RT_PTR_DEVICE : RT_PTR_OTHER_DEVICE;
+    return type == CU_MEMORYTYPE_HOST ? RT_PTR_HOST_MAPPED : RT_PTR_HOST;
 }
 
 /* ---- the table ------------------------------------------------------------------------------- */
@@ -509,7 +512,7 @@ static const rt_backend nvidia = {
     .event_record = nv_event_record,
     .event_elapsed_ms = nv_event_elapsed_ms,
     .event_destroy = nv_event_destroy,
-    .is_device_pointer = nv_is_device_pointer,
+    .pointer_kind = nv_pointer_kind,
     .make_current = nv_make_current,
     .set_max_smem = nv_set_max_smem,
     .tensor_map = nv_tensor_map,

@@ -471,6 +471,20 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
     return st;
 }
 
+/* Whether a kernel of p reads or writes the workspace (its scratch, or a tensor placed there);
+ * a plan that needs none ignores the pack's workspace pointer, whatever it points at. */
+static bool uses_workspace(const fe_plan_impl *p)
+{
+    for (int i = 0; i < p->n_kernels; i++)
+        for (int a = 0; a < p->k[i].cg.n_args; a++) {
+            const cg_arg *arg = &p->k[i].cg.args[a];
+            if (arg->kind == CG_ARG_WORKSPACE ||
+                (arg->kind != CG_ARG_SCALAR && arg->kind != CG_ARG_INT64 && p->ws_offset[arg->tensor] >= 0))
+                return true;
+        }
+    return false;
+}
+
 static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack)
 {
     if (p->compile_only)
@@ -478,7 +492,7 @@ static hipdnnStatus_t jit_execute(fe_plan_impl *p, hipdnnHandle_t handle, const 
                          "for %s (hipdnnSetCompileTarget_ext); build it again without a compile target to run it",
                          p->arch);
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
-    if (pack->workspace != NULL)
+    if (uses_workspace(p))
         st = need_gpu_memory(pack->workspace, "the workspace");
     for (int i = 0; i < p->n_kernels && st == HIPDNN_STATUS_SUCCESS; i++)
         st = launch(p, &p->k[i], (void *)handle->stream, pack);

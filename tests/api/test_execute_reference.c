@@ -95,12 +95,7 @@ static hipdnnBackendDescriptor_t plan_for(hipdnnBackendDescriptor_t *ops, int n,
 
 static void execute(hipdnnBackendDescriptor_t plan, int n, const int64_t *uids, void **ptrs, void *ws)
 {
-    hipdnnBackendDescriptor_t pack;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
-    TU_OK(hipdnnBackendFinalize(pack));
+    hipdnnBackendDescriptor_t pack = tu_pack(n, uids, ptrs, ws);
     TU_OK(hipdnnBackendExecute(handle, plan, pack));
     hipdnnBackendDestroyDescriptor(pack);
 }

@@ -90,3 +90,14 @@ hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *fi
     cr_assert_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_SUCCESS, "%s: %s", file, tu_msg());
     return g;
 }
+
+hipdnnBackendDescriptor_t tu_pack(int n, const int64_t *uids, void *const *ptrs, void *ws)
+{
+    hipdnnBackendDescriptor_t pack = NULL;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
+    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
+    TU_OK(hipdnnBackendFinalize(pack));
+    return pack;
+}

@@ -73,6 +73,9 @@ static inline void tu_destroy(hipdnnBackendDescriptor_t *d)
 hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
                                     bool is_virtual, const void *value, int64_t value_len);
 
+/* A finalized variant pack binding n uids to pointers, with workspace ws (caller destroys it). */
+hipdnnBackendDescriptor_t tu_pack(int n, const int64_t *uids, void *const *ptrs, void *ws);
+
 /* Packed row-major strides for dims. */
 static inline void tu_packed_strides(int rank, const int64_t *dims, int64_t *strides)
 {

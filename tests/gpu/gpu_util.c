@@ -142,16 +142,17 @@ int64_t workspace_of(hipdnnBackendDescriptor_t plan)
     return ws;
 }
 
+hipdnnStatus_t try_execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws)
+{
+    hipdnnBackendDescriptor_t pack = tu_pack(n, uids, ptrs, ws);
+    hipdnnStatus_t st = hipdnnBackendExecute(handle, plan, pack);
+    hipdnnBackendDestroyDescriptor(pack);
+    return st;
+}
+
 void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws)
 {
-    hipdnnBackendDescriptor_t pack;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
-    TU_OK(hipdnnBackendFinalize(pack));
-    TU_OK(hipdnnBackendExecute(handle, plan, pack));
-    hipdnnBackendDestroyDescriptor(pack);
+    TU_OK(try_execute(plan, n, uids, ptrs, ws));
 }
 
 size_t extent_bytes(const ir_tensor *t)
@@ -184,6 +185,16 @@ double tolerance(hipdnnDataType_t t)
 void check_graph(hipdnnBackendDescriptor_t g, const char *what)
 {
     check_graph_with(g, "jit_fused", NULL, what);
+}
+
+void check_graph_both_jit(hipdnnBackendDescriptor_t g, const char *what)
+{
+    const char *engines[] = {"jit_fused", "jit_unfused"};
+    for (int e = 0; e < 2; e++) {
+        char on[256];
+        snprintf(on, sizeof on, "%s on %s", what, engines[e]);
+        check_graph_with(g, engines[e], NULL, on);
+    }
 }
 
 void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_fn fill, const char *what)

@@ -46,6 +46,8 @@ hipdnnBackendDescriptor_t plan_with(hipdnnBackendDescriptor_t g, const char *eng
 hipdnnBackendDescriptor_t plan_with_cache(hipdnnBackendDescriptor_t g, const char *engine, hipdnnBackendDescriptor_t cache);
 int64_t workspace_of(hipdnnBackendDescriptor_t plan);
 void execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws);
+/* The same, returning the status instead of asserting it (the message is in tu_msg()). */
+hipdnnStatus_t try_execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws);
 /* Bytes from a tensor's first element to one past its last. */
 size_t extent_bytes(const ir_tensor *t);
 ir_buf view(const ir_tensor *t, void *data);
@@ -74,5 +76,7 @@ void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan,
 void gpu_compare_attention(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
 /* check_graph_with(g, "jit_fused", NULL, what). */
 void check_graph(hipdnnBackendDescriptor_t g, const char *what);
+/* check_graph_with on jit_fused, then on jit_unfused ("<what> on <engine>"). */
+void check_graph_both_jit(hipdnnBackendDescriptor_t g, const char *what);
 
 #endif

@@ -56,10 +56,8 @@ Test(gpu_compat, rank_1_scalars_in_pointwise_regions)
     for (int i = 0; i < 3; i++) {
         hipdnnBackendDescriptor_t g = scalar_graph(types[i], rnd(1, 4), rnd(1, 70), 8 * rnd(1, 40));
         char what[64];
-        snprintf(what, sizeof what, "rank-1 scalars, %s, fused", types[i]);
-        check_graph_with(g, "jit_fused", NULL, what);
-        snprintf(what, sizeof what, "rank-1 scalars, %s, unfused", types[i]);
-        check_graph_with(g, "jit_unfused", NULL, what);
+        snprintf(what, sizeof what, "rank-1 scalars, %s", types[i]);
+        check_graph_both_jit(g, what);
         hipdnnBackendDestroyDescriptor(g);
     }
 }
@@ -77,23 +75,8 @@ Test(gpu_compat, rank_1_scalar_in_a_matmul_epilogue)
                                                                            "b_tensor_uid", 2, "c_tensor_uid", 3)),
                               pw("MUL", 3, 4, 5));
     hipdnnBackendDescriptor_t g = finalize_graph(tensors, nodes);
-    check_graph_with(g, "jit_fused", NULL, "matmul * rank-1 scalar, fused");
-    check_graph_with(g, "jit_unfused", NULL, "matmul * rank-1 scalar, unfused");
+    check_graph_both_jit(g, "matmul * rank-1 scalar");
     hipdnnBackendDestroyDescriptor(g);
-}
-
-/* Executes plan with the given pointers; returns the status (the message is in tu_msg()). */
-static hipdnnStatus_t try_execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, void *ws)
-{
-    hipdnnBackendDescriptor_t pack;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &ws));
-    TU_OK(hipdnnBackendFinalize(pack));
-    hipdnnStatus_t st = hipdnnBackendExecute(handle, plan, pack);
-    hipdnnBackendDestroyDescriptor(pack);
-    return st;
 }
 
 /* Host pointers (as hipDNN's samples pass with the reference engine in mind) given to the

@@ -2,7 +2,8 @@
  *
  * Owns: mutation corpora generated here from valid serialized graphs and fed to
  * hipdnnBackendCreateAndDeserializeGraph_ext (seeds: a small graph, one or every operation
- * type, and examples/graphs/sdpa_softcap.json, whose SDPA node nests a score modifier Graph;
+ * type, examples/graphs/sdpa_softcap.json, whose SDPA node nests a score modifier Graph, and a
+ * graph in hipDNN's older Node layout with uid-0 fields left out;
  * FlatBuffer: truncation at every length, random
  * bit flips, random byte overwrites, every aligned 32-bit word replaced with huge, small and
  * off-by-some values (root/table/vtable offsets, vector and string lengths), every 16-bit vtable
@@ -117,6 +118,35 @@ static uint8_t *small_graph(size_t *len)
     return bin;
 }
 
+/* The same kind of graph as hipDNN's Nov-2025 frontend writes it: the older Node layout (no
+ * compute_data_type; the union at ids 1 + 2) and uid-0 fields left out. y = relu(x), [4, 8]. */
+static uint8_t *old_layout_graph(size_t *len)
+{
+    int64_t dims[] = {4, 8}, strides[] = {8, 1};
+    fe_fbb *b = fe_fbb_new();
+    fe_fbt *ts[2], *relu = fe_fbb_table(b), *node = fe_fbb_table(b), *g = fe_fbb_table(b);
+    for (int i = 0; i < 2; i++) {
+        ts[i] = fe_fbb_table(b);
+        if (i > 0)
+            fe_fbt_i64(ts[i], 0, i);                       /* uid (0: left out) */
+        fe_fbt_string(ts[i], 1, i ? "y" : "x", 1);
+        fe_fbt_i8(ts[i], 2, 1);                            /* FLOAT */
+        fe_fbt_vec_scalars(ts[i], 3, 8, 2, strides);
+        fe_fbt_vec_scalars(ts[i], 4, 8, 2, dims);
+    }
+    fe_fbt_i8(relu, 0, 34);                                /* RELU_FWD; in_0 0: left out */
+    fe_fbt_i64(relu, 8, 1);                                /* out_0 */
+    fe_fbt_string(node, 0, "relu", 4);
+    fe_fbt_union(node, 2, 2, relu);                        /* PointwiseAttributes */
+    fe_fbt_i8(g, 1, 1);                                    /* compute_data_type FLOAT */
+    fe_fbt_vec_tables(g, 4, 2, ts);
+    fe_fbt_vec_tables(g, 5, 1, &node);
+    uint8_t *out = NULL;
+    cr_assert_eq(fe_fbb_finish(b, g, NULL, &out, len), FE_FBB_OK);
+    fe_fbb_free(b);
+    return out;
+}
+
 /* examples/graphs/sdpa_softcap.json (an SDPA score modifier: a nested Graph) as bytes and,
  * when json is not NULL, as our JSON text. */
 static uint8_t *softcap_graph(size_t *len, char **json)
@@ -177,6 +207,14 @@ Test(binary, truncation_at_every_length, .init = setup, .fini = teardown)
         feed_binary(&t, bin, n, what);
     }
     free(bin);
+    int ok = t.ok;
+    bin = old_layout_graph(&len);
+    for (size_t n = 0; n <= len; n++) {
+        snprintf(what, sizeof what, "older Node layout: first %zu of %zu", n, len);
+        feed_binary(&t, bin, n, what);
+    }
+    cr_expect_eq(t.ok, ok + 1, "the whole older-layout graph is read, no prefix of it is");
+    free(bin);
     summary(&t, "truncation");
     cr_expect_geq(t.cases, 100);
 }
@@ -234,6 +272,9 @@ Test(binary, offset_and_length_words_replaced, .init = setup, .fini = teardown)
     bin = softcap_graph(&len, NULL);
     word_mutations(&t, bin, len, "score modifier graph");
     free(bin);
+    bin = old_layout_graph(&len);
+    word_mutations(&t, bin, len, "older Node layout graph");
+    free(bin);
     summary(&t, "offsets and lengths");
     cr_expect_geq(t.cases, 500);
 }
@@ -242,15 +283,16 @@ Test(binary, random_bit_flips_and_byte_overwrites, .init = setup, .fini = teardo
 {
     tally t = {0};
     tu_seed("binary::random_bit_flips_and_byte_overwrites");
-    size_t lens[4];
-    uint8_t *seeds[4];
+    size_t lens[5];
+    uint8_t *seeds[5];
     seeds[0] = small_graph(&lens[0]);
     seeds[1] = op_graph(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &lens[1], NULL);
     seeds[2] = op_graph(0, &lens[2], NULL);
     seeds[3] = softcap_graph(&lens[3], NULL);
+    seeds[4] = old_layout_graph(&lens[4]);
     char what[96];
-    for (int i = 0; i < 1200; i++) {
-        int s = (int)tu_range(0, 3);
+    for (int i = 0; i < 1500; i++) {
+        int s = (int)tu_range(0, 4);
         uint8_t *m = malloc(lens[s]);
         cr_assert_not_null(m);
         memcpy(m, seeds[s], lens[s]);
@@ -269,10 +311,10 @@ Test(binary, random_bit_flips_and_byte_overwrites, .init = setup, .fini = teardo
         feed_binary(&t, m, lens[s], what);
         free(m);
     }
-    for (int s = 0; s < 4; s++)
+    for (int s = 0; s < 5; s++)
         free(seeds[s]);
     summary(&t, "bit flips and overwrites");
-    cr_expect_geq(t.cases, 1200);
+    cr_expect_geq(t.cases, 1500);
 }
 
 /* Random bytes, and valid bytes with garbage appended or prepended. */

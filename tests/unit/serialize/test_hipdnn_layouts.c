@@ -134,6 +134,20 @@ static hipdnnStatus_t try_deserialize(const uint8_t *bytes, size_t len)
     return st;
 }
 
+/* Bytes of the graph (tensors ts, nodes ns of builder b, which is freed) must be refused with
+ * status want and a message containing needle. */
+static void expect_refused(fe_fbb *b, fe_fbt **ts, size_t n_ts, fe_fbt **ns, size_t n_ns,
+                           hipdnnStatus_t want, const char *needle)
+{
+    size_t len = 0;
+    uint8_t *bytes = graph_bytes(b, WIRE_FLOAT, ts, n_ts, ns, n_ns, &len);
+    fe_fbb_free(b);
+    hipdnnStatus_t st = try_deserialize(bytes, len);
+    cr_expect_eq(st, want, "%s, expected %s [%s]", tu_st(st), tu_st(want), tu_msg());
+    cr_expect(strstr(tu_msg(), needle) != NULL, "the message names '%s': %s", needle, tu_msg());
+    free(bytes);
+}
+
 /* ---- running on the reference engine ----------------------------------------------------------- */
 
 static void set_desc(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t a, hipdnnBackendDescriptor_t v)
@@ -163,11 +177,7 @@ static void run_reference(hipdnnBackendDescriptor_t graph, int n, const int64_t 
     TU_OK(hipdnnBackendFinalize(plan));
     TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &count, &ws));
     void *workspace = malloc((size_t)ws + 1);
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
-    TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &workspace));
-    TU_OK(hipdnnBackendFinalize(pack));
+    pack = tu_pack(n, uids, ptrs, workspace);
     TU_OK(hipdnnBackendExecute(handle, plan, pack));
     free(workspace);
     hipdnnBackendDestroyDescriptor(pack);
@@ -296,21 +306,12 @@ Test(hipdnn_layouts, absent_optional_fields_stay_unset)
     fe_fbb *b = fe_fbb_new();
     fe_fbt *ts[] = {tensor(b, 0, "x", 2, dims, false, NULL), tensor(b, 1, "z", 2, dims, false, NULL)};
     fe_fbt *ns[] = {node(b, NODE_OLD, "add", 0, U_POINTWISE, pointwise(b, PW_ADD, 0, -1, 1))};
-    size_t len = 0;
-    uint8_t *bytes = graph_bytes(b, WIRE_FLOAT, ts, 2, ns, 1, &len);
-    fe_fbb_free(b);
-    cr_expect_eq(try_deserialize(bytes, len), HIPDNN_STATUS_BAD_PARAM);
-    cr_expect(strstr(tu_msg(), "IN_1") != NULL, "%s", tu_msg());
-    free(bytes);
+    expect_refused(b, ts, 2, ns, 1, HIPDNN_STATUS_BAD_PARAM, "IN_1");
 
     b = fe_fbb_new();
     fe_fbt *ts2[] = {tensor(b, 0, "x", 2, dims, false, NULL), tensor(b, 1, "z", 2, dims, false, NULL)};
     fe_fbt *ns2[] = {node(b, NODE_OLD, "no_mode", 0, U_POINTWISE, pointwise(b, 0, 0, -1, 1))};
-    bytes = graph_bytes(b, WIRE_FLOAT, ts2, 2, ns2, 1, &len);
-    fe_fbb_free(b);
-    cr_expect_neq(try_deserialize(bytes, len), HIPDNN_STATUS_SUCCESS);
-    cr_expect(strstr(tu_msg(), "HIPDNN_ATTR_POINTWISE_MODE") != NULL, "%s", tu_msg());
-    free(bytes);
+    expect_refused(b, ts2, 2, ns2, 1, HIPDNN_STATUS_BAD_PARAM, "HIPDNN_ATTR_POINTWISE_MODE");
 }
 
 /* SDPA with every defaulted field absent: diagonal alignment TOP_LEFT and implementation AUTO
@@ -483,10 +484,5 @@ Test(hipdnn_layouts, lower_rank_non_scalars_are_refused)
     fe_fbt *ts[] = {tensor(b, 0, "x", 3, xd, false, NULL), tensor(b, 1, "v", 1, vd, false, NULL),
                     tensor(b, 2, "y", 3, xd, false, NULL)};
     fe_fbt *ns[] = {node(b, NODE_OLD, "add", 0, U_POINTWISE, pointwise(b, PW_ADD, 0, 1, 2))};
-    size_t len = 0;
-    uint8_t *bytes = graph_bytes(b, WIRE_FLOAT, ts, 3, ns, 1, &len);
-    fe_fbb_free(b);
-    cr_expect_eq(try_deserialize(bytes, len), HIPDNN_STATUS_BAD_PARAM);
-    cr_expect(strstr(tu_msg(), "IN_1 [5] has rank 1") != NULL, "%s", tu_msg());
-    free(bytes);
+    expect_refused(b, ts, 3, ns, 1, HIPDNN_STATUS_BAD_PARAM, "IN_1 [5] has rank 1");
 }

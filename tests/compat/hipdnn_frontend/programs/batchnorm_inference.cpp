@@ -8,9 +8,7 @@ int main()
     return main_with_handle("batchnorm inference", [](hipdnnHandle_t handle) {
         const int64_t N = 3, C = 5, H = 4, W = 6;
         fe::graph::Graph g;
-        g.set_name("bn_inference").set_io_data_type(fe::DataType::FLOAT)
-            .set_intermediate_data_type(fe::DataType::FLOAT)
-            .set_compute_data_type(fe::DataType::FLOAT);
+        fp32_graph(g, "bn_inference");
         auto x = tensor("x", {N, C, H, W});
         auto mean = tensor("mean", {1, C, 1, 1}), inv_var = tensor("inv_variance", {1, C, 1, 1});
         auto scale = tensor("scale", {1, C, 1, 1}), bias = tensor("bias", {1, C, 1, 1});

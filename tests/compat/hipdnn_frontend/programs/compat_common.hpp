@@ -56,6 +56,15 @@ inline std::shared_ptr<fe::graph::TensorAttributes> tensor(const std::string& na
     return t;
 }
 
+// Names g and gives it fp32 io, intermediate and compute types (every program's graph).
+inline void fp32_graph(fe::graph::Graph& g, const char* name)
+{
+    g.set_name(name)
+        .set_io_data_type(fe::DataType::FLOAT)
+        .set_intermediate_data_type(fe::DataType::FLOAT)
+        .set_compute_data_type(fe::DataType::FLOAT);
+}
+
 inline bool step(const char* name, const fe::Error& e)
 {
     if(e.is_good())

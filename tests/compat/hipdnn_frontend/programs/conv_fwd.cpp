@@ -7,9 +7,7 @@ int main()
     return main_with_handle("conv fwd", [](hipdnnHandle_t handle) {
         conv_case cc;
         fe::graph::Graph g;
-        g.set_name("conv_fwd").set_io_data_type(fe::DataType::FLOAT)
-            .set_intermediate_data_type(fe::DataType::FLOAT)
-            .set_compute_data_type(fe::DataType::FLOAT);
+        fp32_graph(g, "conv_fwd");
         auto x = tensor("x", {cc.N, cc.C, cc.H, cc.W}), w = tensor("w", {cc.K, cc.C, cc.R, cc.S});
         auto y = g.conv_fprop(x, w, cc.attributes());
         y->set_output(true).set_data_type(fe::DataType::FLOAT);

@@ -7,9 +7,7 @@ int main()
     return main_with_handle("pointwise add", [](hipdnnHandle_t handle) {
         const std::vector<int64_t> dims = {2, 3, 4, 5};
         fe::graph::Graph g;
-        g.set_name("pointwise_add").set_io_data_type(fe::DataType::FLOAT)
-            .set_intermediate_data_type(fe::DataType::FLOAT)
-            .set_compute_data_type(fe::DataType::FLOAT);
+        fp32_graph(g, "pointwise_add");
         auto x = tensor("x", dims), y = tensor("y", dims);
         auto z = g.pointwise(x, y, fe::graph::PointwiseAttributes().set_mode(fe::PointwiseMode::ADD));
         z->set_output(true).set_data_type(fe::DataType::FLOAT);

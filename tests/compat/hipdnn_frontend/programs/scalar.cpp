@@ -8,9 +8,7 @@ int main()
     return main_with_handle("by-value scalar", [](hipdnnHandle_t handle) {
         const std::vector<int64_t> dims = {4, 6, 8};
         fe::graph::Graph g;
-        g.set_name("scale_by_value").set_io_data_type(fe::DataType::FLOAT)
-            .set_intermediate_data_type(fe::DataType::FLOAT)
-            .set_compute_data_type(fe::DataType::FLOAT);
+        fp32_graph(g, "scale_by_value");
         auto x = tensor("x", dims);
         auto scale = std::make_shared<fe::graph::TensorAttributes>(2.5f);
         auto shift = std::make_shared<fe::graph::TensorAttributes>(-0.75f);

@@ -566,14 +566,24 @@ static void unknown_fields(tally *t, json_t *root)
     }
 }
 
+/* The largest tensor uid anywhere in doc, nested graphs (score modifiers) included: a uid above
+ * it names no tensor of the graph or of any sub-graph. */
 static int64_t max_uid(const json_t *doc)
 {
     int64_t m = 0;
-    const json_t *ts = json_object_get(doc, "tensors");
-    for (size_t i = 0; i < json_array_size(ts); i++) {
-        int64_t u = json_integer_value(json_object_get(json_array_get(ts, i), "uid"));
-        m = u > m ? u : m;
-    }
+    const char *key;
+    json_t *v;
+    size_t i;
+    if (json_is_array(doc))
+        json_array_foreach((json_t *)doc, i, v) {
+            int64_t u = max_uid(v);
+            m = u > m ? u : m;
+        }
+    if (json_is_object(doc))
+        json_object_foreach((json_t *)doc, key, v) {
+            int64_t u = strcmp(key, "uid") == 0 ? json_integer_value(v) : max_uid(v);
+            m = u > m ? u : m;
+        }
     return m;
 }
 

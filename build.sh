@@ -5,7 +5,8 @@
 #         machine's GPU, else compile-only for sm_90): the first run compiles every kernel, the
 #         second finds each one cached
 #   test  install what is missing, build with warnings as errors, run every CPU test, then
-#         rebuild with AddressSanitizer + UndefinedBehaviorSanitizer and run the suites again
+#         rebuild with AddressSanitizer + UndefinedBehaviorSanitizer and run the suites again;
+#         ends with one line per pass: "N passed, M failed, K skipped" (skipped tests named)
 # Works on a fresh Debian 12 machine (as root, or with sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -23,6 +24,25 @@ if [ -n "$missing" ]; then
   $sudo apt-get update -qq
   DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq $missing >/dev/null
 fi
+
+# NVRTC, so the sm_90 compile tests compile instead of skipping: the loader's (a CUDA toolkit) or
+# a pip wheel where the library looks for one (runtime/rt_nvidia_find.c). On a machine with
+# neither, pip's nvidia-cuda-nvrtc goes into the user's site (~/.local), found there at run time
+# like a framework's. The probe is the library's own lookup: test_rt's compiler_info test skips
+# (exit 77) without a compiler.
+ensure_nvrtc() { # ensure_nvrtc BUILD_DIR
+  local probe="$1/tests/unit/runtime/test_rt --filter=rt_compile/compiler_info"
+  $probe >/dev/null 2>&1 && return 0
+  echo "build.sh: no NVRTC found; installing pip's nvidia-cuda-nvrtc into the user's site"
+  if ! python3 -m pip --version >/dev/null 2>&1; then
+    sudo=""; [ "$(id -u)" -ne 0 ] && sudo=sudo
+    DEBIAN_FRONTEND=noninteractive $sudo apt-get install -y -qq python3-pip >/dev/null
+  fi
+  python3 -m pip install --user --quiet --break-system-packages nvidia-cuda-nvrtc 2>/dev/null ||
+    python3 -m pip install --user --quiet nvidia-cuda-nvrtc ||
+    echo "build.sh: NVRTC could not be installed: the sm_90 compile tests will report skipped"
+  $probe >/dev/null 2>&1 || echo "build.sh: NVRTC still not found: the sm_90 compile tests will report skipped"
+}
 
 build() { # build DIR [cmake args...]
   local dir=$1; shift
@@ -45,6 +65,32 @@ warm_main() {
   echo "  second: $second"
 }
 
+# run_tests DIR LABEL — every test of build DIR (ctest; each Criterion test on its own, see
+# tests/CMakeLists.txt), its output kept in DIR/ctest.log; then the line
+#   LABEL: N passed, M failed, K skipped (skipped: program:suite (count), ...)
+# A skipped test (no GPU, no compiler) is never counted as passed. Fails when a test failed or
+# when no test ran at all.
+run_tests() {
+  local dir=$1 label=$2 rc=0
+  ctest --test-dir "$dir" --output-on-failure --no-tests=error -j"$jobs" > "$dir/ctest.log" 2>&1 || rc=$?
+  grep -v '^\[hipdnn ' "$dir/ctest.log" | grep -v -E '^ *[0-9]+/[0-9]+ Test +#[0-9]+: .* Passed' || true
+  awk -v label="$label" '
+    /^ *[0-9]+\/[0-9]+ Test +#[0-9]+: / {
+      name = $0; sub(/^ *[0-9]+\/[0-9]+ Test +#[0-9]+: /, "", name); sub(/ .*/, "", name)
+      if ($0 ~ / Passed /) passed++
+      else if ($0 ~ /\*\*\*Skipped /) { skipped++; g = name; sub(/\/.*/, "", g); by[g]++ }
+      else { failed++; bad = bad " " name }
+    }
+    END {
+      list = ""
+      for (g in by) list = list (list == "" ? "" : ", ") g " (" by[g] ")"
+      printf "%s: %d passed, %d failed, %d skipped%s\n", label, passed, failed, skipped,
+             skipped ? " (skipped: " list ")" : ""
+      if (failed) printf "%s: failed:%s\n", label, bad
+    }' "$dir/ctest.log" | tee -a "$summary"
+  return $rc
+}
+
 case "$mode" in
   run)
     build build -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_TESTS=OFF
@@ -52,10 +98,18 @@ case "$mode" in
     warm_main
     ;;
   test)
-    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo
-    ctest --test-dir build --output-on-failure -j"$jobs"
-    build build-san -DCMAKE_BUILD_TYPE=Debug -DHIPDNN_SANITIZE=ON
-    ASAN_OPTIONS=detect_leaks=1 ctest --test-dir build-san --output-on-failure -j"$jobs"
+    summary=$(mktemp)
+    # tests on whatever an earlier `run` left in build/ (it configures them off)
+    build build -DCMAKE_BUILD_TYPE=RelWithDebInfo -DHIPDNN_BUILD_TESTS=ON
+    ensure_nvrtc build
+    status=0
+    run_tests build "tests" || status=1
+    build build-san -DCMAKE_BUILD_TYPE=Debug -DHIPDNN_SANITIZE=ON -DHIPDNN_BUILD_TESTS=ON
+    ASAN_OPTIONS=detect_leaks=1 run_tests build-san "tests under ASan+UBSan" || status=1
+    echo
+    cat "$summary"
+    rm -f "$summary"
+    exit $status
     ;;
   *)
     echo "usage: $0 run|test" >&2

@@ -264,6 +264,10 @@ static hipdnnStatus_t build_desc_val(const fe_obj *o, const fe_attr *a, int64_t 
                                      const void *elems, const fe_val *old, fe_val *nv)
 {
     int64_t keep = (a->flags & FE_APPEND) ? old->n : 0;
+    if (a->max_n > 0 && keep + n > a->max_n)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: takes at most %d elements in all; it "
+                         "holds %lld, %lld more were given", o->cls->name, a->name, a->max_n,
+                         (long long)keep, (long long)n);
     fe_obj **objs = base_calloc((size_t)(keep + n), sizeof *objs);
     if (objs == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "%s %s: out of memory", o->cls->name, a->name);
@@ -318,6 +322,13 @@ hipdnnStatus_t fe_set_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttribut
     if (elems == NULL && n > 0)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s %s: arrayOfElements is NULL",
                          d, a->name);
+    if (a->wire == FE_W_STRING && n > 0 && ((const char *)elems)[n - 1] == '\0')
+        n--; /* a text given with its terminator */
+    const char *nul = a->wire == FE_W_STRING ? memchr(elems, '\0', (size_t)n) : NULL;
+    if (nul != NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: the text has a NUL byte at offset %lld "
+                         "(names and ids are NUL-free text)", d, a->name,
+                         (long long)(nul - (const char *)elems));
     hipdnnStatus_t st = check_count(o, a, n);
     if (st == HIPDNN_STATUS_SUCCESS && !is_desc(a))
         st = check_enum_values(o, a, n, elems);

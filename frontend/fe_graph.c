@@ -320,7 +320,7 @@ static const fe_attr graph_attrs[] = {
      .fb_id = -1, .set = set_handle},
     {.id = HIPDNN_ATTR_OPERATIONGRAPH_OPS, .name = "HIPDNN_ATTR_OPERATIONGRAPH_OPS",
      .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ARRAY, .flags = FE_ANY_OP | FE_APPEND,
-     .min_n = 1, .max_n = 0, .fb_id = -1},
+     .min_n = 1, .max_n = HIPDNN_MAX_GRAPH_OPERATIONS_EXT, .fb_id = -1},
     {.id = HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT,
      .name = "HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT", .type = HIPDNN_TYPE_INT64,
      .shape = FE_ONE, .flags = FE_GET_ONLY, .min_n = 1, .max_n = 1, .fb_id = -1,

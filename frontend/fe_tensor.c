@@ -126,7 +126,21 @@ static const fe_attr tensor_attrs[] = {
 
 #define TFAIL(...) base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_TENSOR_DESCRIPTOR " __VA_ARGS__)
 
-static hipdnnStatus_t check_layout(int64_t uid, int rank, const int64_t *dims, const int64_t *strides)
+/* Bytes of `elems` elements of type t (packed 4-bit types: two a byte); false on overflow. */
+static bool bytes_of(hipdnnDataType_t t, int64_t elems, int64_t *bytes)
+{
+    size_t es = fe_dtype_size(t);
+    if (es == 0) {
+        *bytes = elems / 2 + elems % 2;
+        return true;
+    }
+    return !__builtin_mul_overflow(elems, (int64_t)es, bytes);
+}
+
+/* Dims > 0, strides >= 0, and the element count and the extent (the span the strides reach)
+ * within HIPDNN_MAX_TENSOR_BYTES_EXT bytes of type t. */
+static hipdnnStatus_t check_layout(int64_t uid, hipdnnDataType_t t, int rank, const int64_t *dims,
+                                   const int64_t *strides)
 {
     int64_t extent = 0, count = 1;
     for (int i = 0; i < rank; i++) {
@@ -142,6 +156,12 @@ static hipdnnStatus_t check_layout(int64_t uid, int rank, const int64_t *dims, c
             __builtin_mul_overflow(count, dims[i], &count))
             return TFAIL("uid %lld: the tensor's extent overflows int64", (long long)uid);
     }
+    int64_t bytes, span;
+    if (!bytes_of(t, count, &bytes) || !bytes_of(t, extent + (extent < INT64_MAX), &span) ||
+        bytes > HIPDNN_MAX_TENSOR_BYTES_EXT || span > HIPDNN_MAX_TENSOR_BYTES_EXT)
+        return TFAIL("uid %lld: %lld elements of %s (reaching %lld elements in memory) are more "
+                     "than the %lld bytes a tensor may have", (long long)uid, (long long)count,
+                     fe_dtype_name(t), (long long)extent + 1, (long long)HIPDNN_MAX_TENSOR_BYTES_EXT);
     return HIPDNN_STATUS_SUCCESS;
 }
 
@@ -152,7 +172,7 @@ static hipdnnStatus_t tensor_finalize(fe_obj *o)
     int n_strides = (int)fe_get(o, HIPDNN_ATTR_TENSOR_STRIDES)->n;
     if (n_strides != t.rank)
         return TFAIL("uid %lld: %d dimensions but %d strides", uid, t.rank, n_strides);
-    hipdnnStatus_t st = check_layout(t.uid, t.rank, t.dims, t.strides);
+    hipdnnStatus_t st = check_layout(t.uid, t.dtype, t.rank, t.dims, t.strides);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     bool runtime = fe_get(o, HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT)->one.b;

@@ -87,6 +87,9 @@ static void pick(void)
     const char *want = getenv("HIPDNN_PLATFORM");
     if (want != NULL && want[0] != '\0' && pick_named(want))
         return;
+    if (S.bad_platform[0] != '\0')
+        base_log(HIPDNN_SEV_WARN, "HIPDNN_PLATFORM=\"%s\" names no platform (nvidia or amd): no GPU "
+                 "will be used; compiling for a named target still works", S.bad_platform);
     for (size_t i = 0; i < N_BACKENDS && S.bad_platform[0] == '\0'; i++) {
         const rt_backend *b = backends[i]();
         if (b->driver_present()) {

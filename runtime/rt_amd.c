@@ -123,6 +123,7 @@ static struct {
 static rt_rtc hiprtc = {
     .compiler = "hiprtc", .arch_option = "--offload-arch=", .options = {"-std=c++17", "-O3"},
     .code_name = "code object", .default_name = "hipdnn_jit.hip",
+    .one_at_a_time = true, /* Debian's hipRTC 5.2 crashes when two threads compile at once */
     .names = {"hiprtcCreateProgram", "hiprtcCompileProgram", "hiprtcGetProgramLogSize",
               "hiprtcGetProgramLog", "hiprtcGetCodeSize", "hiprtcGetCode", "hiprtcDestroyProgram",
               "hiprtcGetErrorString"},

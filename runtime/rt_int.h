@@ -22,6 +22,8 @@
 #ifndef HIPDNN_RT_INT_H
 #define HIPDNN_RT_INT_H
 
+#include <limits.h>
+
 #include "runtime/rt.h"
 
 #define RT_BACKEND_VERSION 1
@@ -95,6 +97,8 @@ typedef struct rt_rtc {
     const char *options[RT_RTC_FIXED_OPTIONS]; /* always passed after the arch option */
     const char *code_name;                     /* "CUBIN": in messages */
     const char *default_name;                  /* the program's name when the caller gives none */
+    bool one_at_a_time;                        /* not thread safe: rt_rtc_compile runs one
+                                                * program (create .. destroy) at a time */
     const char *names[RT_RTC_N_ENTRIES];       /* the library's symbols, in RT_RTC_* order */
     /* filled by rt_rtc_load */
     int (*create)(void **prog, const char *src, const char *name, int n_headers,
@@ -114,6 +118,11 @@ const char *rt_rtc_load(rt_rtc *api, void *h);
 hipdnnStatus_t rt_rtc_compile(const rt_rtc *api, const char *source, const char *program_name,
                               const char *arch, const char *const *options, int n_options, void **code,
                               size_t *code_len, char **log);
+
+/* NVRTC files to try after the loader's own search (rt_nvidia_find.c): HIPDNN_NVRTC_LIBRARY, then
+ * pip's NVRTC wheels in the site-packages of a virtualenv, conda, ~/.local, pyenv and the
+ * system's Pythons (newest CUDA first). Fills at most max paths; returns how many. */
+int rt_nvrtc_candidates(char (*out)[PATH_MAX], int max);
 
 /* For the compile slots: raises INTERNAL_ERROR "<compiler>: compiling <name> for <arch> failed
  * (<result>):" followed by the head of the compiler's log, cut to fit the last-error slot. */

@@ -283,23 +283,45 @@ static hipdnnStatus_t nv_driver_init(rt_device_info *info)
 
 /* ---- compiler -------------------------------------------------------------------------------- */
 
+/* Opens NVRTC from `name` (a soname or a path); true when every entry point is there. */
+static bool try_nvrtc(const char *name)
+{
+    void *h = dlopen(name, RTLD_NOW | RTLD_LOCAL);
+    if (h == NULL)
+        return false;
+    const char *missing = load_rtc(h);
+    if (missing == NULL) {
+        base_log(HIPDNN_SEV_INFO, "runtime: NVRTC from %s", name);
+        return true;
+    }
+    base_log(HIPDNN_SEV_INFO, "runtime: %s has no %s", name, missing);
+    dlclose(h);
+    return false;
+}
+
+/* The loader's search path (ldconfig, LD_LIBRARY_PATH, a CUDA toolkit), then the files
+ * rt_nvrtc_candidates names (HIPDNN_NVRTC_LIBRARY, pip's NVRTC wheels). */
+static bool open_nvrtc(void)
+{
+    for (size_t i = 0; i < sizeof nvrtc_lib_names / sizeof nvrtc_lib_names[0]; i++)
+        if (try_nvrtc(nvrtc_lib_names[i]))
+            return true;
+    char paths[16][PATH_MAX];
+    int n = rt_nvrtc_candidates(paths, 16);
+    for (int i = 0; i < n; i++)
+        if (try_nvrtc(paths[i]))
+            return true;
+    return false;
+}
+
 static hipdnnStatus_t nv_compiler_init(rt_compiler_info *info)
 {
-    const char *missing = "the library";
-    size_t n = sizeof nvrtc_lib_names / sizeof nvrtc_lib_names[0];
-    for (size_t i = 0; i < n; i++) {
-        void *h = dlopen(nvrtc_lib_names[i], RTLD_NOW | RTLD_LOCAL);
-        if (h == NULL)
-            continue;
-        if ((missing = load_rtc(h)) == NULL)
-            break;
-        base_log(HIPDNN_SEV_INFO, "runtime: %s has no %s", nvrtc_lib_names[i], missing);
-        dlclose(h);
-    }
-    if (missing != NULL)
+    if (!open_nvrtc())
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
                          "no run-time compiler found (tried libnvrtc.so, libnvrtc.so.13, "
-                         "libnvrtc.so.12)");
+                         "libnvrtc.so.12 on the loader's path, HIPDNN_NVRTC_LIBRARY, and pip's "
+                         "nvidia-cuda-nvrtc wheels in virtualenv, conda, ~/.local, pyenv and "
+                         "system site-packages)");
     memset(info, 0, sizeof *info);
     strcpy(info->id, "nvrtc");
     nvrtcResult r = rtc.nvrtcVersion(&info->major, &info->minor);

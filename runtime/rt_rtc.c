@@ -4,10 +4,12 @@
  * entry points, its architecture option and fixed options, and names for messages.
  *
  * Owns: the argument vector, reading the log (at log level 4 it is logged even on success),
+ * one compile at a time for compilers that are not thread safe (hipRTC 5.2),
  * turning a failed compile into rt_compile_failed's message with the log's head, copying the code
  * object out, and releasing the program on every path.
  */
 #include <dlfcn.h>
+#include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -112,9 +114,29 @@ static hipdnnStatus_t take_code(const rt_rtc *api, void *prog, const char *name,
     return HIPDNN_STATUS_SUCCESS;
 }
 
+/* Serializes the compilers marked one_at_a_time (hipRTC): one lock for all of them. */
+static pthread_mutex_t one_at_a_time = PTHREAD_MUTEX_INITIALIZER;
+
+static hipdnnStatus_t compile_program(const rt_rtc *api, const char *source, const char *program_name,
+                                      const char *arch, const char *const *options, int n_options,
+                                      void **code, size_t *code_len, char **log);
+
 hipdnnStatus_t rt_rtc_compile(const rt_rtc *api, const char *source, const char *program_name,
                               const char *arch, const char *const *options, int n_options, void **code,
                               size_t *code_len, char **log)
+{
+    if (api->one_at_a_time)
+        pthread_mutex_lock(&one_at_a_time);
+    hipdnnStatus_t st = compile_program(api, source, program_name, arch, options, n_options, code,
+                                        code_len, log);
+    if (api->one_at_a_time)
+        pthread_mutex_unlock(&one_at_a_time);
+    return st;
+}
+
+static hipdnnStatus_t compile_program(const rt_rtc *api, const char *source, const char *program_name,
+                                      const char *arch, const char *const *options, int n_options,
+                                      void **code, size_t *code_len, char **log)
 {
     const char *name = program_name != NULL ? program_name : api->default_name;
     char arch_opt[64];

@@ -143,8 +143,12 @@ static void endless_writer(int report_fd, uint64_t first, uint64_t max_bytes)
     for (uint64_t id = first;; id++) {
         kt_kernel t;
         kt_make(&t, id, code_size_of(id));
-        if (kc_put_kernel(c, &t.k) != HIPDNN_STATUS_SUCCESS)
+        if (kc_put_kernel(c, &t.k) != HIPDNN_STATUS_SUCCESS) {
+            char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+            base_last_error(msg, sizeof msg, false);
+            fprintf(stderr, "endless_writer: kernel %llu not stored: %s\n", (unsigned long long)id, msg);
             _exit(2);
+        }
         kt_free(&t);
         uint32_t v = (uint32_t)id;
         if (write(report_fd, &v, sizeof v) != sizeof v)

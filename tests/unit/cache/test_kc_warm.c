@@ -5,7 +5,7 @@
  * cached; ls lists the kernels; show KEY --source prints the source exactly as compiled (equal
  * to the HIPDNN_JIT_DUMP_DIR dump, and hashing to the record's key) and the second warm takes
  * every plan from the plan table; --jobs 4 gives the counts of --jobs 1 and records that
- * verify; --all-configs warms more plans; bad graph files fail with their names on stderr; usage errors (no --arch without a GPU, bad options) exit 2 and create
+ * verify; two threads compiling for gfx90a with hipRTC (not thread safe) at once; --all-configs warms more plans; bad graph files fail with their names on stderr; usage errors (no --arch without a GPU, bad options) exit 2 and create
  * nothing; three warm processes on overlapping graph sets at once leave a cache that verifies
  * and that a further warm compiles nothing from.
  */
@@ -438,6 +438,31 @@ Test(kc_warm, jobs_give_the_same_counts)
     expect_verifies(dir4, "--jobs 4");
     json_decref(k1), json_decref(k4), json_decref(one), json_decref(four);
     kt_rmrf(dir4);
+}
+
+/* hipRTC (Debian's 5.2) is not thread safe: two warm threads compiling for gfx90a at once (the
+ * default --jobs 2) crashed the tool with SIGSEGV in every run. Compiles are now serialized;
+ * every kernel is compiled, then found cached. */
+Test(kc_warm, parallel_hiprtc_compiles)
+{
+    rt_compiler_info info;
+    if (rt_compiler_for("gfx90a", &info) != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no hipRTC on this machine (apt-get install libamdhip64-5)");
+    const char *args[] = {"--dir", dir, "--json", "warm", "--arch", "gfx90a", "--jobs", "2",
+                          G("layernorm.json"), G("rmsnorm_residual.json"), G("bn_inference_relu.json"),
+                          G("conv_bias_relu.json"), NULL};
+    for (int run = 0; run < 2; run++) {
+        kt_cli_run r = kt_cli_v(work, args);
+        cr_assert_eq(r.status, 0, "run %d: warm --arch gfx90a --jobs 2 exited %d; stderr: %s", run,
+                     r.status, r.err);
+        json_t *j = kt_cli_json(&r, "warm --json");
+        cr_expect_eq(num(j, "failed"), 0);
+        cr_expect_eq(num(j, "warmed"), 4);
+        cr_expect_eq(num(j, run == 0 ? "compiled" : "cached"), num(j, "kernels"), "run %d", run);
+        json_decref(j);
+        kt_cli_free(&r);
+    }
+    expect_verifies(dir, "gfx90a, --jobs 2");
 }
 
 /* --all-configs builds a plan for every ranked config that compiles. */

@@ -393,18 +393,3 @@ Test(fe_fb_interop, flatc_buffer_read_by_fe_fb)
     free(buf);
     remove_tmpdir(dir);
 }
-
-/* Criterion's runner, plus exit status 77 (ctest: skipped) when flatc is missing. */
-int main(int argc, char *argv[])
-{
-    struct criterion_test_set *tests = criterion_initialize();
-    int result = 0;
-    if (criterion_handle_args(argc, argv, true))
-        result = !criterion_run_all_tests(tests);
-    criterion_finalize(tests);
-    if (result == 0 && !flatc_on_path()) {
-        fprintf(stderr, "test_fe_fb_interop: flatc not on PATH, tests skipped\n");
-        return 77;
-    }
-    return result;
-}

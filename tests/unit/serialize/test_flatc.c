@@ -243,18 +243,3 @@ Test(flatc, score_modifier_example_both_ways, .init = setup, .fini = teardown)
     flatc_bytes_read_by_us(g, "sdpa_softcap");
     TU_OK(hipdnnBackendDestroyDescriptor(g));
 }
-
-/* Criterion's runner, plus exit status 77 (ctest: skipped) when flatc is missing. */
-int main(int argc, char *argv[])
-{
-    struct criterion_test_set *tests = criterion_initialize();
-    int result = 0;
-    if (criterion_handle_args(argc, argv, true))
-        result = !criterion_run_all_tests(tests);
-    criterion_finalize(tests);
-    if (result == 0 && !flatc_on_path()) {
-        fprintf(stderr, "test_flatc: flatc not on PATH, tests skipped\n");
-        return 77;
-    }
-    return result;
-}

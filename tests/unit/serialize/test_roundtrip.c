@@ -268,6 +268,63 @@ Test(api, deserialize_argument_checks)
     cr_expect_eq(d, sentinel, "the output was written by a failed call");
 }
 
+/* A tensor [4] FLOAT named `name` (len bytes) through the API; returns the finalize status. */
+static hipdnnStatus_t named_tensor(const char *name, int64_t len, hipdnnBackendDescriptor_t *out)
+{
+    int64_t dims[] = {4}, uid = 3;
+    hipdnnDataType_t dt = HIPDNN_DATA_FLOAT;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, out));
+    TU_OK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
+    TU_OK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
+    TU_OK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 1, dims));
+    TU_OK(hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 1, (int64_t[]){1}));
+    hipdnnStatus_t st = hipdnnBackendSetAttribute(*out, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, len, name);
+    return st == HIPDNN_STATUS_SUCCESS ? hipdnnBackendFinalize(*out) : st;
+}
+
+/* Names are text: a NUL byte inside one is refused (through the API and in a FlatBuffer, whose
+ * strings may hold any byte), so the JSON a graph is written as always reads back; a trailing
+ * terminator counted in the length is dropped. */
+Test(api, a_name_with_a_nul_byte_is_refused, .init = setup, .fini = teardown)
+{
+    hipdnnBackendDescriptor_t t;
+    TU_EQ(named_tensor("a\0b", 3, &t), HIPDNN_STATUS_BAD_PARAM);
+    cr_expect(strstr(tu_msg(), "HIPDNN_ATTR_TENSOR_NAME_EXT: the text has a NUL byte at offset 1") != NULL,
+              "%s", tu_msg());
+    hipdnnBackendDestroyDescriptor(t);
+    TU_OK(named_tensor("abc", 4, &t)); /* "abc" and its terminator */
+    char got[8] = "zzzzzzz";
+    int64_t n = 0;
+    TU_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof got, &n, got));
+    cr_expect_str_eq(got, "abc");
+    hipdnnBackendDestroyDescriptor(t);
+
+    /* a FlatBuffer whose first name (from the JSON text: renamed "xqqy...") becomes "x\0qy..." */
+    sz_graph g;
+    const rc_desc *spec = rc_spec_of(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR);
+    sz_build(&g, handle, &spec, 1, 0, true);
+    char *text = sz_json_text(g.graph);
+    char *name = strstr(text, "\"name\": \"");
+    cr_assert(name != NULL && strlen(name) > 16, "the graph's JSON has a long enough name");
+    memcpy(name + 9, "xqqy", 4);
+    hipdnnBackendDescriptor_t renamed = NULL;
+    TU_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&renamed, text, strlen(text)));
+    free(text);
+    size_t len = 0;
+    uint8_t *bin = sz_binary(renamed, &len), *at = NULL;
+    hipdnnBackendDestroyDescriptor(renamed);
+    for (size_t i = 0; i + 4 <= len && at == NULL; i++)
+        if (memcmp(bin + i, "xqqy", 4) == 0)
+            at = bin + i;
+    cr_assert_not_null(at);
+    at[1] = '\0';
+    hipdnnBackendDescriptor_t d = NULL;
+    TU_EQ(hipdnnBackendCreateAndDeserializeGraph_ext(&d, bin, len), HIPDNN_STATUS_BAD_PARAM);
+    cr_expect(strstr(tu_msg(), "NUL byte") != NULL, "%s", tu_msg());
+    free(bin);
+    sz_free(&g);
+}
+
 /* The JSON length may or may not count a terminating NUL; bytes after it are not read. */
 Test(api, json_terminator_is_optional, .init = setup, .fini = teardown)
 {

@@ -30,6 +30,10 @@ tu_tol tu_tol_for(hipdnnDataType_t t, tu_family f, long long length)
     case TU_REDUCTION: return (tu_tol){out + 16 * f32 * terms, out + 16 * f32 * terms};
     case TU_DOT: /* the sum's magnitude grows like sqrt(length) for O(1) random terms */
         return (tu_tol){(out + 16 * f32) * terms, out + 16 * f32 * terms};
+    case TU_ATTENTION: { /* what op-semantics.md §4.11 allows attention: 2e-2, or 2 ulps of t */
+        double a = out > 2e-2 ? out : 2e-2;
+        return (tu_tol){a, a};
+    }
     }
     return (tu_tol){0, 0};
 }
@@ -53,6 +57,8 @@ tu_close_result tu_close_check(const double *got, const double *want, size_t n, 
     double worst = -INFINITY;
     for (size_t i = 0; i < n; i++) {
         double bound, e = excess(got[i], want[i], tol, &bound);
+        if (isfinite(e) && bound > 0 && fabs(got[i] - want[i]) / bound > r.max_ratio)
+            r.max_ratio = fabs(got[i] - want[i]) / bound;
         if (e <= 0)
             continue;
         r.bad++;
@@ -67,6 +73,7 @@ tu_close_result tu_close_check(const double *got, const double *want, size_t n, 
 bool tu_expect_close(const char *what, const double *got, const double *want, size_t n, tu_tol tol)
 {
     tu_close_result r = tu_close_check(got, want, n, tol);
+    cr_log_info("%s: worst |diff| / bound %.3g (atol %.3g, rtol %.3g)", what, r.max_ratio, tol.atol, tol.rtol);
     cr_expect_eq(r.bad, 0,
                  "%s: %zu of %zu elements differ; worst at index %zu: got %.9g, want %.9g "
                  "(|diff| %.3g > %.3g = atol %.3g + rtol %.3g x |want|)",

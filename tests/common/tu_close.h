@@ -25,6 +25,7 @@ typedef enum tu_family {
     TU_POINTWISE,   /* a few fp32 operations per element (fast transcendentals included) */
     TU_REDUCTION,   /* norms, statistics, softmax: fp32 sums over `length` elements, O(1) results */
     TU_DOT,         /* matmul, convolution: sums of `length` products of O(1) inputs */
+    TU_ATTENTION,   /* fused attention: P rounded to 16 bits before P·V, as FlashAttention does */
 } tu_family;
 
 /* The tolerance for an output of type t from an operation of family f that sums `length`
@@ -36,6 +37,7 @@ typedef struct tu_close_result {
     size_t n, bad;
     size_t worst;        /* index of the worst element (largest |got - want| - bound) */
     double got, want, bound;
+    double max_ratio;    /* the largest |got - want| / bound over the finite elements (headroom) */
 } tu_close_result;
 
 /* Compares n elements and returns the result without failing the test. */

@@ -3,7 +3,9 @@
  * A case builds a graph in the JSON model (tensor, scalar, node, finalize_graph), then
  * check_graph runs it on the JIT engine (device memory, outputs poisoned with 0xFF bytes) and on
  * the reference engine (host memory) with the same fresh random inputs and compares every output
- * (relative L2, or a comparison of the file's own through check_plan_cmp: gpu_compare_attention).
+ * element by element (tests/common/tu_close.h, the tolerance from the type and the ops that made
+ * the output), or with a comparison of the file's own through check_plan_cmp
+ * (gpu_compare_attention).
  * Each file declares its own suite with `.init = gpu_setup, .fini = gpu_teardown`.
  */
 #ifndef HIPDNN_TEST_GPU_UTIL_H
@@ -51,7 +53,8 @@ hipdnnStatus_t try_execute(hipdnnBackendDescriptor_t plan, int n, int64_t *uids,
 /* Bytes from a tensor's first element to one past its last. */
 size_t extent_bytes(const ir_tensor *t);
 ir_buf view(const ir_tensor *t, void *data);
-/* The relative-L2 tolerance for an output of type t. */
+/* The relative-L2 tolerance for an output of type t (the aggregate checks that remain beside the
+ * per-element ones). */
 double tolerance(hipdnnDataType_t t);
 
 /* Fills input t (view b) with values a case needs (page tables, positive variances); returns
@@ -64,15 +67,16 @@ void check_graph_with(hipdnnBackendDescriptor_t g, const char *engine, gpu_fill_
 void check_plan(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
                 const char *what);
 /* Compares output t of the GPU run (got) with the reference's (want), failing the test on a
- * mismatch. check_plan's: no unwritten (NaN) element and relative L2 within tolerance(type). */
+ * mismatch. check_plan's (cmp NULL): every element within tu_close's bound for the output's type
+ * and the family and sum length of the ops that made it. */
 typedef void (*gpu_compare_fn)(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
 /* check_plan with comparison cmp. */
 void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
                     gpu_compare_fn cmp, const char *what);
-/* Attention's comparison (op-semantics.md §4.11): every element isclose with atol = rtol = 2e-2,
- * infinities matched exactly (Stats of fully masked rows are −inf), no NaN; relative L2 over the
- * finite elements within tolerance(type) for 16-bit outputs (O), 1e-3 for fp32 ones (Stats, Max,
- * Sum_exp, RNG_DUMP). */
+/* Attention's comparison (op-semantics.md §4.11): every element within atol = rtol = 2e-2
+ * (tu_close's TU_ATTENTION), infinities matched exactly (Stats of fully masked rows are −inf), no
+ * NaN; and relative L2 over the finite elements within tolerance(type) for 16-bit outputs (O),
+ * 1e-3 for fp32 ones (Stats, Max, Sum_exp, RNG_DUMP). */
 void gpu_compare_attention(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
 /* check_graph_with(g, "jit_fused", NULL, what). */
 void check_graph(hipdnnBackendDescriptor_t g, const char *what);

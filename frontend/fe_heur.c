@@ -3,11 +3,13 @@
  * Finalize collects the engines that support the graph, in registry (rank) order, with the
  * graph's preferred engine (HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT) moved first; each
  * engine contributes its knob settings for the graph, best first (fe_engine.configs; the defaults
- * when it has no heuristic). With FIND_FIRST_EXT only the first config is kept. An empty result is
- * not an error. RESULTS follows the cuDNN protocol: a query returns the count; the caller then
+ * when it has no heuristic). With FIND_FIRST_EXT only the first config is kept. When no engine
+ * supports the graph, finalize is NOT_SUPPORTED with every engine's reason in the message (a
+ * caller never holds an empty ranking without knowing why). RESULTS follows the cuDNN protocol: a query returns the count; the caller then
  * passes that many ENGINECFG descriptors it created, and each gets the ENGINE and the KNOB_CHOICES
  * of its rank set (the caller finalizes them).
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "frontend/fe_schema.h"
@@ -51,14 +53,26 @@ static hipdnnStatus_t heur_finalize(fe_obj *o)
     fe_obj *g = fe_get(o, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH)->one.obj;
     fe_val *pref = fe_get(g, HIPDNN_ATTR_OPERATIONGRAPH_PREFERRED_ENGINE_ID_EXT);
     bool find_first = fe_get(o, HIPDNN_ATTR_ENGINEHEUR_FIND_FIRST_EXT)->one.b;
-    char why[256];
+    char why[256], whys[HIPDNN_ERROR_STRING_MAX_LENGTH] = "";
+    size_t used = 0;
     for (int pass = 0; pass < 2; pass++) /* pass 0: the preferred engine, pass 1: the rest */
         for (int i = 0; i < fe_n_engines && hs->n < MAX_RESULTS; i++) {
             const fe_engine *e = fe_engines[i];
             bool preferred = pref->n > 0 && pref->one.i64 == e->id;
-            if (preferred == (pass == 0) && e->supports(fe_graph_of(g), why, sizeof why))
+            if (preferred != (pass == 0))
+                continue;
+            why[0] = '\0';
+            if (e->supports(fe_graph_of(g), why, sizeof why))
                 add_configs(hs, e, fe_graph_of(g));
+            else if (used < sizeof whys)
+                used += (size_t)snprintf(whys + used, sizeof whys - used, "%s%s: %s", used ? "; " : "",
+                                         e->name, why[0] ? why : "not supported");
         }
+    if (hs->n == 0) { /* every engine turned the graph down: say why, each in its words */
+        base_free(hs);
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR: no engine "
+                         "supports this graph (%s)", whys);
+    }
     if (find_first && hs->n > 1)
         hs->n = 1;
     o->priv = hs;

@@ -404,6 +404,9 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
 /* ---- fe_ops_check.c: per-operation finalize rules ------------------------------------------ */
 
 hipdnnStatus_t fe_check_op(fe_obj *op);
+/* The rules every op shares (fe_ops_types.c): outputs with one address per element, and the data
+ * types of a matmul's or convolution's operands and result. */
+hipdnnStatus_t fe_check_op_common(fe_obj *op);
 /* fe_score_mod.c: an SDPA forward's score modifier (its three SCORE_MOD attributes) against
  * the scores [b,hq,sq,skv] (skv < 0: unknown). */
 hipdnnStatus_t fe_check_score_mod(fe_obj *op, int64_t b, int64_t hq, int64_t sq, int64_t skv);

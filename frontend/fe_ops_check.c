@@ -1009,6 +1009,7 @@ static hipdnnStatus_t check_custom_op(fe_obj *op)
 
 hipdnnStatus_t fe_check_op(fe_obj *op)
 {
+    TRY(fe_check_op_common(op)); /* output layouts, product data types (fe_ops_types.c) */
     switch (op->cls->type) {
     case HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR: return check_pointwise(op);
     case HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT: return check_matmul(op);

@@ -235,3 +235,37 @@ Test(engines, graph_reports_engine_count)
     TU_OK(hipdnnBackendGetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT, HIPDNN_TYPE_INT64, 1, &n, &count));
     cr_expect_eq(count, (int64_t)engines);
 }
+
+/* A graph no engine runs (a custom op of an id nobody implements): heuristics finalize is
+ * NOT_SUPPORTED and its message gives every engine's reason, so the caller does not read an
+ * empty ranking with an unrelated message left in the last-error slot. */
+Test(engines, no_engine_for_the_graph_says_why, .init = NULL, .fini = NULL)
+{
+    hipdnnHandle_t h;
+    TU_OK(hipdnnCreate(&h));
+    hipdnnBackendDescriptor_t in = tensor(1, false), out = tensor(2, false), custom, g, heur;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_CUSTOM_OP_DESCRIPTOR_EXT, &custom));
+    TU_OK(hipdnnBackendSetAttribute(custom, HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT, HIPDNN_TYPE_CHAR, 14,
+                                    "nobody.runs.it"));
+    TU_OK(hipdnnBackendSetAttribute(custom, HIPDNN_ATTR_OPERATION_CUSTOM_OP_INPUTS_EXT, DESC, 1, &in));
+    TU_OK(hipdnnBackendSetAttribute(custom, HIPDNN_ATTR_OPERATION_CUSTOM_OP_OUTPUTS_EXT, DESC, 1, &out));
+    TU_OK(hipdnnBackendFinalize(custom));
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
+    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));
+    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &custom));
+    TU_OK(hipdnnBackendFinalize(g));
+    hipdnnBackendHeurMode_t mode = HIPDNN_HEUR_MODE_FALLBACK;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
+    TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &g));
+    TU_EQ(hipdnnBackendFinalize(heur), HIPDNN_STATUS_NOT_SUPPORTED);
+    const char *msg = tu_msg();
+    cr_expect(strstr(msg, "no engine supports this graph (") != NULL, "%s", msg);
+    cr_expect(strstr(msg, "jit_fused: ") && strstr(msg, "jit_unfused: ") && strstr(msg, "reference: "),
+              "every engine's reason: %s", msg);
+    cr_expect(strstr(msg, "nobody.runs.it") != NULL, "the reasons name the op: %s", msg);
+    hipdnnBackendDescriptor_t all[] = {heur, g, custom, in, out};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        hipdnnBackendDestroyDescriptor(all[i]);
+    hipdnnDestroy(h);
+}

@@ -273,7 +273,9 @@ bool kc__file_meta_slot(kc_file *f, int slot, kc_meta *out);
 bool kc__file_read(kc_file *f, uint64_t pgno, uint64_t offset, void *buf, size_t len);
 /* The check before LMDB maps dir/data.mdb: both meta pages, the main tree and our tables' root
  * pages; when the file is shorter than its last page, every tree, for a page past the end.
- * DAMAGED (why) or OK (also for a missing, empty or foreign file: LMDB handles those). */
+ * Damage seen while another process committed is looked at again (nothing protects the pages
+ * read from reuse). DAMAGED (why) or OK (also for a missing, empty or foreign file: LMDB
+ * handles those). */
 kc_file_state kc__data_check(const char *dir, char *why, size_t why_size);
 
 /* The trees kc__walk reports on: our tables by KC_DBI_* index, and these. */

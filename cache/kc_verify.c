@@ -180,7 +180,7 @@ static hipdnnStatus_t check_snapshot(kc_env *e, vstate *v)
     int rc = kc__txn_begin(e, false, &txn);
     if (rc != MDB_SUCCESS)
         return kc__mdb_fail(e, "mdb_txn_begin", rc);
-    kc_file f;
+    kc_file f = {.fd = -1};
     kc_meta m;
     hipdnnStatus_t st = open_data(e, &f);
     if (st == HIPDNN_STATUS_SUCCESS && !kc__file_meta_slot(&f, (int)(mdb_txn_id(txn) & 1), &m))
@@ -199,7 +199,7 @@ static hipdnnStatus_t check_snapshot(kc_env *e, vstate *v)
 static hipdnnStatus_t fill(void *ctx, kc_sink *s)
 {
     vstate *v = ctx;
-    kc_file f;
+    kc_file f = {.fd = -1};
     v->sink = s;
     hipdnnStatus_t st = open_data(v->e, &f);
     if (st == HIPDNN_STATUS_SUCCESS)

@@ -62,6 +62,7 @@ typedef enum kc_mode {
 } kc_mode;
 
 typedef enum kc_table {
+    KC_TABLE_NONE = 0,   /* kc_bad only: damage to the data file itself (a page), not a record */
     KC_TABLE_KERNEL = 1,
     KC_TABLE_PLAN = 2,
 } kc_table;
@@ -84,12 +85,18 @@ typedef struct kc_options {
 
 /* Opens a cache. The directory (and its parents) is created with mode 0700 unless read_only.
  * A directory that cannot be created or written degrades to READ_ONLY (LMDB MDB_RDONLY) or
- * MEMORY with one warning; the call still succeeds. A read_only open of a writable directory
+ * MEMORY with one warning; the call still succeeds. So does a directory that is not trusted
+ * (not this user's, writable by group or others, lock.mdb / data.mdb a link or not this user's:
+ * kc_trust.c; MEMORY, the warning says why). A damaged data.mdb (cut short, bad meta pages:
+ * kc_file.c) is moved aside and the cache starts empty, with one warning (kc_open_note); where it
+ * cannot be moved (read_only, a read-only directory, another process has the cache open) the
+ * open degrades to MEMORY. A read_only open of a writable directory
  * shares the process's read-write environment but never writes through this handle. opt may
  * be NULL (memory only, defaults). max_bytes below 1 MiB is raised to 1 MiB.
  * Returns SUCCESS; BAD_PARAM_NULL_POINTER (out); BAD_PARAM (an overlong dir); ALLOC_FAILED;
- * INTERNAL_ERROR (strict only: the directory cannot be used, e.g. a damaged data file — the
- * message names the path, the LMDB call and LMDB's reason). */
+ * INTERNAL_ERROR (strict only: the directory cannot be used — not trusted, a data file that
+ * cannot be moved aside or that LMDB refuses — the message names the path and the reason, with
+ * the LMDB call and LMDB's reason where LMDB failed). */
 hipdnnStatus_t kc_open(const kc_options *opt, kc_cache **out);
 /* Writes pending last-used times (best effort) and releases the handle. NULL is a no-op. */
 void kc_close(kc_cache *c);
@@ -97,6 +104,9 @@ kc_mode kc_get_mode(const kc_cache *c);
 /* The directory of an LMDB cache; "" in memory mode. */
 const char *kc_dir(const kc_cache *c);
 const char *kc_mode_name(kc_mode mode);
+/* What this open repaired, in one line for a tool to show (the library logs it at WARN): a
+ * damaged data.mdb moved aside, the cache started empty. "" when nothing. */
+const char *kc_open_note(const kc_cache *c);
 
 /* ---- the process-wide default (kc_default.c) -------------------------------------------------
  * kc_default_dir: $HIPDNN_CACHE_DIR, else $XDG_CACHE_HOME/hipdnn-jit, else
@@ -203,15 +213,19 @@ typedef struct kc_stats {
 hipdnnStatus_t kc_get_stats(kc_cache *c, kc_stats *out);
 
 typedef struct kc_bad {
-    kc_table table;
+    kc_table table;          /* KC_TABLE_NONE: a damaged page of data.mdb (key zero) */
     kc_key key;              /* a key of the wrong length is shown zero-padded/truncated */
     char reason[96];
 } kc_bad;
 
-/* Checks every record in full (header, key, checksums). *bad (base_free) lists the bad ones;
- * with `fix` they are deleted, with their last-used entries, as are last-used entries
- * whose record is gone. Returns SUCCESS (bad records are not an error); BAD_PARAM (fix on a
- * READ_ONLY cache); ALLOC_FAILED; INTERNAL_ERROR (LMDB). */
+/* Checks every record in full (header, key, checksums) and, in LMDB mode, the data file's
+ * pages (read without LMDB, so a damaged file cannot crash the check: kc_verify.c). *bad
+ * (base_free) lists the bad records and damaged pages. With `fix`, when anything is bad (or a
+ * last-used entry has no record), data.mdb is rebuilt from the records that verify and swapped
+ * in (kc_repair.c); the list is then what the rebuild dropped. Returns SUCCESS (bad records are
+ * not an error); BAD_PARAM (fix on a READ_ONLY cache); ALLOC_FAILED; NOT_SUPPORTED (a host whose
+ * LMDB file layout is not 64-bit little-endian); INTERNAL_ERROR (LMDB, reading the file, or fix
+ * while another process has the cache open: the message says so and nothing changed). */
 hipdnnStatus_t kc_verify(kc_cache *c, bool fix, kc_bad **bad, size_t *n_bad);
 
 /* Deletes records last used more than older_than_s seconds ago (<= 0: no age limit), then

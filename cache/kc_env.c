@@ -1,19 +1,10 @@
-/* kc_env.c — opening and closing caches: the LMDB environment, degraded modes, the
- * per-process registry, and the transaction helpers.
+/* kc_env.c — opening and closing caches: the per-process registry, degraded (memory) opens,
+ * and the transaction helpers. Whether a directory may be used at all is kc_trust.c; how its
+ * LMDB environment is opened (the modes, a damaged data file) is kc_mode.c.
  *
- * Owns the decision of how a directory is opened:
- *   writable directory                 -> LMDB read-write (created on first use, mode 0600)
- *   not writable, data.mdb present     -> LMDB MDB_RDONLY; if even the lock file cannot be
- *                                         opened and none exists (so no process ever locked
- *                                         it), MDB_RDONLY | MDB_NOLOCK
- *   anything else (no data, a damaged  -> memory mode, one warning (kc_options.strict: an
- *   file, an unusable directory)          error instead)
- * and the registry: one MDB_env per directory (by device and inode) per process, shared by
- * every handle on it (LMDB forbids opening an environment twice in a process). After fork()
- * the child forgets the parent's environments (kept reachable, never used).
- * Every environment uses MDB_NOTLS (read transactions are not tied to threads) and
- * MDB_NOMETASYNC (one fsync per commit; a crash of the machine may lose the last commit,
- * never the database).
+ * The registry: one MDB_env per directory (by device and inode) per process, shared by every
+ * handle on it (LMDB forbids opening an environment twice in a process). After fork() the child
+ * forgets the parent's environments (kept reachable, never used).
  */
 #include <errno.h>
 #include <limits.h>
@@ -25,9 +16,7 @@
 
 #include "cache/kc_int.h"
 
-#define MAX_READERS 254
 #define MIN_MAX_BYTES (1ull << 20)
-#define DEFAULT_FIRST_MAP (64ull << 20)
 #define DEFAULT_FRONT (64ull << 20)
 #define MAP_ROUND (64ull << 10)
 
@@ -58,7 +47,7 @@ static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, for
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
-static const char *mdb_hint(int rc)
+const char *kc__mdb_hint(int rc)
 {
     switch (rc) {
     case MDB_READERS_FULL: return " (too many processes or threads reading the cache at once)";
@@ -75,13 +64,13 @@ static const char *dir_name(const kc_env *e) { return e->dir[0] != '\0' ? e->dir
 hipdnnStatus_t kc__mdb_fail(const kc_env *e, const char *call, int rc)
 {
     hipdnnStatus_t st = rc == ENOMEM ? HIPDNN_STATUS_ALLOC_FAILED : HIPDNN_STATUS_INTERNAL_ERROR;
-    return base_fail(st, "kernel cache %s: %s failed: %s%s", dir_name(e), call, mdb_strerror(rc), mdb_hint(rc));
+    return base_fail(st, "kernel cache %s: %s failed: %s%s", dir_name(e), call, mdb_strerror(rc), kc__mdb_hint(rc));
 }
 
 void kc__mdb_warn(const kc_env *e, const char *call, int rc)
 {
     base_log(HIPDNN_SEV_WARN, "kernel cache %s: %s failed: %s%s; treated as a miss", dir_name(e), call,
-             mdb_strerror(rc), mdb_hint(rc));
+             mdb_strerror(rc), kc__mdb_hint(rc));
 }
 
 /* ---- transactions ----------------------------------------------------------------------------- */
@@ -90,7 +79,8 @@ int kc__txn_begin(kc_env *e, bool write, MDB_txn **txn)
 {
     for (int attempt = 0;; attempt++) {
         pthread_rwlock_rdlock(&e->txn_lock);
-        int rc = mdb_txn_begin(e->mdb, NULL, write ? 0 : MDB_RDONLY, txn);
+        int rc = e->mdb == NULL ? MDB_PANIC /* closed by a failed repair */
+                                : mdb_txn_begin(e->mdb, NULL, write ? 0 : MDB_RDONLY, txn);
         if (rc == MDB_SUCCESS)
             return rc;
         pthread_rwlock_unlock(&e->txn_lock);
@@ -146,7 +136,7 @@ void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used)
     MDB_envinfo info;
     MDB_stat st;
     pthread_rwlock_rdlock(&e->txn_lock);
-    if (mdb_env_info(e->mdb, &info) == MDB_SUCCESS && mdb_env_stat(e->mdb, &st) == MDB_SUCCESS) {
+    if (e->mdb != NULL && mdb_env_info(e->mdb, &info) == MDB_SUCCESS && mdb_env_stat(e->mdb, &st) == MDB_SUCCESS) {
         *size = info.me_mapsize;
         *used = (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
     }
@@ -157,8 +147,9 @@ int kc__grow(kc_env *e, uint64_t want)
 {
     want = (want + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
     pthread_rwlock_wrlock(&e->txn_lock);
-    int rc = MDB_SUCCESS;
-    if (map_size_locked(e) < want && (rc = mdb_env_set_mapsize(e->mdb, (size_t)want)) == MDB_SUCCESS) {
+    int rc = e->mdb == NULL ? MDB_PANIC : MDB_SUCCESS;
+    if (rc == MDB_SUCCESS && map_size_locked(e) < want &&
+        (rc = mdb_env_set_mapsize(e->mdb, (size_t)want)) == MDB_SUCCESS) {
         pthread_mutex_lock(&e->mu);
         e->n.grown++;
         pthread_mutex_unlock(&e->mu);
@@ -201,126 +192,21 @@ static void env_free(kc_env *e)
     base_free(e);
 }
 
-/* Opens (creating unless read-only) the three tables. */
-static int open_tables(kc_env *e, bool rdonly)
+uint64_t kc__env_detach(kc_env *e)
 {
-    static const char *const names[KC_N_DBI] = {"kernels", "plans", "last_used"};
-    MDB_txn *txn = NULL;
-    int rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
-    for (int attempt = 0; rc == MDB_MAP_RESIZED && attempt < 4; attempt++) { /* grown meanwhile */
-        if ((rc = mdb_env_set_mapsize(e->mdb, 0)) == MDB_SUCCESS)
-            rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
-    }
-    if (rc != MDB_SUCCESS)
-        return rc;
-    for (int i = 0; rc == MDB_SUCCESS && i < KC_N_DBI; i++)
-        rc = mdb_dbi_open(txn, names[i], rdonly ? 0 : MDB_CREATE, &e->dbi[i]);
-    if (rc == MDB_NOTFOUND && rdonly) { /* an environment without our tables: always empty */
-        mdb_txn_abort(txn);
-        return MDB_SUCCESS;
-    }
-    if (rc != MDB_SUCCESS) {
-        mdb_txn_abort(txn);
-        return rc;
-    }
-    rc = mdb_txn_commit(txn);
-    e->have_tables = rc == MDB_SUCCESS;
-    return rc;
-}
-
-static int try_mdb(kc_env *e, const kc_options *o, unsigned flags, bool fresh, const char **call)
-{
-    *call = "mdb_env_create";
-    int rc = mdb_env_create(&e->mdb);
-    if (rc != MDB_SUCCESS)
-        return rc;
-    uint64_t first = o->initial_map_bytes != 0 ? o->initial_map_bytes : DEFAULT_FIRST_MAP;
-    first = first < e->max_bytes ? first : e->max_bytes;
-    first = (first + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
-    *call = "mdb_env_set_mapsize";
-    if ((rc = mdb_env_set_maxdbs(e->mdb, KC_N_DBI + 1)) == MDB_SUCCESS &&
-        (rc = mdb_env_set_maxreaders(e->mdb, MAX_READERS)) == MDB_SUCCESS &&
-        (!fresh || (rc = mdb_env_set_mapsize(e->mdb, (size_t)first)) == MDB_SUCCESS)) {
-        *call = "mdb_env_open";
-        flags |= MDB_NOTLS | MDB_NOMETASYNC | (o->no_sync ? MDB_NOSYNC : 0);
-        rc = mdb_env_open(e->mdb, e->dir, flags, 0600);
-    }
-    if (rc == MDB_SUCCESS) {
-        *call = "opening the tables";
-        rc = open_tables(e, (flags & MDB_RDONLY) != 0);
-    }
-    if (rc == MDB_SUCCESS && !(flags & MDB_NOLOCK)) {
-        int dead;
-        mdb_reader_check(e->mdb, &dead); /* free the slots of readers that were killed */
-    }
-    if (rc != MDB_SUCCESS) {
+    uint64_t size = map_size_locked(e);
+    if (e->mdb != NULL)
         mdb_env_close(e->mdb);
-        e->mdb = NULL;
-        e->have_tables = false;
-    }
-    return rc;
+    e->mdb = NULL;
+    e->have_tables = false;
+    return size;
 }
 
-static bool file_exists(const char *dir, const char *name)
+int kc__env_attach(kc_env *e)
 {
-    char path[PATH_MAX];
-    struct stat st;
-    return snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && stat(path, &st) == 0;
-}
-
-static bool file_writable(const char *dir, const char *name)
-{
-    char path[PATH_MAX];
-    return snprintf(path, sizeof path, "%s/%s", dir, name) < (int)sizeof path && access(path, W_OK) == 0;
-}
-
-static bool is_permission(int rc) { return rc == EACCES || rc == EROFS || rc == EPERM; }
-
-/* Read-only attempts; on failure `why` says why. */
-static int open_rdonly(kc_env *e, const kc_options *o, char *why, size_t why_size)
-{
+    kc_options o = {.no_sync = e->no_sync};
     const char *call;
-    int rc = try_mdb(e, o, MDB_RDONLY, false, &call);
-    if (rc != MDB_SUCCESS && is_permission(rc) && !file_exists(e->dir, "lock.mdb"))
-        rc = try_mdb(e, o, MDB_RDONLY | MDB_NOLOCK, false, &call);
-    if (rc == MDB_SUCCESS)
-        e->mode = KC_MODE_READ_ONLY;
-    else if (is_permission(rc) && !file_writable(e->dir, "lock.mdb"))
-        snprintf(why, why_size, "%s: %s; its lock.mdb exists but this user cannot write it, and reading "
-                 "without locks is unsafe while its owner may write", call, mdb_strerror(rc));
-    else
-        snprintf(why, why_size, "%s: %s", call, mdb_strerror(rc));
-    return rc;
-}
-
-/* Opens the environment of an existing directory, choosing the mode; false (with `why`)
- * when no LMDB mode works. */
-static bool open_lmdb(kc_env *e, const kc_options *o, char *why, size_t why_size)
-{
-    bool exists = file_exists(e->dir, "data.mdb");
-    bool writable = access(e->dir, W_OK) == 0 && (!exists || file_writable(e->dir, "data.mdb"));
-    if (!exists && (o->read_only || !writable)) {
-        snprintf(why, why_size, "%s", o->read_only ? "no cache there yet" : "not writable and holds no cache");
-        return false;
-    }
-    if (writable) {
-        const char *call;
-        int rc = try_mdb(e, o, 0, !exists, &call);
-        if (rc == MDB_SUCCESS) {
-            e->mode = KC_MODE_READ_WRITE;
-            return true;
-        }
-        if (!is_permission(rc)) {
-            snprintf(why, why_size, "%s: %s%s", call, mdb_strerror(rc), mdb_hint(rc));
-            return false;
-        }
-    }
-    if (open_rdonly(e, o, why, why_size) != MDB_SUCCESS)
-        return false;
-    if (!o->read_only)
-        base_log(HIPDNN_SEV_WARN, "kernel cache %s: the directory is not writable; the cache is read-only "
-                 "(new kernels are kept in memory only)", e->dir);
-    return true;
+    return kc__mdb_open(e, &o, 0, false, &call);
 }
 
 static kc_env *find_registered(dev_t dev, ino_t ino)
@@ -356,27 +242,31 @@ int kc__mkdirs(const char *dir)
 
 /* The environment for o->dir: registered, or newly opened, or (degraded) a memory one.
  * Registry lock held. */
-static hipdnnStatus_t env_for_dir(const kc_options *o, uint64_t max_bytes, uint64_t front, kc_env **out)
+static hipdnnStatus_t env_for_dir(const kc_options *o, uint64_t max_bytes, uint64_t front, kc_env **out,
+                                  char *note, size_t note_size)
 {
-    char why[PATH_MAX + 160] = "";
+    kc_open_report r = {.why = "", .note = note, .note_size = note_size};
     struct stat st;
     int err = o->read_only ? 0 : kc__mkdirs(o->dir);
     if (err == 0 && stat(o->dir, &st) != 0)
         err = errno;
-    if (err == 0) {
+    bool trusted = err == 0 && kc__trusted(o->dir, &st, r.why, sizeof r.why);
+    r.loud = err == 0 && !trusted;
+    if (trusted) {
         kc_env *e = find_registered(st.st_dev, st.st_ino);
         if (e != NULL) {
             e->refs++;
             *out = e;
             return HIPDNN_STATUS_SUCCESS;
         }
-    } else {
-        snprintf(why, sizeof why, "%s", strerror(err));
+    } else if (err != 0) {
+        snprintf(r.why, sizeof r.why, "%s", strerror(err));
     }
     kc_env *e = env_new(o->dir, max_bytes, front);
     if (e == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kernel cache %s: no memory to open it", o->dir);
-    if (err == 0 && open_lmdb(e, o, why, sizeof why)) {
+    e->no_sync = o->no_sync;
+    if (trusted && kc__open_lmdb(e, o, &r)) {
         e->dev = st.st_dev;
         e->ino = st.st_ino;
         e->refs = 1;
@@ -387,10 +277,10 @@ static hipdnnStatus_t env_for_dir(const kc_options *o, uint64_t max_bytes, uint6
     }
     if (o->strict) {
         env_free(e);
-        return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: cannot be opened: %s", o->dir, why);
+        return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: cannot be opened: %s", o->dir, r.why);
     }
-    base_log(o->read_only ? HIPDNN_SEV_INFO : HIPDNN_SEV_WARN,
-             "kernel cache %s: cannot be used (%s); caching in memory only", o->dir, why);
+    base_log(o->read_only && !r.loud ? HIPDNN_SEV_INFO : HIPDNN_SEV_WARN,
+             "kernel cache %s: cannot be used (%s); caching in memory only", o->dir, r.why);
     e->front.max_bytes = max_bytes; /* the front is the whole store now */
     e->refs = 1;
     *out = e;
@@ -423,7 +313,7 @@ hipdnnStatus_t kc_open(const kc_options *opt, kc_cache **out)
             c->env->refs = 1;
     } else {
         pthread_mutex_lock(&registry_mu);
-        st = env_for_dir(&o, max, front, &c->env);
+        st = env_for_dir(&o, max, front, &c->env, c->note, sizeof c->note);
         pthread_mutex_unlock(&registry_mu);
     }
     if (st != HIPDNN_STATUS_SUCCESS) {
@@ -469,6 +359,8 @@ kc_mode kc_get_mode(const kc_cache *c)
 }
 
 const char *kc_dir(const kc_cache *c) { return c->env->mode == KC_MODE_MEMORY ? "" : c->env->dir; }
+
+const char *kc_open_note(const kc_cache *c) { return c->note; }
 
 const char *kc_mode_name(kc_mode mode)
 {

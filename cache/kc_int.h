@@ -10,8 +10,10 @@
 #ifndef HIPDNN_KC_INT_H
 #define HIPDNN_KC_INT_H
 
+#include <limits.h>
 #include <lmdb.h>
 #include <pthread.h>
+#include <sys/stat.h>
 #include <sys/types.h>
 
 #include "base/base.h"
@@ -20,6 +22,8 @@
 /* A record's last-used time is rewritten only when it is older than this (seconds), and
  * rewrites are batched: written with the next write, or once this many are pending. */
 #define KC_TOUCH_INTERVAL_S 60
+/* Room for one reason in a message. */
+#define KC_WHY_MAX 256
 #define KC_TOUCH_BATCH 32
 
 enum { KC_DBI_KERNEL, KC_DBI_PLAN, KC_DBI_ATIME, KC_N_DBI };
@@ -103,7 +107,8 @@ typedef struct kc_env {
     int refs;                       /* handles (registry lock) */
     kc_mode mode;
     uint64_t max_bytes;
-    MDB_env *mdb;                   /* NULL in memory mode */
+    MDB_env *mdb;                   /* NULL in memory mode (or after a failed repair) */
+    bool no_sync;                   /* kc_options.no_sync, for reopening after a repair */
     MDB_dbi dbi[KC_N_DBI];
     bool have_tables;               /* false: a read-only environment without our tables */
     pthread_rwlock_t txn_lock;
@@ -119,6 +124,7 @@ typedef struct kc_env {
 struct kc_cache {
     kc_env *env;
     bool read_only;                 /* this handle never writes LMDB */
+    char note[2 * KC_WHY_MAX + 256];  /* what the open repaired (kc_open_note), or "" */
 };
 
 /* Current time in unix seconds (tests may replace the clock). */
@@ -142,6 +148,52 @@ bool kc__writable(const kc_cache *c);
 /* mkdir -p giving every directory it creates mode 0700; 0 or an errno. */
 int kc__mkdirs(const char *dir);
 uint64_t kc__map_size(kc_env *e);
+/* " (the cache is at its size limit)" and such, for an LMDB code; "" for most. */
+const char *kc__mdb_hint(int rc);
+
+/* Opening a directory's environment (kc_mode.c). What the open found wrong: why (when it
+ * fails), note (what a repair did), loud (worth a warning even for a read-only open). */
+typedef struct kc_open_report {
+    char why[PATH_MAX + 2 * KC_WHY_MAX];
+    char *note;
+    size_t note_size;
+    bool loud;
+} kc_open_report;
+/* Chooses the mode and opens e (e->mode set); false (r->why) when no LMDB mode works. */
+bool kc__open_lmdb(kc_env *e, const kc_options *o, kc_open_report *r);
+/* One mdb_env_open with `flags` (fresh: a new environment, first map size from o), then the
+ * tables; an LMDB code, *call naming the step that failed. */
+int kc__mdb_open(kc_env *e, const kc_options *o, unsigned flags, bool fresh, const char **call);
+/* For a repair, with txn_lock held exclusively: close the environment (returning its map size)
+ * and open it again (an LMDB code; on failure e->mdb stays NULL and transactions fail). */
+uint64_t kc__env_detach(kc_env *e);
+int kc__env_attach(kc_env *e);
+
+/* ---- trust (kc_trust.c) ---------------------------------------------------------------------- */
+
+/* May the directory (st: its stat) be used? False with why: not this user's, writable by group
+ * or others, or lock.mdb / data.mdb a link, not a regular file, or not this user's. */
+bool kc__trusted(const char *dir, const struct stat *st, char *why, size_t why_size);
+
+/* ---- repairs (kc_repair.c) ------------------------------------------------------------------- */
+
+/* LMDB's exclusive lock on dir/lock.mdb (F_SETLK, no wait): 0 (*fd to close; -1 when there is
+ * no lock file), EAGAIN when another process has the cache open, or an errno. */
+int kc__excl_lock(const char *dir, int *fd);
+/* Moves a damaged dir/data.mdb aside, holding the exclusive lock and checking the file once
+ * more under it (a check made while another process wrote can be wrong): MOVED (note says
+ * where), SOUND (not damaged after all: nothing done), FAILED (note says why not). */
+typedef enum kc_quarantine { KC_Q_MOVED, KC_Q_SOUND, KC_Q_FAILED } kc_quarantine;
+kc_quarantine kc__quarantine(const char *dir, const char *damage, char *note, size_t note_size);
+/* The environment a rebuild fills; records go in with these (LMDB codes). kc__sink_atime keeps
+ * a last-used time only when its record was kept (*kept). */
+typedef struct kc_sink kc_sink;
+int kc__sink_put(kc_sink *s, kc_table t, const uint8_t *key, const void *val, size_t len);
+int kc__sink_atime(kc_sink *s, const uint8_t *key, size_t klen, const void *val, size_t vlen, bool *kept);
+typedef hipdnnStatus_t (*kc_fill_fn)(void *ctx, kc_sink *s);
+/* Rebuilds data.mdb from what `fill` puts, and swaps it in (protocol in kc_repair.c). Fails,
+ * changing nothing, when another process has the cache open. */
+hipdnnStatus_t kc__rebuild(kc_env *e, kc_fill_fn fill, void *ctx);
 /* The map's size and its used part (up to the last page), in bytes. */
 void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used);
 
@@ -170,5 +222,81 @@ int64_t kc__last_used(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key);
 void kc__touch_queue(kc_env *e, kc_table t, const kc_key *key, int64_t when);
 /* The last-used key: the table byte then the record key. */
 void kc__atime_key(kc_table t, const kc_key *key, uint8_t out[1 + KC_KEY_SIZE]);
+
+/* ---- data.mdb without LMDB (kc_file.c: meta pages, reads, the open check; kc_walk.c) ----------- */
+
+#define KC_PAGEHDRSZ 16
+#define KC_P_BRANCH 0x01
+#define KC_P_LEAF 0x02
+#define KC_P_OVERFLOW 0x04
+#define KC_P_META 0x08
+#define KC_P_LEAF2 0x20
+#define KC_P_SUBP 0x40
+#define KC_DB_SIZE 48            /* an MDB_db */
+#define KC_DB_ROOT 40            /* its root page number */
+#define KC_NO_PAGE UINT64_MAX    /* an empty tree's root */
+
+typedef struct kc_meta {
+    uint32_t psize;
+    uint64_t mapsize, last_pg, txnid;
+    uint64_t free_root, main_root;
+} kc_meta;
+
+typedef struct kc_file {
+    int fd;
+    uint64_t size, pages;        /* bytes, whole pages */
+    kc_meta meta;                /* the meta page LMDB would open (the higher txnid) */
+} kc_file;
+
+typedef enum kc_file_state {
+    KC_FILE_OK,                  /* LMDB may map it (or the layout is unknown here: not checked) */
+    KC_FILE_EMPTY,               /* 0 bytes: LMDB starts it afresh */
+    KC_FILE_ABSENT,
+    KC_FILE_UNREADABLE,          /* open/fstat failed (why: strerror) */
+    KC_FILE_FOREIGN,             /* LMDB's development data version (999): LMDB refuses it itself */
+    KC_FILE_DAMAGED,             /* why says how */
+} kc_file_state;
+
+/* Native loads (LMDB's file is in the host's byte order). */
+uint16_t kc__u16(const uint8_t *p);
+uint32_t kc__u32(const uint8_t *p);
+uint64_t kc__u64(const uint8_t *p);
+/* True on 64-bit little-endian hosts, the layout kc_file.c knows; elsewhere nothing is checked. */
+bool kc__file_layout_known(void);
+/* Opens a data file (O_NOFOLLOW, never mapped) and reads its meta pages. f->fd is -1 unless
+ * the state is OK, EMPTY, FOREIGN or DAMAGED; kc__file_close in every case. */
+kc_file_state kc__file_open(const char *path, kc_file *f, char *why, size_t why_size);
+void kc__file_close(kc_file *f);
+/* Meta page `slot` (0 or 1), read until two reads agree; false when it is unreadable or bad. */
+bool kc__file_meta_slot(kc_file *f, int slot, kc_meta *out);
+/* len bytes at byte `offset` of page pgno; false on a short read. */
+bool kc__file_read(kc_file *f, uint64_t pgno, uint64_t offset, void *buf, size_t len);
+/* The check before LMDB maps dir/data.mdb: both meta pages, the main tree and our tables' root
+ * pages; when the file is shorter than its last page, every tree, for a page past the end.
+ * Damage seen while another process committed is looked at again (nothing protects the pages
+ * read from reuse). DAMAGED (why) or OK (also for a missing, empty or foreign file: LMDB
+ * handles those). */
+kc_file_state kc__data_check(const char *dir, char *why, size_t why_size);
+
+/* The trees kc__walk reports on: our tables by KC_DBI_* index, and these. */
+enum { KC_WALK_T_MAIN = -2, KC_WALK_T_FREE = -1 };
+#define KC_WALK_FREE (1u << KC_N_DBI)
+#define KC_WALK_ALL (((1u << KC_N_DBI) - 1) | KC_WALK_FREE)
+
+typedef struct kc_walk_ops {
+    unsigned tables;  /* trees walked in full (1 << KC_DBI_*, KC_WALK_FREE); the others' root
+                       * pages only. The main tree always. */
+    bool values;      /* hand every record of a walked table to `record` */
+    /* A record; its value lives until the call returns. Nonzero stops the walk (returned). */
+    int (*record)(void *ctx, int table, const uint8_t *key, size_t klen, const uint8_t *val, size_t vlen);
+    /* A damaged page of tree `table`; the walk skips it and what lies below it. */
+    void (*damage)(void *ctx, int table, uint64_t pgno, const char *why);
+    void *ctx;
+} kc_walk_ops;
+
+/* Walks the trees of meta page m. Returns 0, ENOMEM, or what ops->record returned. */
+int kc__walk(kc_file *f, const kc_meta *m, const kc_walk_ops *ops);
+/* "the kernels table", "the free-page list", ... */
+const char *kc__walk_table_name(int table);
 
 #endif

@@ -1,9 +1,8 @@
-/* kc_maint.c — maintenance for the hipdnn-cache CLI: list, stats, verify, prune, flush.
+/* kc_maint.c — maintenance for the hipdnn-cache CLI: list, stats, prune, flush (verify:
+ * kc_verify.c).
  *
  * Each works on both stores: the LMDB tables, or in memory mode the front. Listing and stats
- * read in one read-only transaction. Verify checks in a read-only transaction and, with
- * `fix`, deletes in a write transaction that checks every record again first (a record
- * another process rewrote meanwhile is kept). Prune deletes in one write transaction.
+ * read in one read-only transaction. Prune deletes in one write transaction.
  */
 #include <stdio.h>
 #include <string.h>
@@ -19,7 +18,6 @@ static MDB_dbi dbi_of(const kc_env *e, kc_table t)
 
 static bool has_lmdb(const kc_env *e) { return e->mdb != NULL; }
 
-static const char *name_of(const kc_env *e) { return e->dir[0] != '\0' ? e->dir : "(memory)"; }
 
 /* ---- a growable array ----------------------------------------------------------------------- */
 
@@ -185,151 +183,6 @@ hipdnnStatus_t kc_get_stats(kc_cache *c, kc_stats *s)
     s->hits = n.hits, s->front_hits = n.front_hits, s->misses = n.misses, s->corrupt = n.corrupt;
     s->lmdb_reads = n.lmdb_reads, s->puts = n.puts, s->evicted = n.evicted, s->grown = n.grown;
     return has_lmdb(e) ? stats_lmdb(e, s) : HIPDNN_STATUS_SUCCESS;
-}
-
-/* ---- verify --------------------------------------------------------------------------------- */
-
-typedef struct bad_list {
-    kc_bad *v;
-    size_t n, cap;
-    size_t orphans; /* last-used entries without a record */
-} bad_list;
-
-static const char *check_raw(kc_table t, const MDB_val *k, const MDB_val *d)
-{
-    if (k->mv_size != KC_KEY_SIZE)
-        return "key is not 16 bytes";
-    kc_key key;
-    memcpy(key.b, k->mv_data, KC_KEY_SIZE);
-    return kc__rec_check(t, d->mv_data, d->mv_size, &key);
-}
-
-static hipdnnStatus_t add_bad(bad_list *b, kc_table t, const void *key, size_t key_len, const char *why)
-{
-    kc_bad *x = push((void **)&b->v, &b->n, &b->cap, sizeof *x);
-    if (x == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_verify: no memory for %zu reports", b->n);
-    x->table = t;
-    memcpy(x->key.b, key, key_len < KC_KEY_SIZE ? key_len : KC_KEY_SIZE);
-    snprintf(x->reason, sizeof x->reason, "%s", why);
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-/* Is a last-used key's record present? */
-static bool atime_has_record(kc_env *e, MDB_txn *txn, const MDB_val *k)
-{
-    const uint8_t *p = k->mv_data;
-    if (k->mv_size != 1 + KC_KEY_SIZE || (p[0] != KC_TABLE_KERNEL && p[0] != KC_TABLE_PLAN))
-        return false;
-    MDB_val rk = {KC_KEY_SIZE, (void *)(p + 1)}, rd;
-    return mdb_get(txn, dbi_of(e, (kc_table)p[0]), &rk, &rd) == MDB_SUCCESS;
-}
-
-/* Walks both tables and the last-used table; with `del`, deletes what is bad. */
-static int walk(kc_env *e, MDB_txn *txn, bool del, bad_list *b, hipdnnStatus_t *st)
-{
-    MDB_cursor *cur = NULL;
-    MDB_val k, d;
-    int rc = MDB_SUCCESS;
-    for (int i = 0; i < 2 && rc == MDB_SUCCESS && *st == HIPDNN_STATUS_SUCCESS; i++) {
-        if ((rc = mdb_cursor_open(txn, dbi_of(e, tables[i]), &cur)) != MDB_SUCCESS)
-            return rc;
-        for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
-            const char *why = check_raw(tables[i], &k, &d);
-            if (why == NULL)
-                continue;
-            if (!del && (*st = add_bad(b, tables[i], k.mv_data, k.mv_size, why)) != HIPDNN_STATUS_SUCCESS)
-                break;
-            if (del && (rc = mdb_cursor_del(cur, 0)) != MDB_SUCCESS)
-                break;
-        }
-        mdb_cursor_close(cur);
-        rc = rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
-    }
-    if (rc != MDB_SUCCESS || *st != HIPDNN_STATUS_SUCCESS)
-        return rc;
-    if ((rc = mdb_cursor_open(txn, e->dbi[KC_DBI_ATIME], &cur)) != MDB_SUCCESS)
-        return rc;
-    for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
-        if ((atime_has_record(e, txn, &k) && d.mv_size == 8) || k.mv_size == 1)
-            continue; /* k.mv_size 1: kc_space.c's settle marker */
-        b->orphans++;
-        if (del && (rc = mdb_cursor_del(cur, 0)) != MDB_SUCCESS)
-            break;
-    }
-    mdb_cursor_close(cur);
-    return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
-}
-
-static hipdnnStatus_t verify_lmdb(kc_env *e, bool fix, bad_list *b)
-{
-    if (!e->have_tables)
-        return HIPDNN_STATUS_SUCCESS;
-    MDB_txn *txn = NULL;
-    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
-    int rc = kc__txn_begin(e, false, &txn);
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_begin", rc);
-    rc = walk(e, txn, false, b, &st);
-    kc__txn_abort(e, txn);
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "reading the tables", rc);
-    if (st != HIPDNN_STATUS_SUCCESS || !fix || (b->n == 0 && b->orphans == 0))
-        return st;
-    bad_list again = {0};
-    if ((rc = kc__txn_begin(e, true, &txn)) != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_begin", rc);
-    rc = walk(e, txn, true, &again, &st);
-    if (rc != MDB_SUCCESS) {
-        kc__txn_abort(e, txn);
-        return kc__mdb_fail(e, "mdb_cursor_del", rc);
-    }
-    if ((rc = kc__txn_commit(e, txn)) != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_commit", rc);
-    pthread_mutex_lock(&e->mu);
-    for (size_t i = 0; i < b->n; i++)
-        kc__front_remove(&e->front, b->v[i].table, &b->v[i].key);
-    pthread_mutex_unlock(&e->mu);
-    base_log(HIPDNN_SEV_INFO, "kernel cache %s: verify deleted %zu bad records and %zu stray last-used times",
-             e->dir, b->n, again.orphans);
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-static hipdnnStatus_t verify_front(kc_env *e, bool fix, bad_list *b)
-{
-    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
-    pthread_mutex_lock(&e->mu);
-    for (kc_fent *f = e->front.oldest, *next; f != NULL && st == HIPDNN_STATUS_SUCCESS; f = next) {
-        next = f->newer;
-        const char *why = kc__rec_check(f->table, f->data, f->len, &f->key);
-        if (why == NULL)
-            continue;
-        st = add_bad(b, f->table, f->key.b, KC_KEY_SIZE, why);
-        if (fix)
-            kc__front_remove(&e->front, f->table, &f->key);
-    }
-    pthread_mutex_unlock(&e->mu);
-    return st;
-}
-
-hipdnnStatus_t kc_verify(kc_cache *c, bool fix, kc_bad **bad, size_t *n_bad)
-{
-    if (c == NULL || bad == NULL || n_bad == NULL)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "kc_verify: a NULL argument");
-    *bad = NULL;
-    *n_bad = 0;
-    if (fix && has_lmdb(c->env) && !kc__writable(c))
-        return base_fail(HIPDNN_STATUS_BAD_PARAM, "kernel cache %s: verify --fix needs a writable cache (it is %s)",
-                         name_of(c->env), kc_mode_name(kc_get_mode(c)));
-    bad_list b = {0};
-    hipdnnStatus_t st = has_lmdb(c->env) ? verify_lmdb(c->env, fix, &b) : verify_front(c->env, fix, &b);
-    if (st != HIPDNN_STATUS_SUCCESS) {
-        base_free(b.v);
-        return st;
-    }
-    *bad = b.v;
-    *n_bad = b.n;
-    return HIPDNN_STATUS_SUCCESS;
 }
 
 /* ---- prune ---------------------------------------------------------------------------------- */

@@ -304,12 +304,12 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     cg_dump(name, out->cg.source);
     void *code = NULL;
     size_t code_len = 0;
-    bool cached = false;
+    bool cached = false, stored = true;
     st = fe_kernel_code(ctx->cache, out->cg.source, name, out->cg.entry, out->cg.arch, &code, &code_len,
-                        &out->key, &cached);
+                        &out->key, &cached, &stored);
     if (st == HIPDNN_STATUS_SUCCESS) {
         base_log(HIPDNN_SEV_INFO, "jit: kernel %s %s", name, cached ? "loaded from the kernel cache" : "compiled");
-        ctx->stats.cached += cached, ctx->stats.compiled += !cached;
+        ctx->stats.cached += cached, ctx->stats.compiled += !cached, ctx->stats.kernels_not_stored += !stored;
     }
     if (st == HIPDNN_STATUS_SUCCESS && !compile_only)
         st = fe_jit_load(out, code, code_len);
@@ -362,7 +362,7 @@ static hipdnnStatus_t build_with(partition_fn split, int64_t engine_id, const fe
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     ctx->stats.kernels = p->n_kernels;
-    fe_jit_plan_store(ctx->cache, &ref, p);
+    ctx->stats.plan_not_stored += !fe_jit_plan_store(ctx->cache, &ref, p);
     *out = p;
     return HIPDNN_STATUS_SUCCESS;
 }

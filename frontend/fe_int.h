@@ -235,9 +235,12 @@ hipdnnStatus_t fe_kernel_key(const char *source, const char *entry, const char *
                              const char *const *options, int n_options, kc_key *key);
 /* The code object of source for arch: `cache`'s (NULL: no cache) when it holds this kernel
  * (*hit), else compiled (rt_compile) and stored there with its source. *key gets the kernel
- * key; *code is malloc'd (caller frees). */
+ * key; *code is malloc'd (caller frees). *stored (optional) is false when the kernel was
+ * compiled but the cache could not store it (full, or not writable: logged at WARN; the call
+ * still succeeds, the cache being advisory). */
 hipdnnStatus_t fe_kernel_code(kc_cache *cache, const char *source, const char *name, const char *entry,
-                              const char *arch, void **code, size_t *code_len, kc_key *key, bool *hit);
+                              const char *arch, void **code, size_t *code_len, kc_key *key, bool *hit,
+                              bool *stored);
 /* A kernel record's metadata: compile options and the emitted source (pointers into meta). */
 #define FE_KERNEL_META_MAX_OPTIONS 16
 typedef struct fe_kernel_meta {
@@ -347,6 +350,8 @@ typedef struct fe_build_stats {
     int64_t compiled;    /* compiled by this build */
     int64_t cached;      /* code objects taken from the kernel cache (or already loaded) */
     int64_t plan_cached; /* 1: the plan came from the cache's plan table (no lowering, no codegen) */
+    int64_t kernels_not_stored; /* compiled, but the cache could not store them */
+    int64_t plan_not_stored;    /* 1: the plan's record could not be stored */
 } fe_build_stats;
 
 /* A plan build's surroundings: the kernel cache to use (the plan's KERNEL_CACHE, else the

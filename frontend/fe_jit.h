@@ -58,8 +58,10 @@ void fe_jit_plan_ref_make(const fe_graph_state *g, const fe_target *t, int64_t e
  * module already loaded). False on any miss or mismatch (nothing kept, the caller builds). */
 bool fe_jit_plan_load(kc_cache *c, const fe_jit_plan_ref *ref, const fe_graph_state *g, const fe_target *t,
                       fe_build_stats *stats, fe_plan_impl **out);
-/* Records a built plan in the plan table (failures are logged: the cache is advisory). */
-void fe_jit_plan_store(kc_cache *c, const fe_jit_plan_ref *ref, const fe_plan_impl *p);
+/* Records a built plan in the plan table. False when it could not be stored (logged, never raised:
+ * the cache is advisory); true also when there is nothing to store (no cache, no key, a recipe
+ * the table cannot hold). */
+bool fe_jit_plan_store(kc_cache *c, const fe_jit_plan_ref *ref, const fe_plan_impl *p);
 /* True when the plan table holds the plan and the kernel table every kernel of it. */
 bool fe_jit_plan_cached(kc_cache *c, const fe_jit_plan_ref *ref);
 

@@ -366,22 +366,27 @@ bool fe_jit_plan_load(kc_cache *c, const fe_jit_plan_ref *ref, const fe_graph_st
     return ok;
 }
 
-void fe_jit_plan_store(kc_cache *c, const fe_jit_plan_ref *ref, const fe_plan_impl *p)
+bool fe_jit_plan_store(kc_cache *c, const fe_jit_plan_ref *ref, const fe_plan_impl *p)
 {
     if (c == NULL || !ref->valid)
-        return;
+        return true; /* nothing to store it in, or a plan the table cannot key */
     kc_key *keys = base_malloc(((size_t)p->n_kernels + 1) * sizeof *keys);
     base_sb sb = {0};
     bool ok = keys != NULL && encode(p, p->g->canon_tid, p->g->n_canon, &sb);
     for (int k = 0; ok && k < p->n_kernels; k++)
         keys[k] = p->k[k].key;
     kc_plan rec = {.kernels = keys, .n_kernels = (size_t)p->n_kernels, .recipe = sb.p, .recipe_size = sb.len};
-    if (ok && kc_put_plan(c, &ref->key, &rec) != HIPDNN_STATUS_SUCCESS) {
-        char why[HIPDNN_ERROR_STRING_MAX_LENGTH];
-        hipdnnGetLastErrorString(why, sizeof why);
+    bool oom = keys == NULL || sb.oom, stored = !ok && !oom; /* a recipe the table cannot hold: nothing to store */
+    if (ok)
+        stored = kc_put_plan(c, &ref->key, &rec) == HIPDNN_STATUS_SUCCESS;
+    if (!stored) {
+        char why[HIPDNN_ERROR_STRING_MAX_LENGTH] = "out of memory encoding it";
+        if (ok)
+            hipdnnGetLastErrorString(why, sizeof why);
         base_log(HIPDNN_SEV_WARN, "kernel cache: plan %s not stored: %s", p->g->key, why);
     }
     base_free(keys), base_sb_free(&sb);
+    return stored;
 }
 
 bool fe_jit_plan_cached(kc_cache *c, const fe_jit_plan_ref *ref)

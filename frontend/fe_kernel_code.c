@@ -7,7 +7,8 @@
  * A hit loads the stored code object (checksummed by the cache); a miss compiles and stores it,
  * with the compile options and the emitted source as the record's metadata (what `hipdnn-cache
  * show --source` prints). The cache is the plan's (a KERNEL_CACHE descriptor) or the
- * process-wide kc_default(); a failed store is logged and ignored, since the cache is advisory.
+ * process-wide kc_default(); a failed store is logged and reported to the caller (the plan's
+ * cache stats count it), never raised, since the cache is advisory.
  * Also counts this process's compiles (tests use it to tell a hit from a compile).
  */
 #include <stdatomic.h>
@@ -113,8 +114,9 @@ bool fe_kernel_meta_parse(const void *meta, size_t n, fe_kernel_meta *out)
     return out->source != NULL && at == n;
 }
 
-/* Stores a compiled kernel; a failure is logged and ignored (the cache is advisory). */
-static void store(kc_cache *cache, const kc_key *key, const rt_compiler_info *info, const char *source,
+/* Stores a compiled kernel; a failure is logged and reported (false), never raised (the cache is
+ * advisory). */
+static bool store(kc_cache *cache, const kc_key *key, const rt_compiler_info *info, const char *source,
                   const char *name, const char *entry, const char *arch, const void *code, size_t code_len)
 {
     char version[32];
@@ -132,13 +134,17 @@ static void store(kc_cache *cache, const kc_key *key, const rt_compiler_info *in
         hipdnnGetLastErrorString(why, sizeof why);
         base_log(HIPDNN_SEV_WARN, "kernel cache: %s not stored: %s", name, why);
     }
+    return st == HIPDNN_STATUS_SUCCESS;
 }
 
 hipdnnStatus_t fe_kernel_code(kc_cache *cache, const char *source, const char *name, const char *entry,
-                              const char *arch, void **code, size_t *code_len, kc_key *key, bool *hit)
+                              const char *arch, void **code, size_t *code_len, kc_key *key, bool *hit,
+                              bool *stored)
 {
     rt_compiler_info info;
-    *hit = false;
+    bool ignored;
+    stored = stored != NULL ? stored : &ignored;
+    *hit = false, *stored = true;
     hipdnnStatus_t st = rt_compiler_for(arch, &info);
     if (st == HIPDNN_STATUS_SUCCESS)
         st = key_for(&info, source, entry, arch, NULL, 0, key);
@@ -158,7 +164,7 @@ hipdnnStatus_t fe_kernel_code(kc_cache *cache, const char *source, const char *n
     if (st == HIPDNN_STATUS_SUCCESS)
         fe_count_compile();
     if (st == HIPDNN_STATUS_SUCCESS && cache != NULL)
-        store(cache, key, &info, source, name, entry, arch, *code, *code_len);
+        *stored = store(cache, key, &info, source, name, entry, arch, *code, *code_len);
     return st;
 }
 

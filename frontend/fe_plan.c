@@ -212,11 +212,11 @@ static hipdnnStatus_t get_cache_stats(fe_obj *o, const fe_attr *a, hipdnnBackend
 {
     (void)t;
     const fe_build_stats *s = &plan_of(o)->stats;
-    int64_t v[4] = {s->kernels, s->compiled, s->cached, s->plan_cached};
+    int64_t v[6] = {s->kernels, s->compiled, s->cached, s->plan_cached, s->kernels_not_stored, s->plan_not_stored};
     if (elems != NULL && requested != 0 && requested < 4)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "%s %s: 4 elements, %lld requested",
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "%s %s: at least 4 elements, %lld requested",
                          o->cls->name, a->name, (long long)requested);
-    return fe_get_copy(o, a, requested, count, elems, v, 4, sizeof v[0]);
+    return fe_get_copy(o, a, requested, count, elems, v, 6, sizeof v[0]); /* 4 requested: the first 4 */
 }
 
 static hipdnnStatus_t get_plan_workspace(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t t,

@@ -88,11 +88,16 @@
  *
  *   On HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR:
  *     HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT  50210  get-only INT64
- *                                    x4, after finalize: kernels in the plan,
+ *                                    x6, after finalize: kernels in the plan,
  *                                    kernels compiled by the finalize, kernels
- *                                    taken from the kernel cache, and 1 when the
+ *                                    taken from the kernel cache, 1 when the
  *                                    plan itself came from the cache (no
- *                                    lowering or code generation ran), else 0.
+ *                                    lowering or code generation ran) else 0,
+ *                                    kernels compiled but not stored in the
+ *                                    cache (it is full or cannot be written;
+ *                                    the plan still works), and 1 when the
+ *                                    plan's own record could not be stored.
+ *                                    Asking for 4 or 5 gives the first ones.
  *
  *   On HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR:
  *     HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT  50300  get-only CHAR: the
@@ -524,7 +529,7 @@ typedef enum
     HIPDNN_ATTR_KERNEL_CACHE_DIRECTORY_EXT = 50202,                 /* CHAR: path; empty = in-memory only */
     HIPDNN_ATTR_KERNEL_CACHE_MAX_SIZE_EXT = 50203,                  /* INT64 x1 (bytes) */
     HIPDNN_ATTR_KERNEL_CACHE_READ_ONLY_EXT = 50204,                 /* BOOLEAN x1 */
-    HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT = 50210,      /* get-only INT64 x4 */
+    HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT = 50210,      /* get-only INT64 x6 */
 
     /* ---- hipdnn-jit: operation graph -- see table above */
     HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT = 50300,               /* get-only CHAR: 32 hex digits */

@@ -294,7 +294,10 @@ static int check_args(const cli_args *a)
 
 /* ---- output helpers ------------------------------------------------------------------------ */
 
-static const char *table_name(kc_table t) { return t == KC_TABLE_PLAN ? "plan" : "kernel"; }
+static const char *table_name(kc_table t)
+{
+    return t == KC_TABLE_PLAN ? "plan" : t == KC_TABLE_KERNEL ? "kernel" : "file"; /* file: a damaged page */
+}
 
 /* "40s", "12m", "5h", "3d"; "never" for a time never recorded. */
 static void fmt_age(int64_t now, int64_t t, char *buf, size_t size)
@@ -476,6 +479,8 @@ static int open_cache(const cli_args *a, kc_cache **c, char dir[PATH_MAX])
     kc_options opt = {.dir = dir, .strict = true};
     if (kc_open(&opt, c) != HIPDNN_STATUS_SUCCESS)
         return op_error(dir);
+    if (kc_open_note(*c)[0] != '\0') /* a damaged data file moved aside: say so, then go on */
+        fprintf(stderr, "hipdnn-cache: warning: kernel cache %s: %s\n", dir, kc_open_note(*c));
     if (writes(a) && kc_get_mode(*c) != KC_MODE_READ_WRITE) {
         fprintf(stderr, "hipdnn-cache: %s: %s needs a writable cache (it opened %s)\n", dir, a->cmd,
                 kc_mode_name(kc_get_mode(*c)));

@@ -6,25 +6,27 @@
  * plan with a KERNEL_CACHE descriptor on the cache directory attached, for the first ranked
  * engine config whose engine compiles kernels (HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION), or for
  * every such config with --all-configs. The plan's HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT
- * says how many kernels it has, how many its finalize compiled and how many it found cached.
+ * says how many kernels it has, how many its finalize compiled, how many it found cached, and how
+ * many kernels (and whether the plan) could not be stored: a cache that is full or cannot be
+ * written leaves a graph "not stored" — compiled, yet the next process compiles it again — which
+ * the graph's line, the summary, --json and the exit status all report.
  * With --arch the process compiles for that target (hipdnnSetCompileTarget_ext; no GPU needed)
  * and its plans are compile-only; without it, for this process's GPU.
  *
  * A graph fails when it cannot be read, deserialized or finalized, when a plan fails, or when no
  * engine that compiles kernels supports it (then the reason names each engine's refusal); with
  * --skip-unsupported that last case is "skipped" instead, listed in the summary, and not a
- * failure.
+ * failure. Exit status 1 when a graph failed or was not stored.
  *
  * Owns: the graph list, the worker threads (--jobs: each with its own handle and KERNEL_CACHE
  * descriptor; the compile target is set once, before they start; LMDB serves threads and
- * processes alike), the progress bar (stderr, on a terminal), the per-graph lines (stdout;
- * failures on stderr), the summary line and the --json report.
+ * processes alike). The progress bar, the per-graph lines, the summary and the --json report
+ * are hipdnn_cache_warm_out.c.
  * Does not own: the command line or the default directory (hipdnn_cache.c).
  */
 #include <dirent.h>
 #include <errno.h>
 #include <inttypes.h>
-#include <jansson.h>
 #include <pthread.h>
 #include <stdatomic.h>
 #include <stdio.h>
@@ -37,32 +39,7 @@
 #include "hipdnn_backend.h"
 #include "hipdnn_jit.h"
 #include "hipdnn_cache.h"
-
-#define MSG_MAX HIPDNN_ERROR_STRING_MAX_LENGTH /* the library's messages */
-#define WHY_MAX (2 * MSG_MAX)                 /* ours, with one of theirs inside */
-
-typedef enum { GRAPH_OK, GRAPH_FAILED, GRAPH_SKIPPED } graph_status;
-
-typedef struct graph_job {
-    char *path;
-    graph_status status;
-    bool done;                            /* already decided while listing (a bad directory) */
-    int64_t plans, kernels, compiled, cached;
-    int64_t plans_cached;                 /* plans the plan table served (no code generation) */
-    double ms;
-    char why[WHY_MAX];                    /* a failed or skipped graph's reason */
-} graph_job;
-
-typedef struct warm_run {
-    const hc_warm_opts *o;
-    graph_job *g;
-    int n, cap;
-    atomic_int next;                      /* the next graph a worker takes */
-    pthread_mutex_t mu;                   /* output and the running totals */
-    int done;
-    int64_t kernels, compiled, cached;
-    bool bar;                             /* a progress bar on stderr */
-} warm_run;
+#include "hipdnn_cache_warm.h"
 
 static double now_ms(void)
 {
@@ -300,7 +277,7 @@ static void unsupported_reason(hipdnnHandle_t h, hipdnnBackendDescriptor_t graph
 static bool warm_config(hipdnnBackendDescriptor_t cfg, hipdnnBackendDescriptor_t kcache, graph_job *j)
 {
     hipdnnBackendDescriptor_t plan;
-    int64_t stats[4] = {0}, n = 0;
+    int64_t stats[6] = {0}, n = 0;
     if (!ok_or_why(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan), j, "plan"))
         return false;
     bool ok = ok_or_why(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG,
@@ -309,11 +286,29 @@ static bool warm_config(hipdnnBackendDescriptor_t cfg, hipdnnBackendDescriptor_t
                                                   HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &kcache), j, "plan") &&
               ok_or_why(hipdnnBackendFinalize(plan), j, "building the plan") &&
               ok_or_why(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT,
-                                                  HIPDNN_TYPE_INT64, 4, &n, stats), j, "the plan's cache stats");
+                                                  HIPDNN_TYPE_INT64, 6, &n, stats), j, "the plan's cache stats");
     hipdnnBackendDestroyDescriptor(plan);
     if (ok)
         j->plans++, j->kernels += stats[0], j->compiled += stats[1], j->cached += stats[2], j->plans_cached += stats[3];
+    if (ok && n >= 6)
+        j->kernels_not_stored += stats[4], j->plans_not_stored += stats[5];
     return ok;
+}
+
+/* "compiled, but 2 of 3 kernels and the plan could not be stored in the kernel cache DIR (...)" */
+static void not_stored_reason(const hc_warm_opts *o, graph_job *j)
+{
+    char kernels[64] = "", plans[64] = "";
+    if (j->kernels_not_stored > 0)
+        snprintf(kernels, sizeof kernels, "%" PRId64 " of %" PRId64 " kernel%s", j->kernels_not_stored,
+                 j->compiled, j->compiled == 1 ? "" : "s");
+    if (j->plans_not_stored > 0)
+        snprintf(plans, sizeof plans, j->plans == 1 ? "the plan" : "%" PRId64 " of %" PRId64 " plans",
+                 j->plans_not_stored, j->plans);
+    snprintf(j->why, sizeof j->why, "compiled, but %s%s%s could not be stored in the kernel cache %s (it is full "
+             "or cannot be written; HIPDNN_LOG_LEVEL=warn shows why): the next run builds %s again", kernels,
+             kernels[0] && plans[0] ? " and " : "", plans, o->dir,
+             j->kernels_not_stored + j->plans_not_stored > 1 ? "them" : "it");
 }
 
 static void warm_graph(const hc_warm_opts *o, hipdnnHandle_t h, hipdnnBackendDescriptor_t kcache, graph_job *j)
@@ -335,118 +330,12 @@ static void warm_graph(const hc_warm_opts *o, hipdnnHandle_t h, hipdnnBackendDes
             hipdnnBackendDestroyDescriptor(cfg[i]);
         free(cfg);
         if (ok)
-            j->status = GRAPH_OK;
+            j->status = j->kernels_not_stored + j->plans_not_stored > 0 ? GRAPH_NOT_STORED : GRAPH_OK;
+        if (j->status == GRAPH_NOT_STORED)
+            not_stored_reason(o, j);
         hipdnnBackendDestroyDescriptor(graph);
     }
     j->ms = now_ms() - t0;
-}
-
-/* ---- output ------------------------------------------------------------------------------------ */
-
-static void draw_bar(const warm_run *r)
-{
-    char bar[31];
-    int w = (int)sizeof bar - 1, full = r->n > 0 ? r->done * w / r->n : w;
-    for (int i = 0; i < w; i++)
-        bar[i] = i < full ? '#' : '.';
-    bar[w] = '\0';
-    fprintf(stderr, "\r\033[K[%s] %d/%d graphs, %" PRId64 " kernels (%" PRId64 " compiled, %" PRId64 " cached)",
-            bar, r->done, r->n, r->kernels, r->compiled, r->cached);
-    fflush(stderr);
-}
-
-/* One graph's line: successes and skips on stdout (not with --json or a bar), failures on stderr. */
-static void report_graph(warm_run *r, const graph_job *j)
-{
-    pthread_mutex_lock(&r->mu);
-    r->done++, r->kernels += j->kernels, r->compiled += j->compiled, r->cached += j->cached;
-    if (r->bar)
-        fputs("\r\033[K", stderr);
-    if (j->status == GRAPH_FAILED)
-        fprintf(stderr, "hipdnn-cache: warm: graph %s: FAILED: %s\n", j->path, j->why);
-    else if (r->o->json || r->bar)
-        ;
-    else if (j->status == GRAPH_SKIPPED)
-        printf("graph %s: skipped: %s\n", j->path, j->why);
-    else
-        printf("graph %s: %" PRId64 " kernel%s, %" PRId64 " compiled, %" PRId64 " cached, %.0f ms\n", j->path,
-               j->kernels, j->kernels == 1 ? "" : "s", j->compiled, j->cached, j->ms);
-    if (r->bar)
-        draw_bar(r);
-    else
-        fflush(stdout);
-    pthread_mutex_unlock(&r->mu);
-}
-
-static const char *status_name(graph_status s)
-{
-    return s == GRAPH_OK ? "ok" : s == GRAPH_SKIPPED ? "skipped" : "failed";
-}
-
-static bool put_json_report(const warm_run *r, const char *target, int failed, int skipped, double ms)
-{
-    json_t *graphs = json_array();
-    for (int i = 0; i < r->n; i++) {
-        const graph_job *j = &r->g[i];
-        json_t *e = json_pack("{s:s, s:s, s:I, s:I, s:I, s:I, s:I, s:I}", "graph", j->path, "status",
-                              status_name(j->status), "plans", (json_int_t)j->plans, "plans_cached",
-                              (json_int_t)j->plans_cached, "kernels", (json_int_t)j->kernels,
-                              "compiled", (json_int_t)j->compiled, "cached", (json_int_t)j->cached, "ms",
-                              (json_int_t)(j->ms + 0.5));
-        if (e != NULL && j->status != GRAPH_OK)
-            json_object_set_new(e, "reason", json_string(j->why));
-        json_array_append_new(graphs, e);
-    }
-    json_t *doc = json_pack("{s:s, s:s, s:o, s:I, s:I, s:I, s:I, s:i, s:i, s:I}", "dir", r->o->dir, "target", target,
-                            "graphs", graphs, "warmed", (json_int_t)(r->n - failed - skipped), "kernels",
-                            (json_int_t)r->kernels, "compiled", (json_int_t)r->compiled, "cached",
-                            (json_int_t)r->cached, "failed", failed, "skipped", skipped, "ms", (json_int_t)(ms + 0.5));
-    bool ok = doc != NULL && json_dumpf(doc, stdout, JSON_INDENT(2)) == 0;
-    json_decref(doc);
-    fputc('\n', stdout);
-    return ok;
-}
-
-/* "NAME, NAME" of the graphs with status s (at most a few, then "..."). */
-static void names_with(const warm_run *r, graph_status s, char *buf, size_t size)
-{
-    size_t at = 0;
-    int shown = 0;
-    buf[0] = '\0';
-    for (int i = 0; i < r->n && at < size; i++) {
-        if (r->g[i].status != s)
-            continue;
-        const char *base = strrchr(r->g[i].path, '/');
-        base = base != NULL && base[1] != '\0' ? base + 1 : r->g[i].path;
-        at += (size_t)snprintf(buf + at, size - at, shown == 0 ? "%s" : shown < 8 ? ", %s" : ", ...", base);
-        if (shown++ == 8)
-            break;
-    }
-}
-
-static void summary(const warm_run *r, const char *target, double ms)
-{
-    int failed = 0, skipped = 0;
-    for (int i = 0; i < r->n; i++)
-        failed += r->g[i].status == GRAPH_FAILED, skipped += r->g[i].status == GRAPH_SKIPPED;
-    if (r->o->json) {
-        if (!put_json_report(r, target, failed, skipped, ms))
-            fprintf(stderr, "hipdnn-cache: warm: writing JSON failed\n");
-        return;
-    }
-    char names[512];
-    printf("warmed %d of %d graphs for %s: %" PRId64 " kernels, %" PRId64 " compiled, %" PRId64
-           " already cached; %d failed", r->n - failed - skipped, r->n, target, r->kernels, r->compiled, r->cached,
-           failed);
-    if (failed > 0) {
-        names_with(r, GRAPH_FAILED, names, sizeof names);
-        printf(" (%s)", names);
-    }
-    if (skipped > 0) {
-        names_with(r, GRAPH_SKIPPED, names, sizeof names);
-        printf("; %d skipped, no engine compiles them for %s (%s)", skipped, target, names);
-    }
-    printf("; %.0f ms\n", ms);
 }
 
 /* ---- workers ----------------------------------------------------------------------------------- */
@@ -487,7 +376,7 @@ static void *worker(void *arg)
         } else {
             warm_graph(r->o, h, kcache, j);
         }
-        report_graph(r, j);
+        hc_warm_report_graph(r, j);
     }
     if (kcache != NULL)
         hipdnnBackendDestroyDescriptor(kcache);
@@ -541,10 +430,10 @@ int hc_warm(const hc_warm_opts *o)
     if (r.bar)
         fputs("\r\033[K", stderr);
     if (rc < 0) {
-        summary(&r, o->arch != NULL ? o->arch : "this GPU", now_ms() - t0);
+        hc_warm_summary(&r, o->arch != NULL ? o->arch : "this GPU", now_ms() - t0);
         rc = HC_EXIT_OK;
         for (int i = 0; i < r.n; i++)
-            rc = r.g[i].status == GRAPH_FAILED ? HC_EXIT_FAIL : rc;
+            rc = r.g[i].status == GRAPH_FAILED || r.g[i].status == GRAPH_NOT_STORED ? HC_EXIT_FAIL : rc;
     }
     for (int i = 0; i < r.n; i++)
         free(r.g[i].path);

@@ -2,13 +2,16 @@
 #define _XOPEN_SOURCE 700 /* nftw */
 #include "kt_util.h"
 
+#include <dirent.h>
 #include <errno.h>
+#include <fcntl.h>
 #include <ftw.h>
 #include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
+#include <unistd.h>
 #include <xxhash.h>
 
 #include "base/base.h"
@@ -274,3 +277,70 @@ kt_snapshot kt_snap(kc_cache *c)
     base_free(en);
     return s;
 }
+
+uint8_t *kt_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    uint8_t *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    *len = buf != NULL ? (size_t)n : 0;
+    return buf;
+}
+
+void kt_write_file(const char *path, const void *data, size_t len)
+{
+    int fd = open(path, O_WRONLY | O_CREAT | O_TRUNC, 0600);
+    cr_assert_geq(fd, 0, "open %s: %s", path, strerror(errno));
+    cr_assert_eq(write(fd, data, len), (ssize_t)len, "write %s", path);
+    close(fd);
+}
+
+bool kt_find_entry(const char *dir, const char *prefix, char *name, size_t size)
+{
+    DIR *d = opendir(dir);
+    cr_assert_not_null(d, "opendir %s: %s", dir, strerror(errno));
+    bool found = false;
+    for (struct dirent *e; !found && (e = readdir(d)) != NULL;)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) == 0) {
+            snprintf(name, size, "%s", e->d_name);
+            found = true;
+        }
+    closedir(d);
+    return found;
+}
+
+static const char *warn_needle;
+static int warn_count;
+static char warn_last[1024];
+
+static void on_warning(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, const char *msg)
+{
+    (void)user;
+    if (sev == HIPDNN_SEV_WARN && strstr(msg, warn_needle) != NULL) {
+        warn_count++;
+        snprintf(warn_last, sizeof warn_last, "%s", msg);
+    }
+}
+
+void kt_count_warnings(const char *needle)
+{
+    static bool added;
+    warn_needle = needle;
+    warn_count = 0;
+    warn_last[0] = '\0';
+    base_log_set_level(HIPDNN_SEV_WARN);
+    if (!added)
+        base_log_add_callback(on_warning, HIPDNN_SEV_WARN, NULL);
+    added = true;
+}
+
+int kt_warnings(void) { return warn_count; }
+const char *kt_last_warning(void) { return warn_last; }

@@ -65,4 +65,16 @@ kt_snapshot kt_snap(kc_cache *c);
 /* Expects no bad records (printing them otherwise). */
 void kt_expect_clean(kc_cache *c, const char *when);
 
+/* Files: a whole file read into memory (malloc'd; NULL if it cannot be read), a file written
+ * (mode 0600, asserting success), and the name of the first entry of `dir` that starts with
+ * `prefix` (false when none). */
+uint8_t *kt_read_file(const char *path, size_t *len);
+void kt_write_file(const char *path, const void *data, size_t len);
+bool kt_find_entry(const char *dir, const char *prefix, char *name, size_t size);
+/* Counts WARN log lines from the library that contain `needle` from now on (a log callback;
+ * the level is raised to WARN); kt_warnings() reads the count, kt_last_warning() the last. */
+void kt_count_warnings(const char *needle);
+int kt_warnings(void);
+const char *kt_last_warning(void);
+
 #endif

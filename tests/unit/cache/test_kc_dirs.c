@@ -9,8 +9,10 @@
  * the user cannot write opens READ_ONLY, old records still hit, new ones live in memory only,
  * the data file is unchanged, one warning per open and none per call, maintenance that writes is refused; with
  * neither a writable nor an existing lock file it opens without locks; with an unwritable one,
- * memory only; unusable directories (a file in the path, a damaged data file) fall back to
- * memory, or fail with a message under `strict`; read_only opens of missing caches.
+ * memory only; unusable directories (a file in the path, a data file of LMDB's development
+ * version) fall back to memory, or fail with a message under `strict`, while a damaged data file
+ * (random bytes) is moved aside intact and the cache starts empty (one warning, the open's note);
+ * read_only opens of missing caches.
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -186,15 +188,45 @@ Test(kc_dirs, unusable_directories_fall_back_to_memory)
     TU_EQ(kc_open(&o, &c), HIPDNN_STATUS_INTERNAL_ERROR);
     cr_expect(strstr(tu_msg(), "file/sub") != NULL, "message names the path: %s", tu_msg());
 
+    /* a damaged data file (random bytes) is moved aside, byte for byte, and the cache starts
+     * empty (test_kc_damage.c cuts real ones short) */
     cr_assert_eq(mkdir(path_in("damaged"), 0700), 0);
-    fd = open(path_in("damaged/data.mdb"), O_CREAT | O_WRONLY, 0600);
-    cr_assert_geq(fd, 0);
     uint8_t junk[65536];
     tu_seed("kc_dirs/unusable_directories_fall_back_to_memory");
     tu_bytes(junk, sizeof junk);
-    cr_assert_eq(write(fd, junk, sizeof junk), (ssize_t)sizeof junk);
-    close(fd);
-    o = (kc_options){.dir = path_in("damaged")};
+    kt_write_file(path_in("damaged/data.mdb"), junk, sizeof junk);
+    kt_count_warnings("damaged");
+    o = (kc_options){.dir = path_in("damaged"), .strict = true};
+    TU_OK(kc_open(&o, &c));
+    cr_expect_eq(kc_get_mode(c), KC_MODE_READ_WRITE);
+    cr_expect_eq(kt_get(c, 1, 100), 0);
+    kt_put(c, 1, 100);
+    cr_expect_eq(kt_get(c, 1, 100), 1);
+    cr_expect_not_null(strstr(kc_open_note(c), "moved it to"), "the open says what it did: %s", kc_open_note(c));
+    kc_close(c);
+    cr_expect_eq(kt_warnings(), 1, "one warning: %s", kt_last_warning());
+    char moved[256], moved_path[PATH_MAX];
+    cr_assert(kt_find_entry(path_in("damaged"), "data.mdb.corrupt-", moved, sizeof moved));
+    snprintf(moved_path, sizeof moved_path, "%s/%s", path_in("damaged"), moved);
+    size_t len;
+    uint8_t *kept = kt_read_file(moved_path, &len);
+    cr_expect(kept != NULL && len == sizeof junk && memcmp(kept, junk, len) == 0, "the damaged file is kept as is");
+    free(kept);
+
+    /* a file LMDB itself refuses (its development data version): memory, or under strict an
+     * error naming the LMDB call */
+    cr_assert_eq(mkdir(path_in("foreign"), 0700), 0);
+    uint8_t meta[8192] = {0};
+    const uint32_t magic = 0xBEEFC0DEu, version = 999, psize = 4096;
+    const uint16_t meta_flag = 0x08;
+    for (int page = 0; page < 2; page++) {
+        memcpy(meta + page * 4096 + 10, &meta_flag, 2);
+        memcpy(meta + page * 4096 + 16, &magic, 4);
+        memcpy(meta + page * 4096 + 20, &version, 4);
+        memcpy(meta + page * 4096 + 40, &psize, 4);
+    }
+    kt_write_file(path_in("foreign/data.mdb"), meta, sizeof meta);
+    o = (kc_options){.dir = path_in("foreign")};
     TU_OK(kc_open(&o, &c));
     cr_expect_eq(kc_get_mode(c), KC_MODE_MEMORY);
     cr_expect_eq(kt_get(c, 1, 100), 0);
@@ -202,6 +234,7 @@ Test(kc_dirs, unusable_directories_fall_back_to_memory)
     o.strict = true;
     TU_EQ(kc_open(&o, &c), HIPDNN_STATUS_INTERNAL_ERROR);
     cr_expect(strstr(tu_msg(), "mdb_env_open") != NULL, "message names the LMDB call: %s", tu_msg());
+    cr_expect(!kt_find_entry(path_in("foreign"), "data.mdb.corrupt-", moved, sizeof moved), "not moved aside");
 
     o = (kc_options){.dir = path_in("never"), .read_only = true};
     TU_OK(kc_open(&o, &c));

@@ -11,12 +11,15 @@
  * recovered). A full reader table (another process holding every slot): lookups miss with a
  * warning, writes still work, and once that process is killed its slots are reclaimed and
  * lookups hit again. Threads: eight threads share one handle, writing, reading, listing and
- * verifying at once while the map grows.
+ * verifying at once while the map grows; and verify run over and over beside four writer
+ * threads for a few seconds (it reads data.mdb itself, so it must read one snapshot: nothing
+ * it sees may look damaged).
  */
 #include <errno.h>
 #include <lmdb.h>
 #include <pthread.h>
 #include <signal.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -309,4 +312,114 @@ Test(kc_procs, threads_share_a_handle)
     cr_expect_gt(s.map_size, 256 << 10);
     kt_expect_clean(c, "after the threads");
     kc_close(c);
+}
+
+/* ---- verify beside writers --------------------------------------------------------------------- */
+
+typedef struct churn {
+    kc_cache *c;
+    int index;
+    atomic_bool *stop;
+    int failures, checks;
+} churn;
+
+/* Puts and overwrites records of mixed sizes (inline and overflow pages, the map growing). */
+static void *churn_writer(void *arg)
+{
+    churn *w = arg;
+    uint64_t seed = (uint64_t)w->index * 977 + 5;
+    for (int i = 0; !atomic_load(w->stop); i++) {
+        uint64_t id = 1000 * (uint64_t)w->index + lcg(&seed) % 150;
+        kt_kernel t;
+        kt_make(&t, id, id % 3 ? 200 + id % 700 : code_size_of(id));
+        w->failures += kc_put_kernel(w->c, &t.k) != HIPDNN_STATUS_SUCCESS;
+        kt_free(&t);
+    }
+    return NULL;
+}
+
+/* verify, over and over: it reads the file itself, and must read one consistent snapshot. */
+static void *churn_verifier(void *arg)
+{
+    churn *w = arg;
+    while (!atomic_load(w->stop)) {
+        kc_bad *bad = NULL;
+        size_t n = 0;
+        hipdnnStatus_t st = kc_verify(w->c, false, &bad, &n);
+        if (st != HIPDNN_STATUS_SUCCESS || n != 0)
+            fprintf(stderr, "verify beside writers: %s, %zu bad; first: %s\n", tu_st(st), n, n ? bad[0].reason : "-");
+        w->failures += st != HIPDNN_STATUS_SUCCESS || n != 0;
+        w->checks++;
+        base_free(bad);
+    }
+    return NULL;
+}
+
+Test(kc_procs, verify_beside_writers_reads_one_snapshot)
+{
+    kc_cache *c = kt_open(dir, 256 << 20, 256 << 10);
+    atomic_bool stop = false;
+    pthread_t th[6];
+    churn w[6];
+    for (int i = 0; i < 6; i++) {
+        w[i] = (churn){.c = c, .index = i, .stop = &stop};
+        cr_assert_eq(pthread_create(&th[i], NULL, i < 4 ? churn_writer : churn_verifier, &w[i]), 0);
+    }
+    struct timespec ts = {.tv_sec = 3};
+    nanosleep(&ts, NULL);
+    atomic_store(&stop, true);
+    for (int i = 0; i < 6; i++) {
+        pthread_join(th[i], NULL);
+        cr_expect_eq(w[i].failures, 0, "%s %d: %d failures", i < 4 ? "writer" : "verifier", i, w[i].failures);
+    }
+    cr_expect_gt(w[4].checks + w[5].checks, 10, "verify ran %d times", w[4].checks + w[5].checks);
+    kt_expect_clean(c, "after the writers");
+    kc_close(c);
+}
+
+/* Opening the cache checks data.mdb before LMDB maps it, reading pages no reader protects: while
+ * another process writes, what it reads can change under it. Over and over, an open beside a
+ * writing process must find the file sound: read-write, nothing moved aside, no warning. */
+Test(kc_procs, open_beside_a_writing_process_finds_no_damage)
+{
+    kc_cache *c = kt_open(dir, 256 << 20, 256 << 10);
+    kt_put(c, 1, 3000);
+    kc_close(c);
+    int go[2];
+    cr_assert_eq(pipe(go), 0);
+    fflush(NULL);
+    pid_t pid = fork();
+    cr_assert_geq(pid, 0);
+    if (pid == 0) { /* writes for three seconds */
+        kc_cache *w = kt_open(dir, 256 << 20, 0);
+        char byte = 'g';
+        int failures = write(go[1], &byte, 1) != 1;
+        atomic_bool stop = false;
+        churn args = {.c = w, .index = 7, .stop = &stop};
+        pthread_t th;
+        pthread_create(&th, NULL, churn_writer, &args);
+        struct timespec ts = {.tv_sec = 3};
+        nanosleep(&ts, NULL);
+        atomic_store(&stop, true);
+        pthread_join(th, NULL);
+        kc_close(w);
+        _exit(failures + args.failures != 0);
+    }
+    char byte;
+    cr_assert_eq(read(go[0], &byte, 1), 1);
+    kt_count_warnings("kernel cache");
+    int opens = 0, status = 0;
+    for (; waitpid(pid, &status, WNOHANG) == 0; opens++) {
+        kc_options o = {.dir = dir, .no_sync = true};
+        cr_assert_eq(kc_open(&o, &c), HIPDNN_STATUS_SUCCESS);
+        cr_expect_eq(kc_get_mode(c), KC_MODE_READ_WRITE, "open %d beside a writer", opens);
+        cr_expect_eq(kt_get(c, 1, 3000), 1);
+        kc_close(c);
+    }
+    char name[256];
+    cr_expect_not(kt_find_entry(dir, "data.mdb.corrupt-", name, sizeof name), "nothing was moved aside (%s)", name);
+    cr_expect_eq(kt_warnings(), 0, "no warning: %s", kt_last_warning());
+    cr_expect_gt(opens, 10, "%d opens", opens);
+    cr_expect(WIFEXITED(status) && WEXITSTATUS(status) == 0, "the writer wrote without failures");
+    close(go[0]), close(go[1]);
 }

@@ -6,7 +6,8 @@
  * and the map must stay within the limit; 1500 puts of mixed sizes (up to 1/8 of the limit) at that
  * limit all succeed (eviction never dead-ends on a full map); last-used batching (a use rewrites the time only
  * when it is older than a minute, written at kc_flush, after a minute, or once 32 are
- * pending; a read-only handle never writes it); prune by age and by size.
+ * pending; a read-only handle never writes it; kc_close writes the queued uses of records
+ * older than a minute — issue 14's NULL + 0 under clang's UBSan); prune by age and by size.
  */
 #include <string.h>
 
@@ -176,6 +177,28 @@ Test(kc_space, last_used_is_batched)
     kc_close(ro);
     TU_OK(kc_flush(c));
     cr_expect_eq(listed_last_used(c, 12), T0 + 1000, "a read-only handle records no use");
+    kc_close(c);
+}
+
+/* Issue 14 (4): closing a cache whose records were used more than a minute after they were
+ * written flushes the queued last-used times with no record to store; that path once applied a
+ * zero offset to a NULL record array (clang's UBSan: "applying zero offset to null pointer"). */
+Test(kc_space, close_writes_stale_uses_of_old_records)
+{
+    kt_clock_set(T0);
+    kc_cache *c = kt_open(dir, 0, 0);
+    for (uint64_t i = 1; i <= 3; i++)
+        kt_put(c, i, 700);
+    kc_close(c);
+    c = kt_open(dir, 0, 0);
+    kt_clock_set(T0 + KC_TOUCH_INTERVAL_S + 5);
+    for (uint64_t i = 1; i <= 3; i++)
+        cr_expect_eq(kt_get(c, i, 700), 1, "kernel %llu", (unsigned long long)i);
+    kc_close(c); /* the only write left: the queued uses */
+    c = kt_open(dir, 0, 0);
+    for (uint64_t i = 1; i <= 3; i++)
+        cr_expect_eq(listed_last_used(c, i), T0 + KC_TOUCH_INTERVAL_S + 5, "kc_close wrote kernel %llu's use",
+                     (unsigned long long)i);
     kc_close(c);
 }
 

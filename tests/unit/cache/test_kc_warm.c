@@ -7,7 +7,8 @@
  * every plan from the plan table; --jobs 4 gives the counts of --jobs 1 and records that
  * verify; two threads compiling for gfx90a with hipRTC (not thread safe) at once; --all-configs warms more plans; bad graph files fail with their names on stderr; usage errors (no --arch without a GPU, bad options) exit 2 and create
  * nothing; three warm processes on overlapping graph sets at once leave a cache that verifies
- * and that a further warm compiles nothing from.
+ * and that a further warm compiles nothing from; a warm onto a full disk (kt_enospc.c) reports
+ * every kernel and plan it could not store and exits 1.
  */
 #include <dirent.h>
 #include <jansson.h>
@@ -196,7 +197,7 @@ Test(kc_warm, example_graphs_twice_and_show_sources)
     json_int_t warmed = num(first, "warmed"), kernels = num(first, "kernels");
     cr_expect_geq(warmed, 5, "layernorm, rmsnorm, matmul, batchnorm and conv warm at least");
     cr_expect_eq(num(first, "failed"), 0);
-    cr_expect_eq(warmed + num(first, "skipped"), json_array_size(json_object_get(first, "graphs")));
+    cr_expect_eq(warmed + num(first, "skipped"), (json_int_t)json_array_size(json_object_get(first, "graphs")));
     cr_expect_gt(num(first, "compiled"), 0, "an empty cache compiles");
     cr_expect_geq(kernels, warmed, "each warmed graph has a kernel");
     expect_consistent(first);
@@ -545,4 +546,76 @@ Test(kc_warm, killed_warm_leaves_a_sound_cache)
         json_decref(done);
         expect_verifies(dir, "after the rewarm");
     }
+}
+
+/* ---- a full disk (issue 14, item 5) ----------------------------------------------------------- */
+
+#define DISK_ROOM "262144" /* bytes of data.mdb the "disk" holds: the first kernels only */
+
+/* The children run with kt_enospc preloaded (data.mdb writes past DISK_ROOM fail with ENOSPC). */
+static void disk_full(bool on)
+{
+    static char asan[600];
+    if (!on) {
+        unsetenv("LD_PRELOAD"), unsetenv("KT_ENOSPC_BYTES");
+        return;
+    }
+    const char *old = getenv("ASAN_OPTIONS");
+    snprintf(asan, sizeof asan, "%s%sverify_asan_link_order=0", old != NULL ? old : "", old != NULL ? ":" : "");
+    setenv("ASAN_OPTIONS", asan, 1); /* a preloaded library ahead of gcc's shared ASan runtime */
+    setenv("LD_PRELOAD", KT_ENOSPC_SHIM, 1), setenv("KT_ENOSPC_BYTES", DISK_ROOM, 1);
+}
+
+/* A warm onto a full disk: the kernels and plans the cache could not take are counted, per graph
+ * and in total, in --json and in the text summary; those graphs are "not stored" and the exit
+ * status is 1; what is in the cache afterwards is exactly what was reported stored; a second warm
+ * with room compiles exactly the kernels that were not stored. */
+Test(kc_warm, full_disk_reports_what_was_not_stored)
+{
+    need_nvrtc();
+    disk_full(true);
+    json_t *rep = warm_json(dir, 1, "--jobs", "1", "--skip-unsupported", GRAPHS, NULL);
+    disk_full(false);
+    expect_consistent(rep);
+    json_int_t k_lost = 0, p_lost = 0, plans = 0, lost_graphs = 0;
+    size_t i;
+    json_t *e;
+    json_array_foreach(json_object_get(rep, "graphs"), i, e) {
+        k_lost += num(e, "kernels_not_stored"), p_lost += num(e, "plans_not_stored"), plans += num(e, "plans");
+        bool lost = num(e, "kernels_not_stored") + num(e, "plans_not_stored") > 0;
+        lost_graphs += lost;
+        cr_expect_str_eq(json_string_value(json_object_get(e, "status")),
+                         lost ? "not_stored" : num(e, "kernels") == 0 ? "skipped" : "ok", "graph %s",
+                         json_string_value(json_object_get(e, "graph")));
+        if (lost)
+            cr_expect_not_null(strstr(json_string_value(json_object_get(e, "reason")), "could not be stored"));
+    }
+    cr_expect_gt(k_lost + p_lost, 0, "a %s-byte disk cannot take every kernel", DISK_ROOM);
+    cr_expect_eq(num(rep, "kernels_not_stored"), k_lost);
+    cr_expect_eq(num(rep, "plans_not_stored"), p_lost);
+    cr_expect_eq(num(rep, "not_stored"), lost_graphs);
+    cr_expect_eq(num(rep, "warmed") + num(rep, "skipped") + num(rep, "not_stored") + num(rep, "failed"),
+                 (json_int_t)json_array_size(json_object_get(rep, "graphs")));
+    size_t stored_plans;
+    json_t *stored = kernels_of(dir, &stored_plans);
+    cr_expect_eq((json_int_t)json_array_size(stored), num(rep, "compiled") - k_lost, "the kernels in the cache");
+    cr_expect_eq((json_int_t)stored_plans, plans - p_lost, "the plans in the cache");
+    json_decref(stored);
+    expect_verifies(dir, "after a warm onto a full disk");
+    json_t *again = warm_json(dir, 0, "--jobs", "1", "--skip-unsupported", GRAPHS, NULL);
+    cr_expect_eq(num(again, "compiled"), k_lost, "with room, exactly the kernels not stored are compiled");
+    cr_expect_eq(num(again, "kernels_not_stored") + num(again, "plans_not_stored"), 0);
+    json_decref(again);
+    json_decref(rep);
+
+    kt_rmrf(dir); /* the text form */
+    dir = kt_tmpdir();
+    disk_full(true);
+    kt_cli_run r = cli("--dir", dir, "warm", "--arch", "sm_90", "--jobs", "1", "--skip-unsupported", GRAPHS, NULL);
+    disk_full(false);
+    cr_expect_eq(r.status, 1, "exit 1 when something was not stored: %s", r.err);
+    cr_expect_not_null(strstr(r.out, "not stored ("), "the summary says how many: %s", r.out);
+    cr_expect_not_null(strstr(r.out, "could not be written to the cache"), "and what: %s", r.out);
+    cr_expect_not_null(strstr(r.err, "NOT STORED: compiled, but"), "each such graph on stderr: %s", r.err);
+    kt_cli_free(&r);
 }

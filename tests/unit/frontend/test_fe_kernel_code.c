@@ -48,7 +48,7 @@ static bool code_of(const char *src, const char *arch, void **code, size_t *len)
     bool hit = true;
     kc_key key;
     uint64_t compiles = fe_compile_count();
-    TU_OK(fe_kernel_code(kc_default(), src, "probe", "probe", arch, code, len, &key, &hit));
+    TU_OK(fe_kernel_code(kc_default(), src, "probe", "probe", arch, code, len, &key, &hit, NULL));
     cr_expect_eq(fe_compile_count() - compiles, hit ? 0u : 1u, "a hit compiles nothing, a miss once");
     cr_assert_gt(*len, 0);
     return hit;
@@ -70,7 +70,7 @@ Test(kernel_code, second_lookup_hits_with_the_same_bytes)
         size_t nc = 0;
         bool hit = false;
         kc_key key;
-        hipdnnStatus_t st = fe_kernel_code(kc_default(), src, "probe", "probe", "sm_90", &c, &nc, &key, &hit);
+        hipdnnStatus_t st = fe_kernel_code(kc_default(), src, "probe", "probe", "sm_90", &c, &nc, &key, &hit, NULL);
         _exit(st == HIPDNN_STATUS_SUCCESS && hit && nc == na ? 0 : 1);
     }
     int status = 0;

@@ -1,0 +1,252 @@
+/* kc_repair.c — replacing a damaged data.mdb: moved aside at open (kc_env.c), rebuilt from the
+ * records that verify by verify --fix (kc_verify.c). Nothing is ever written through a damaged
+ * page: LMDB's writes follow the file's own page numbers and sizes, so the repair writes a fresh
+ * file and renames it into place.
+ *
+ * Both replacements run only while this process holds LMDB's exclusive lock: an fcntl write lock
+ * on byte 0 of lock.mdb. Every process with the environment open holds a read lock there
+ * (mdb_env_excl_lock), so getting it without waiting proves that no other process has the cache
+ * open, and while it is held a process that opens the cache waits inside mdb_env_open. When
+ * another process holds the cache, nothing is replaced and the caller says so (the damaged file
+ * stays; an open degrades to memory mode, verify --fix fails with a message). No lock.mdb at all:
+ * nobody has ever opened the directory with locks, so there is nothing to exclude.
+ *
+ * What another process sees: one that has the cache open blocks the repair (above). One that
+ * opens it during the repair waits, then maps the new file. The new file is complete and synced
+ * before the rename (rename(2) is atomic), so no process ever maps half of it. Its two meta pages
+ * both describe every record kept (a last one-key commit follows the data), so a process that
+ * reuses lock.mdb as it stands — LMDB reinitialises the lock file only when it is the first to
+ * open — reads the same records whichever meta page lock.mdb's transaction number selects.
+ * Records another process stores between a verify pass and the repair's own pass are kept: the
+ * repair reads the file again under the lock.
+ *
+ * The rebuilt file: dir/data.mdb.rebuild-<pid>, an LMDB environment of its own (MDB_NOSUBDIR,
+ * MDB_NOLOCK: no one else knows it), filled by the caller's `fill` through kc__sink_put /
+ * kc__sink_atime, committed every 64 MiB, synced, renamed to data.mdb. A damaged file moved
+ * aside keeps its bytes as dir/data.mdb.corrupt-<UTC time>-<pid>.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <limits.h>
+#include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+
+#include "cache/kc_int.h"
+
+#define SINK_CHUNK (64ull << 20)
+#define MAP_ROUND (64ull << 10)
+
+struct kc_sink {
+    MDB_env *env;
+    MDB_txn *txn;
+    MDB_dbi dbi[KC_N_DBI];
+    uint64_t bytes;              /* put since the last commit */
+};
+
+/* ---- the exclusive lock ---------------------------------------------------------------------- */
+
+int kc__excl_lock(const char *dir, int *fd_out)
+{
+    char path[PATH_MAX];
+    *fd_out = -1;
+    snprintf(path, sizeof path, "%s/lock.mdb", dir);
+    int fd = open(path, O_RDWR | O_NOFOLLOW | O_CLOEXEC);
+    if (fd < 0)
+        return errno == ENOENT ? 0 : errno;
+    struct flock l = {.l_type = F_WRLCK, .l_whence = SEEK_SET, .l_start = 0, .l_len = 1};
+    int rc;
+    while ((rc = fcntl(fd, F_SETLK, &l)) != 0 && errno == EINTR)
+        ;
+    if (rc != 0) {
+        int err = errno;
+        close(fd);
+        return err == EACCES ? EAGAIN : err;
+    }
+    *fd_out = fd;
+    return 0;
+}
+
+static void sync_dir(const char *dir)
+{
+    int fd = open(dir, O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+    if (fd >= 0) {
+        fsync(fd);
+        close(fd);
+    }
+}
+
+static const char *lock_problem(int err)
+{
+    return err == EAGAIN ? "another process has the cache open" : strerror(err);
+}
+
+/* ---- moving a damaged file aside (at open) ---------------------------------------------------- */
+
+kc_quarantine kc__quarantine(const char *dir, const char *damage, char *note, size_t note_size)
+{
+    int fd, err = kc__excl_lock(dir, &fd);
+    if (err != 0) {
+        snprintf(note, note_size, "data.mdb is damaged (%s); left in place: %s", damage, lock_problem(err));
+        return KC_Q_FAILED;
+    }
+    char again[KC_WHY_MAX];
+    if (kc__data_check(dir, again, sizeof again) != KC_FILE_DAMAGED) { /* nobody writes it now */
+        if (fd >= 0)
+            close(fd);
+        return KC_Q_SOUND;
+    }
+    char from[PATH_MAX], to[PATH_MAX], stamp[32];
+    time_t now = time(NULL);
+    struct tm tm;
+    strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
+    snprintf(from, sizeof from, "%s/data.mdb", dir);
+    snprintf(to, sizeof to, "%s/data.mdb.corrupt-%s-%ld", dir, stamp, (long)getpid());
+    bool moved = rename(from, to) == 0;
+    err = errno;
+    if (moved)
+        sync_dir(dir);
+    if (fd >= 0)
+        close(fd);
+    if (moved)
+        snprintf(note, note_size, "data.mdb is damaged (%s); moved it to %s and started an empty cache", damage, to);
+    else
+        snprintf(note, note_size, "data.mdb is damaged (%s); moving it aside failed: %s", damage, strerror(err));
+    return moved ? KC_Q_MOVED : KC_Q_FAILED;
+}
+
+/* ---- the rebuilt environment ------------------------------------------------------------------ */
+
+static int sink_begin(kc_sink *s)
+{
+    static const char *const names[KC_N_DBI] = {"kernels", "plans", "last_used"};
+    int rc = mdb_txn_begin(s->env, NULL, 0, &s->txn);
+    for (int i = 0; rc == MDB_SUCCESS && i < KC_N_DBI; i++)
+        rc = mdb_dbi_open(s->txn, names[i], MDB_CREATE, &s->dbi[i]);
+    s->bytes = 0;
+    return rc;
+}
+
+static int sink_commit(kc_sink *s)
+{
+    int rc = mdb_txn_commit(s->txn);
+    s->txn = NULL;
+    return rc;
+}
+
+static int sink_open(kc_sink *s, const char *path, uint64_t map_bytes)
+{
+    int rc = mdb_env_create(&s->env);
+    if (rc != MDB_SUCCESS)
+        return rc;
+    map_bytes = (map_bytes + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
+    if ((rc = mdb_env_set_maxdbs(s->env, KC_N_DBI + 1)) == MDB_SUCCESS &&
+        (rc = mdb_env_set_mapsize(s->env, (size_t)map_bytes)) == MDB_SUCCESS &&
+        (rc = mdb_env_open(s->env, path, MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC, 0600)) == MDB_SUCCESS)
+        rc = sink_begin(s);
+    return rc;
+}
+
+static void sink_close(kc_sink *s)
+{
+    if (s->txn != NULL)
+        mdb_txn_abort(s->txn);
+    if (s->env != NULL)
+        mdb_env_close(s->env);
+    s->txn = NULL, s->env = NULL;
+}
+
+int kc__sink_put(kc_sink *s, kc_table t, const uint8_t *key, const void *val, size_t len)
+{
+    MDB_val k = {KC_KEY_SIZE, (void *)key}, v = {len, (void *)val};
+    int rc = mdb_put(s->txn, s->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN], &k, &v, 0);
+    if (rc == MDB_SUCCESS && (s->bytes += len) >= SINK_CHUNK && (rc = sink_commit(s)) == MDB_SUCCESS)
+        rc = sink_begin(s);
+    return rc;
+}
+
+int kc__sink_atime(kc_sink *s, const uint8_t *key, size_t klen, const void *val, size_t vlen, bool *kept)
+{
+    *kept = false;
+    if (klen != 1 + KC_KEY_SIZE || vlen != 8 || (key[0] != KC_TABLE_KERNEL && key[0] != KC_TABLE_PLAN))
+        return MDB_SUCCESS;
+    MDB_val rk = {KC_KEY_SIZE, (void *)(key + 1)}, rd;
+    int rc = mdb_get(s->txn, s->dbi[key[0] == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN], &rk, &rd);
+    if (rc == MDB_NOTFOUND)
+        return MDB_SUCCESS; /* its record was dropped */
+    MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
+    if (rc == MDB_SUCCESS && (rc = mdb_put(s->txn, s->dbi[KC_DBI_ATIME], &k, &v, 0)) == MDB_SUCCESS)
+        *kept = true;
+    return rc;
+}
+
+/* The data, then a one-key commit, so that both meta pages hold every record; then synced. */
+static int sink_finish(kc_sink *s)
+{
+    uint8_t mark = 0, when[8];
+    kc__put64(when, (uint64_t)kc__now());
+    MDB_val k = {1, &mark}, v = {sizeof when, when}; /* kc_space.c's settle marker */
+    int rc = sink_commit(s);
+    if (rc == MDB_SUCCESS)
+        rc = mdb_txn_begin(s->env, NULL, 0, &s->txn);
+    if (rc == MDB_SUCCESS && (rc = mdb_put(s->txn, s->dbi[KC_DBI_ATIME], &k, &v, 0)) == MDB_SUCCESS)
+        rc = sink_commit(s);
+    return rc == MDB_SUCCESS ? mdb_env_sync(s->env, 1) : rc;
+}
+
+/* ---- rebuilding (verify --fix) ----------------------------------------------------------------- */
+
+static hipdnnStatus_t rebuild_locked(kc_env *e, uint64_t map_bytes, kc_fill_fn fill, void *ctx)
+{
+    char tmp[PATH_MAX], data[PATH_MAX];
+    snprintf(tmp, sizeof tmp, "%s/data.mdb.rebuild-%ld", e->dir, (long)getpid());
+    snprintf(data, sizeof data, "%s/data.mdb", e->dir);
+    unlink(tmp);
+    struct stat st;
+    uint64_t size = stat(data, &st) == 0 ? (uint64_t)st.st_size : 0;
+    uint64_t want = 2 * size + (1ull << 20); /* the kept records take at most the old file's pages */
+    if (want > e->max_bytes) /* the map stays within max_bytes where the records allow */
+        want = e->max_bytes > size + (1ull << 20) ? e->max_bytes : size + (1ull << 20);
+    map_bytes = map_bytes > want ? map_bytes : want;
+    kc_sink s = {0};
+    int rc = sink_open(&s, tmp, map_bytes);
+    hipdnnStatus_t st_fill = rc == MDB_SUCCESS ? fill(ctx, &s) : HIPDNN_STATUS_SUCCESS;
+    if (rc == MDB_SUCCESS && st_fill == HIPDNN_STATUS_SUCCESS)
+        rc = sink_finish(&s);
+    sink_close(&s);
+    hipdnnStatus_t st_out = st_fill;
+    if (st_out == HIPDNN_STATUS_SUCCESS && rc != MDB_SUCCESS)
+        st_out = kc__mdb_fail(e, "writing the rebuilt data file", rc);
+    if (st_out == HIPDNN_STATUS_SUCCESS && rename(tmp, data) != 0)
+        st_out = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: renaming the rebuilt data file into "
+                           "place: %s", e->dir, strerror(errno));
+    if (st_out == HIPDNN_STATUS_SUCCESS)
+        sync_dir(e->dir);
+    else
+        unlink(tmp);
+    return st_out;
+}
+
+hipdnnStatus_t kc__rebuild(kc_env *e, kc_fill_fn fill, void *ctx)
+{
+    pthread_rwlock_wrlock(&e->txn_lock); /* no transaction of this process while the file changes */
+    uint64_t map_bytes = kc__env_detach(e);
+    int fd, err = kc__excl_lock(e->dir, &fd);
+    hipdnnStatus_t st = err == 0 ? rebuild_locked(e, map_bytes, fill, ctx)
+                                 : base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: verify --fix cannot "
+                                             "replace data.mdb: %s (close it there and run it again)", e->dir,
+                                             lock_problem(err));
+    if (fd >= 0)
+        close(fd);
+    int rc = kc__env_attach(e);
+    pthread_rwlock_unlock(&e->txn_lock);
+    if (rc != MDB_SUCCESS) {
+        base_log(HIPDNN_SEV_WARN, "kernel cache %s: reopening it after the repair failed: %s; the cache is not "
+                 "used by this process until it is opened again", e->dir, mdb_strerror(rc));
+        if (st == HIPDNN_STATUS_SUCCESS)
+            st = kc__mdb_fail(e, "mdb_env_open (after the repair)", rc);
+    }
+    return st;
+}

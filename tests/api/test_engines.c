@@ -17,17 +17,8 @@ static hipdnnBackendDescriptor_t graph, x, y, op;
 
 static hipdnnBackendDescriptor_t tensor(int64_t uid, bool is_virtual)
 {
-    int64_t dims[] = {2, 3}, strides[] = {3, 1};
-    hipdnnDataType_t f32 = HIPDNN_DATA_FLOAT;
-    hipdnnBackendDescriptor_t t;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &f32));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, 2, dims));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, 2, strides));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
-    TU_OK(hipdnnBackendFinalize(t));
-    return t;
+    int64_t dims[] = {2, 3};
+    return tu_tensor(uid, HIPDNN_DATA_FLOAT, 2, dims, is_virtual, NULL, 0);
 }
 
 /* graph: y = relu(x), uids 7 -> 9 */

@@ -15,15 +15,7 @@
 
 static hipdnnStatus_t finalize_tensor(hipdnnDataType_t dt, int rank, const int64_t *dims, const int64_t *strides)
 {
-    hipdnnBackendDescriptor_t t;
-    int64_t uid = 7;
-    bool is_virtual = true;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
+    hipdnnBackendDescriptor_t t = tu_tensor_unfinalized(7, dt, rank, dims, strides, true);
     hipdnnStatus_t st = hipdnnBackendFinalize(t);
     hipdnnBackendDestroyDescriptor(t);
     return st;

@@ -13,12 +13,7 @@
 static hipdnnBackendDescriptor_t tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
                                         const int64_t *strides)
 {
-    hipdnnBackendDescriptor_t t;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
-    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
+    hipdnnBackendDescriptor_t t = tu_tensor_unfinalized(uid, dt, rank, dims, strides, false);
     TU_OK(hipdnnBackendFinalize(t));
     return t;
 }

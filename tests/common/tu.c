@@ -54,23 +54,49 @@ const char *tu_msg(void)
     return buf;
 }
 
-hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
-                                    bool is_virtual, const void *value, int64_t value_len)
+hipdnnBackendDescriptor_t tu_tensor_unfinalized(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
+                                                const int64_t *strides, bool is_virtual)
 {
     hipdnnBackendDescriptor_t t = NULL;
-    int64_t strides[8];
-    cr_assert(rank >= 1 && rank <= 8);
-    tu_packed_strides(rank, dims, strides);
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &t));
     TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &uid));
     TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DATA_TYPE, HIPDNN_TYPE_DATA_TYPE, 1, &dt));
     TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_DIMENSIONS, HIPDNN_TYPE_INT64, rank, dims));
     TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_STRIDES, HIPDNN_TYPE_INT64, rank, strides));
     TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &is_virtual));
+    return t;
+}
+
+hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
+                                    bool is_virtual, const void *value, int64_t value_len)
+{
+    int64_t strides[8];
+    cr_assert(rank >= 1 && rank <= 8);
+    tu_packed_strides(rank, dims, strides);
+    hipdnnBackendDescriptor_t t = tu_tensor_unfinalized(uid, dt, rank, dims, strides, is_virtual);
     if (value != NULL)
         TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR, value_len, value));
     TU_OK(hipdnnBackendFinalize(t));
     return t;
+}
+
+char *tu_read_file(const char *path, size_t *len)
+{
+    FILE *f = fopen(path, "rb");
+    if (f == NULL)
+        return NULL;
+    char *buf = NULL;
+    long n = -1;
+    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
+        (buf = malloc((size_t)n + 1)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
+        free(buf);
+        buf = NULL;
+    }
+    fclose(f);
+    if (buf != NULL)
+        buf[n] = '\0';
+    *len = buf != NULL ? (size_t)n : 0;
+    return buf;
 }
 
 hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *file)

@@ -68,6 +68,14 @@ static inline void tu_destroy(hipdnnBackendDescriptor_t *d)
     }
 }
 
+/* An unfinalized tensor descriptor with every attribute set but a value (caller finalizes and
+ * destroys it), for tests of finalize itself. */
+hipdnnBackendDescriptor_t tu_tensor_unfinalized(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
+                                                const int64_t *strides, bool is_virtual);
+
+/* A whole file, NUL-terminated (the NUL not counted in *len); NULL when it cannot be read. */
+char *tu_read_file(const char *path, size_t *len);
+
 /* A finalized tensor descriptor (caller destroys it): uid, type, dims with packed strides,
  * virtual or not, and by-value bytes when value is not NULL (value_len of them). */
 hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,

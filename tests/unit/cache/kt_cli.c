@@ -1,4 +1,5 @@
 /* kt_cli.c — running the hipdnn-cache tool as a subprocess (kt_cli.h). */
+#include <stdarg.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -90,4 +91,17 @@ json_t *kt_cli_json(const kt_cli_run *r, const char *what)
     json_t *j = json_loads(r->out, 0, &e);
     cr_assert_not_null(j, "%s: JSON output parses (%s at line %d): %s", what, e.text, e.line, r->out);
     return j;
+}
+
+kt_cli_run kt_cli(const char *work, const char *arg, ...)
+{
+    const char *args[32];
+    int n = 0;
+    va_list ap;
+    va_start(ap, arg);
+    for (const char *a = arg; a != NULL && n < 31; a = va_arg(ap, const char *))
+        args[n++] = a;
+    va_end(ap);
+    args[n] = NULL;
+    return kt_cli_v(work, args);
 }

@@ -20,6 +20,8 @@ pid_t kt_cli_start(const char *work, int slot, const char *const *args);
 kt_cli_run kt_cli_wait(const char *work, int slot, pid_t pid);
 /* Runs hipdnn-cache with args (NULL-terminated) to completion (slot 0). */
 kt_cli_run kt_cli_v(const char *work, const char *const *args);
+/* The same with the arguments listed (at most 31, NULL-terminated). */
+kt_cli_run kt_cli(const char *work, const char *arg, ...);
 void kt_cli_free(kt_cli_run *r);
 
 /* A failure: exit status `status`, nothing on stdout, one line on stderr containing `needle`. */

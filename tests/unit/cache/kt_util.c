@@ -278,22 +278,6 @@ kt_snapshot kt_snap(kc_cache *c)
     return s;
 }
 
-uint8_t *kt_read_file(const char *path, size_t *len)
-{
-    FILE *f = fopen(path, "rb");
-    if (f == NULL)
-        return NULL;
-    uint8_t *buf = NULL;
-    long n = -1;
-    if (fseek(f, 0, SEEK_END) == 0 && (n = ftell(f)) >= 0 && fseek(f, 0, SEEK_SET) == 0 &&
-        (buf = malloc((size_t)n + 1)) != NULL && fread(buf, 1, (size_t)n, f) != (size_t)n) {
-        free(buf);
-        buf = NULL;
-    }
-    fclose(f);
-    *len = buf != NULL ? (size_t)n : 0;
-    return buf;
-}
 
 void kt_write_file(const char *path, const void *data, size_t len)
 {

@@ -65,10 +65,8 @@ kt_snapshot kt_snap(kc_cache *c);
 /* Expects no bad records (printing them otherwise). */
 void kt_expect_clean(kc_cache *c, const char *when);
 
-/* Files: a whole file read into memory (malloc'd; NULL if it cannot be read), a file written
- * (mode 0600, asserting success), and the name of the first entry of `dir` that starts with
- * `prefix` (false when none). */
-uint8_t *kt_read_file(const char *path, size_t *len);
+/* Files (reading one: tu_read_file in tests/common/tu.h): a file written (mode 0600, asserting
+ * success), and the name of the first entry of `dir` that starts with `prefix` (false when none). */
 void kt_write_file(const char *path, const void *data, size_t len);
 bool kt_find_entry(const char *dir, const char *prefix, char *name, size_t size);
 /* Counts WARN log lines from the library that contain `needle` from now on (a log callback;

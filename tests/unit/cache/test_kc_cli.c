@@ -48,18 +48,7 @@ typedef kt_cli_run cli_run;
 static cli_run cli_v(const char *const *args) { return kt_cli_v(work, args); }
 
 /* As cli_v, with the arguments listed (NULL-terminated). */
-static cli_run cli(const char *arg, ...)
-{
-    const char *args[32];
-    int n = 0;
-    va_list ap;
-    va_start(ap, arg);
-    for (const char *a = arg; a != NULL && n < 31; a = va_arg(ap, const char *))
-        args[n++] = a;
-    va_end(ap);
-    args[n] = NULL;
-    return cli_v(args);
-}
+#define cli(...) kt_cli(work, __VA_ARGS__)
 
 #define cli_free kt_cli_free
 #define expect_fail kt_cli_expect_fail

@@ -64,7 +64,7 @@ static void populate(void)
     kc_close(c);
     char path[600];
     snprintf(path, sizeof path, "%s/data.mdb", tmpl);
-    image = kt_read_file(path, &image_len);
+    image = (uint8_t *)tu_read_file(path, &image_len);
     cr_assert_not_null(image);
     cr_assert_gt(image_len, 16 * 4096, "a data file of several pages (%zu bytes)", image_len);
 }
@@ -117,7 +117,7 @@ static bool moved_aside(const char *d, const uint8_t *want, size_t want_len, con
         return false;
     snprintf(path, sizeof path, "%s/%s", d, name);
     size_t len;
-    uint8_t *got = kt_read_file(path, &len);
+    uint8_t *got = (uint8_t *)tu_read_file(path, &len);
     cr_expect(got != NULL && len == want_len && memcmp(got, want, len) == 0,
               "%s: %s holds the damaged file unchanged (%zu of %zu bytes)", what, name, len, want_len);
     free(got);
@@ -179,18 +179,7 @@ Test(kc_damage, truncated_data_file_through_the_library)
 
 /* ---- the hipdnn-cache tool ------------------------------------------------------------------- */
 
-static kt_cli_run cli(const char *arg, ...)
-{
-    const char *args[32];
-    int n = 0;
-    va_list ap;
-    va_start(ap, arg);
-    for (const char *a = arg; a != NULL && n < 31; a = va_arg(ap, const char *))
-        args[n++] = a;
-    va_end(ap);
-    args[n] = NULL;
-    return kt_cli_v(work, args);
-}
+#define cli(...) kt_cli(work, __VA_ARGS__)
 
 static bool have_nvrtc(void)
 {
@@ -351,7 +340,7 @@ Test(kc_damage, verify_fix_under_allocation_failures)
     char path[600];
     snprintf(path, sizeof path, "%s/data.mdb", tmpl);
     size_t damaged_len;
-    uint8_t *damaged = kt_read_file(path, &damaged_len);
+    uint8_t *damaged = (uint8_t *)tu_read_file(path, &damaged_len);
     cr_assert_not_null(damaged);
     int failures = 0;
     for (long nth = 1; nth < 2000; nth++) {
@@ -419,14 +408,14 @@ Test(kc_damage, verify_fix_waits_for_other_processes)
     char path[600];
     snprintf(path, sizeof path, "%s/data.mdb", tmpl);
     size_t before_len, after_len;
-    uint8_t *before = kt_read_file(path, &before_len);
+    uint8_t *before = (uint8_t *)tu_read_file(path, &before_len);
     kc_cache *c = kt_open(tmpl, 0, 0);
     kc_bad *bad = NULL;
     size_t n = 0;
     TU_EQ(kc_verify(c, true, &bad, &n), HIPDNN_STATUS_INTERNAL_ERROR);
     cr_expect_not_null(strstr(tu_msg(), "another process has the cache open"), "the message says why: %s", tu_msg());
     base_free(bad);
-    uint8_t *after = kt_read_file(path, &after_len);
+    uint8_t *after = (uint8_t *)tu_read_file(path, &after_len);
     cr_expect(before != NULL && after != NULL && before_len == after_len && memcmp(before, after, after_len) == 0,
               "data.mdb is untouched");
     free(before), free(after);

@@ -209,7 +209,7 @@ Test(kc_dirs, unusable_directories_fall_back_to_memory)
     cr_assert(kt_find_entry(path_in("damaged"), "data.mdb.corrupt-", moved, sizeof moved));
     snprintf(moved_path, sizeof moved_path, "%s/%s", path_in("damaged"), moved);
     size_t len;
-    uint8_t *kept = kt_read_file(moved_path, &len);
+    uint8_t *kept = (uint8_t *)tu_read_file(moved_path, &len);
     cr_expect(kept != NULL && len == sizeof junk && memcmp(kept, junk, len) == 0, "the damaged file is kept as is");
     free(kept);
 

@@ -55,7 +55,7 @@ static const char *in_dir(const char *name)
 static void expect_victim_unchanged(const char *what)
 {
     size_t len;
-    uint8_t *got = kt_read_file(victim, &len);
+    uint8_t *got = (uint8_t *)tu_read_file(victim, &len);
     cr_expect(got != NULL && len == sizeof victim_bytes && memcmp(got, victim_bytes, len) == 0,
               "%s: the victim file is unchanged (%zu bytes)", what, len);
     free(got);

@@ -46,7 +46,4 @@ bool sz_same(const json_t *a, const json_t *b, const char *what);
  * most 6e-7 (flatc 2.0.8 prints floats in fixed notation with 6 decimals). */
 bool sz_same_loose(const json_t *a, const json_t *b, const char *what);
 
-/* Reads a whole file (NUL-terminated as a convenience); NULL if unreadable. free() it. */
-char *sz_read_file(const char *path, size_t *len);
-
 #endif

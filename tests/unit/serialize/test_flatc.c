@@ -68,7 +68,7 @@ static void flatc_ok(const char *dir, char *const args[])
         char log[4200];
         size_t n = 0;
         snprintf(log, sizeof log, "%s/flatc.log", dir);
-        char *text = sz_read_file(log, &n);
+        char *text = tu_read_file(log, &n);
         cr_assert_fail("flatc %s ... exited %d:\n%s", args[1], rc, text != NULL ? text : "");
     }
 }
@@ -154,7 +154,7 @@ static void flatc_bytes_read_by_us(hipdnnBackendDescriptor_t g, const char *what
                     json_path, NULL};
     flatc_ok(tmpdir, args);
     size_t len = 0;
-    char *bytes = sz_read_file(bin_path, &len);
+    char *bytes = tu_read_file(bin_path, &len);
     cr_assert_not_null(bytes, "%s: flatc wrote no binary", what);
     hipdnnBackendDescriptor_t back = NULL;
     hipdnnStatus_t st = hipdnnBackendCreateAndDeserializeGraph_ext(&back, (const uint8_t *)bytes, len);
@@ -218,7 +218,7 @@ Test(flatc, schema_sample_both_ways, .init = setup, .fini = teardown)
     char bin_path[128];
     snprintf(bin_path, sizeof bin_path, "%s/sample_layernorm.bin", tmpdir);
     size_t len = 0;
-    char *bytes = sz_read_file(bin_path, &len);
+    char *bytes = tu_read_file(bin_path, &len);
     cr_assert_not_null(bytes);
     hipdnnBackendDescriptor_t g = NULL;
     TU_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&g, (const uint8_t *)bytes, len));

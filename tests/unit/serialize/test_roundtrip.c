@@ -451,7 +451,7 @@ Test(examples, every_example_graph_round_trips, .init = setup, .fini = teardown)
     cr_assert_eq(rc, 0, "glob %s failed", pattern);
     for (size_t i = 0; i < gl.gl_pathc; i++) {
         size_t len = 0;
-        char *text = sz_read_file(gl.gl_pathv[i], &len);
+        char *text = tu_read_file(gl.gl_pathv[i], &len);
         cr_expect_not_null(text, "%s: unreadable", gl.gl_pathv[i]);
         if (text == NULL)
             continue;

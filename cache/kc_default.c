@@ -1,7 +1,8 @@
 /* kc_default.c — the process-wide default cache and the environment variables behind it.
  *
  *   HIPDNN_CACHE_DIR        the cache directory (else $XDG_CACHE_HOME/hipdnn-jit, else
- *                           $HOME/.cache/hipdnn-jit; only absolute values are used)
+ *                           $HOME/.cache/hipdnn-jit; only absolute values are used: a relative
+ *                           one is ignored with a warning, once)
  *   HIPDNN_CACHE_MAX_BYTES  the map size limit: bytes, or with a K/M/G/T suffix (powers of
  *                           1024, an optional trailing "B" or "iB"); default 4 GiB
  *   HIPDNN_CACHE_DISABLE    anything but "" or "0": no default cache
@@ -9,6 +10,7 @@
  * too: the child opens its own) and stays open until the process exits.
  */
 #include <ctype.h>
+#include <stdatomic.h>
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
@@ -39,9 +41,19 @@ static void fork_child(void)
 
 static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
+/* An environment variable's value when it is an absolute path; a set, non-empty relative one is
+ * ignored with a warning (once per variable and process: the current directory a relative cache
+ * directory would depend on changes under a program's feet). */
 static const char *absolute_env(const char *name)
 {
+    static _Atomic bool warned[2];
     const char *v = getenv(name);
+    if (v != NULL && v[0] != '\0' && v[0] != '/') {
+        int k = strcmp(name, "HIPDNN_CACHE_DIR") == 0 ? 0 : 1;
+        if (!atomic_exchange(&warned[k], true))
+            base_log(HIPDNN_SEV_WARN, "kernel cache: %s=\"%s\" is not an absolute path: ignored", name, v);
+        return NULL;
+    }
     return v != NULL && v[0] == '/' ? v : NULL;
 }
 

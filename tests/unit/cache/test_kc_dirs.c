@@ -64,8 +64,11 @@ Test(kc_dirs, default_directory_order_and_modes)
     cr_expect_eq(kt_mode(path_in("explicit/a/b")), 0700);
 
     setenv("HIPDNN_CACHE_DIR", "relative/dir", 1);
+    kt_count_warnings("HIPDNN_CACHE_DIR=\"relative/dir\" is not an absolute path: ignored");
     TU_OK(kc_default_dir(got, sizeof got, false));
     cr_expect_str_eq(got, path_in("xdg/hipdnn-jit"), "a relative HIPDNN_CACHE_DIR is ignored");
+    TU_OK(kc_default_dir(got, sizeof got, false));
+    cr_expect_eq(kt_warnings(), 1, "ignored with one warning, not silently nor every time");
     struct stat st;
     cr_expect_neq(stat(got, &st), 0, "create=false creates nothing");
     TU_OK(kc_default_dir(got, sizeof got, true));

@@ -440,10 +440,23 @@ Test(rt_platform, amd_without_a_gpu)
 }
 
 /* A name that is no platform: BAD_PARAM naming it; compiling does not depend on the platform. */
+static int warnings_naming_vulkan;
+static void count_warning(hipdnnUserLogCallbackHandle_t user, hipdnnSeverity_t sev, const char *msg)
+{
+    (void)user;
+    warnings_naming_vulkan += sev == HIPDNN_SEV_WARN && strstr(msg, "HIPDNN_PLATFORM=\"vulkan\"") != NULL;
+}
+
+/* An unknown platform name is said once at warn level (it was accepted silently: compiling for a
+ * named target still works, and only device calls failed). */
 Test(rt_platform, unknown_name)
 {
     setenv("HIPDNN_PLATFORM", "vulkan", 1);
+    base_log_set_level(HIPDNN_SEV_WARN);
+    cr_assert_eq(base_log_add_callback(count_warning, HIPDNN_SEV_WARN, &warnings_naming_vulkan),
+                 HIPDNN_STATUS_SUCCESS);
     cr_assert_eq(rt_init(), HIPDNN_STATUS_BAD_PARAM);
+    cr_expect_eq(warnings_naming_vulkan, 1, "one warning names the bad value");
     cr_assert_not_null(strstr(last_error(), "HIPDNN_PLATFORM=\"vulkan\""), "%s", last_error());
     cr_assert_eq(rt_init(), HIPDNN_STATUS_BAD_PARAM); /* the same answer again */
     rt_compiler_info ci;

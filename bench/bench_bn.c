@@ -97,7 +97,7 @@ static void run_case(const char *kind, const int64_t *d, bool nhwc)
     size_t elems = (size_t)(d[0] * d[1] * d[2] * d[3]), cb = (size_t)d[1] * 4;
     float *host = malloc(cb);
     for (int64_t i = 0; i < d[1]; i++)
-        host[i] = 0.5f + (float)rand() / RAND_MAX;
+        host[i] = 0.5f + (float)rand() / (float)RAND_MAX;
     void *chan[12], *ws, *big[SETS][3];
     for (int u = 0; u < 12; u++) { /* per-channel tensors, positive (variances among them) */
         CHECK(hipdnnDeviceMalloc_ext(&chan[u], cb));

@@ -87,7 +87,7 @@ static void run_case(const char *kind, int64_t R, int64_t C, bool all_configs)
     size_t elems = (size_t)(R * C);
     float *w = malloc((size_t)C * 4);
     for (int64_t i = 0; i < C; i++)
-        w[i] = 1.0f + (float)rand() / RAND_MAX * 0.1f;
+        w[i] = 1.0f + (float)rand() / (float)RAND_MAX * 0.1f;
     void *scale, *bias, *bufs[SETS][4];
     CHECK(hipdnnDeviceMalloc_ext(&scale, (size_t)C * 4));
     CHECK(hipdnnDeviceMalloc_ext(&bias, (size_t)C * 4));

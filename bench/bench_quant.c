@@ -66,7 +66,7 @@ static void run_quant(const char *kind, int64_t R, int64_t C)
     size_t ybytes = fp4 ? elems / 2 : elems, sbytes = elems / (fp4 ? 16 : 32);
     float *w = malloc((size_t)C * 4);
     for (int64_t i = 0; i < C; i++)
-        w[i] = 1.0f + (float)rand() / RAND_MAX * 0.1f;
+        w[i] = 1.0f + (float)rand() / (float)RAND_MAX * 0.1f;
     void *weight, *bufs[SETS][3];
     CHECK(hipdnnDeviceMalloc_ext(&weight, (size_t)C * 4));
     CHECK(hipdnnMemcpyHostToDevice_ext(weight, w, (size_t)C * 4));

@@ -238,9 +238,9 @@ static hipdnnStatus_t run_layernorm(hipdnnHandle_t handle, hipdnnBackendDescript
 {
     srand(7);
     for (int i = 0; i < ROWS * COLS; i++)
-        x[i] = (float)rand() / RAND_MAX * 4 - 2;
+        x[i] = (float)rand() / (float)RAND_MAX * 4 - 2;
     for (int i = 0; i < COLS; i++)
-        scale[i] = (float)rand() / RAND_MAX + 0.5f, bias[i] = (float)rand() / RAND_MAX - 0.5f;
+        scale[i] = (float)rand() / (float)RAND_MAX + 0.5f, bias[i] = (float)rand() / (float)RAND_MAX - 0.5f;
     hipdnnStatus_t st = run_on_host(handle, graph);
     return st == HIPDNN_STATUS_SUCCESS ? run_on_gpu(handle, graph) : st;
 }

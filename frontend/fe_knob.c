@@ -345,7 +345,8 @@ static hipdnnStatus_t check_strings(fe_obj *o, const fe_val *d)
     if (d->n > lim)
         return KI_FAIL("knob '%s': the default is %lld characters, STRING_MAX_LENGTH is %lld",
                        knob_id(o), (long long)d->n, (long long)lim);
-    for (const char *s = valid->arr, *end = s + valid->n; s < end; s += strlen(s) + 1) {
+    const char *first = valid->arr, *end = valid->n > 0 ? first + valid->n : first; /* no offset on NULL */
+    for (const char *s = first; s < end; s += strlen(s) + 1) {
         int64_t len = (int64_t)strlen(s);
         if (len > lim)
             return KI_FAIL("knob '%s': valid value '%s' is longer than STRING_MAX_LENGTH %lld",

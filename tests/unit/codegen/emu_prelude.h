@@ -59,18 +59,47 @@ static inline float hd_shfl_xor(float, int)
     fprintf(stderr, "emu: warp shuffles are not emulated\n");
     abort();
 }
+/* IEEE binary16 <-> float in software (round to nearest even), as the GPU's cvt instructions do:
+ * any C++ compiler builds it (clang 14 has no _Float16 on x86). */
 static inline float hd_f16_to_f32(hd_u16 h)
 {
-    _Float16 f;
-    memcpy(&f, &h, 2);
-    return (float)f;
+    unsigned sign = (unsigned)(h & 0x8000u) << 16, e = (h >> 10) & 0x1fu, m = h & 0x3ffu, u;
+    if (e == 0x1fu)
+        u = sign | 0x7f800000u | (m << 13);
+    else if (e != 0)
+        u = sign | ((e + 112u) << 23) | (m << 13);
+    else if (m == 0)
+        u = sign;
+    else { /* subnormal: normalize */
+        int k = -1;
+        do
+            m <<= 1, k++;
+        while (!(m & 0x400u));
+        u = sign | ((unsigned)(112 - k) << 23) | ((m & 0x3ffu) << 13);
+    }
+    float f;
+    memcpy(&f, &u, 4);
+    return f;
 }
 static inline hd_u16 hd_f32_to_f16(float f)
 {
-    _Float16 h = (_Float16)f;
-    hd_u16 u;
-    memcpy(&u, &h, 2);
-    return u;
+    unsigned u;
+    memcpy(&u, &f, 4);
+    unsigned sign = (u >> 16) & 0x8000u, e = (u >> 23) & 0xffu, m = u & 0x7fffffu;
+    if (e == 0xffu)
+        return (hd_u16)(sign | 0x7c00u | (m ? 0x200u : 0u));
+    int ee = (int)e - 112;
+    if (ee >= 31)
+        return (hd_u16)(sign | 0x7c00u);
+    if (ee <= 0) {
+        if (ee < -10)
+            return (hd_u16)sign;
+        m |= 0x800000u;
+        unsigned shift = (unsigned)(14 - ee), h = m >> shift, rem = m & ((1u << shift) - 1), half = 1u << (shift - 1);
+        return (hd_u16)(sign | (h + (rem > half || (rem == half && (h & 1u)))));
+    }
+    unsigned h = ((unsigned)ee << 10) | (m >> 13), rem = m & 0x1fffu;
+    return (hd_u16)(sign | (h + (rem > 0x1000u || (rem == 0x1000u && (h & 1u)))));
 }
 
 /* ---- the block scheduler ------------------------------------------------------------------------ */

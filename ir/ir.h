@@ -94,6 +94,9 @@ uint8_t ir_to_e8m0(double v);       /* 2^(b-127); rounds UP to a power of two; 0
 double ir_from_e8m0(uint8_t b);
 uint8_t ir_to_fp4_e2m1(double v);   /* 4 bits: max 6, values 0, .5, 1, 1.5, 2, 3, 4, 6 */
 double ir_from_fp4_e2m1(uint8_t nibble);
+/* The block scale of a block-scale quantize (ir_ref_quant.c): the smallest value of scale type
+ * scale_t >= amax / max_finite(y_t), for a block whose largest magnitude is amax. */
+double ir_quant_block_scale(hipdnnDataType_t scale_t, hipdnnDataType_t y_t, double amax);
 
 /* ---- Philox4x32-10 (ir_philox.c) ------------------------------------------------------------
  * The counter-based generator cuDNN and PyTorch use for dropout: key = seed (64 bits split in

@@ -1,7 +1,7 @@
 /* ir_ref_quant.c — reference semantics of block-scale quantize / dequantize (MXFP8, MXFP4,
  * NVFP4, MXINT8; op-semantics.md §5) and of the paged KV-cache load (§4.8).
  *
- * Owns: ir_ref_bs_quantize, ir_ref_bs_dequantize, ir_ref_paged_cache_load.
+ * Owns: ir_ref_bs_quantize, ir_quant_block_scale, ir_ref_bs_dequantize, ir_ref_paged_cache_load.
  *
  * Quantize x -> (y, scale). Blocks are block[0] consecutive elements along `axis` (negative
  * counts from the end: -1 = last); the last block of a dim that block[0] does not divide is
@@ -66,6 +66,11 @@ static double round_up_scale(hipdnnDataType_t t, double ratio)
     return ir_from_fp8_e4m3(code);
 }
 
+double ir_quant_block_scale(hipdnnDataType_t scale_t, hipdnnDataType_t y_t, double amax)
+{
+    return round_up_scale(scale_t, amax / max_finite(y_t));
+}
+
 typedef struct qgeom {
     int axis;
     int64_t block;
@@ -110,7 +115,7 @@ static void quant_block(const qgeom *g, const ir_buf *x, ir_buf *y, ir_buf *s,
         if (isnan(amax))
             break;
     }
-    double scale = round_up_scale(s->dtype, amax / max_finite(y->dtype));
+    double scale = ir_quant_block_scale(s->dtype, y->dtype, amax);
     ir_store(s, sidx, scale);
     for (idx[g->axis] = lo; idx[g->axis] < hi; idx[g->axis]++)
         ir_store(y, idx, ir_load(x, idx) / scale);

@@ -1,6 +1,7 @@
 /* gpu_util.c — the GPU tests' harness: suite setup (skip without a GPU), graph building in the
  * JSON model, running a graph on the JIT engine and on the reference engine, and comparing every
- * output (relative L2 error within the type's tolerance, no unwritten element). The test files
+ * output element by element (tu_close.h: each within the bound for its type and the family and
+ * accumulation length of the ops that made it; no unwritten element). The test files
  * (test_gpu_*.c) hold the cases; without a GPU every case skips in gpu_setup (tu_main.c: exit 77,
  * ctest: skipped).
  */
@@ -283,8 +284,7 @@ static tu_tol tolerance_of(const ir_graph *ir, int ti)
 
 /* The default comparison: every element within tolerance_of's bound (tu_close.h): no unwritten
  * element, NaN and infinities where the reference has them. */
-static void compare_per_element(const ir_graph *ir, int ti, const ir_buf *got, const ir_buf *want,
-                                const char *what)
+void gpu_compare_output(const ir_graph *ir, int ti, const ir_buf *got, const ir_buf *want, const char *what)
 {
     int64_t idx[IR_MAX_RANK] = {0}, n = numel(&ir->t[ti]), i = 0;
     double *g = malloc((size_t)n * sizeof *g), *w = malloc((size_t)n * sizeof *w);
@@ -370,7 +370,7 @@ void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t gpu_p
         if (cmp != NULL)
             cmp(ts[i], &got, &want, what);
         else
-            compare_per_element(ir, (int)(ts[i] - ir->t), &got, &want, what);
+            gpu_compare_output(ir, (int)(ts[i] - ir->t), &got, &want, what);
     }
     for (int i = 0; i < n; i++)
         free(host[i]), free(ref[i]), rt_free(dev[i]);

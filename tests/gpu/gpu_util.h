@@ -70,6 +70,8 @@ void check_plan(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu
  * mismatch. check_plan's (cmp NULL): every element within tu_close's bound for the output's type
  * and the family and sum length of the ops that made it. */
 typedef void (*gpu_compare_fn)(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
+/* check_plan's default comparison of output ir->t[ti]. */
+void gpu_compare_output(const ir_graph *ir, int ti, const ir_buf *got, const ir_buf *want, const char *what);
 /* check_plan with comparison cmp. */
 void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
                     gpu_compare_fn cmp, const char *what);

@@ -11,6 +11,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
+#include "../../common/tu_close.h"
 
 /* ---- randomness ----------------------------------------------------------------------------- */
 
@@ -189,28 +190,30 @@ hipdnnStatus_t tt_run(ir_op_kind k, const ir_attrs *a, tt *const *in, int n_in, 
 
 void tt_check_value(double got, double want, double atol, double rtol, const char *what)
 {
-    bool ok = isnan(want) ? isnan(got) : fabs(got - want) <= atol + rtol * fabs(want);
-    if (isinf(want) && got == want)
-        ok = true;
-    if (!ok)
-        cr_assert_fail("%s: got %.17g, want %.17g (atol %g, rtol %g, seed %llu)", what, got, want,
-                       atol, rtol, (unsigned long long)rng_seed);
+    tu_tol tol = {atol, rtol};
+    if (tu_close_check(&got, &want, 1, tol).bad == 0) /* the common case: no Criterion message */
+        return;
+    char ctx[256];
+    snprintf(ctx, sizeof ctx, "%s (seed %llu)", what, (unsigned long long)rng_seed);
+    tu_expect_close(ctx, &got, &want, 1, tol);
+    cr_assert_fail("%s: see above", ctx);
 }
 
 void tt_check(const tt *out, const double *want, double atol, double rtol, const char *what)
 {
     int64_t n = tt_numel(out), idx[IR_MAX_RANK];
+    double *got = malloc((size_t)(n > 0 ? n : 1) * sizeof *got);
+    cr_assert_not_null(got);
     for (int64_t i = 0; i < n; i++) {
         tt_unlin(out->b.dims, out->b.rank, i, idx);
-        double got = tt_at(out, idx);
-        bool ok = isnan(want[i]) ? isnan(got) : fabs(got - want[i]) <= atol + rtol * fabs(want[i]);
-        if (isinf(want[i]) && got == want[i])
-            ok = true;
-        if (!ok)
-            cr_assert_fail("%s: element %lld: got %.17g, want %.17g (atol %g, rtol %g, seed %llu)",
-                           what, (long long)i, got, want[i], atol, rtol,
-                           (unsigned long long)rng_seed);
+        got[i] = tt_at(out, idx);
     }
+    char ctx[256];
+    snprintf(ctx, sizeof ctx, "%s (seed %llu)", what, (unsigned long long)rng_seed);
+    bool ok = tu_expect_close(ctx, got, want, (size_t)n, (tu_tol){atol, rtol});
+    free(got);
+    if (!ok)
+        cr_assert_fail("%s: see above", ctx);
 }
 
 /* ---- independent HALF / BFLOAT16 rounding ------------------------------------------------------ */

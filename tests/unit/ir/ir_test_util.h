@@ -63,8 +63,9 @@ void tt_unlin(const int64_t *dims, int rank, int64_t lin, int64_t *idx);
 hipdnnStatus_t tt_run(ir_op_kind k, const ir_attrs *a, tt *const *in, int n_in, tt *const *out,
                       int n_out);
 
-/* Every element of out within atol + rtol*|want| of want (row-major dense); NaN only where
- * want is NaN. Fails the test naming `what`, the element and the seed. */
+/* Every element of out within atol + rtol*|want| of want (row-major dense), NaN and infinities
+ * exactly where want has them: tests/common/tu_close.h's comparison. Fails (and stops) the test
+ * with the count of bad elements, the worst one and the seed. */
 void tt_check(const tt *out, const double *want, double atol, double rtol, const char *what);
 void tt_check_value(double got, double want, double atol, double rtol, const char *what);
 

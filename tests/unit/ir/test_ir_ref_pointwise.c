@@ -8,6 +8,7 @@
  * the formula, 1e-12) and FLOAT/HALF/BFLOAT16 outputs correctly rounded; GEN_INDEX; errors.
  */
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 
 #include "ir_test_util.h"
@@ -289,10 +290,9 @@ Test(ir_ref_pointwise, every_mode_against_formula)
             operands(m, v);
             double got = ir_pointwise_eval(&p, v[0], v[1], v[2], index);
             double want = formula(&p, v[0], v[1], v[2], index);
-            cr_assert(got == want || (isnan(got) && isnan(want)) ||
-                          fabs(got - want) <= 1e-13 + 1e-12 * fabs(want),
-                      "mode %d (%g, %g, %g): %.17g != %.17g (seed %llu)", m, v[0], v[1], v[2], got,
-                      want, (unsigned long long)tt_seed_value());
+            char what[96];
+            snprintf(what, sizeof what, "mode %d (%g, %g, %g)", m, v[0], v[1], v[2]);
+            tt_check_value(got, want, 1e-13, 1e-12, what);
         }
     }
 }
@@ -321,9 +321,9 @@ Test(ir_ref_pointwise, bwd_modes_against_finite_differences)
             double fd = dy * (ir_pointwise_eval(&pf, x + h, 0, 0, 0) -
                               ir_pointwise_eval(&pf, x - h, 0, 0, 0)) / (2 * h);
             double got = ir_pointwise_eval(&p, dy, x, 0, 0); /* IN_0 = dy, IN_1 = x */
-            cr_assert(fabs(got - fd) <= 1e-6 + 1e-6 * fabs(fd),
-                      "mode %d x %g dy %g: %.12g vs finite difference %.12g (seed %llu)", m, x, dy,
-                      got, fd, (unsigned long long)tt_seed_value());
+            char what[96];
+            snprintf(what, sizeof what, "mode %d x %g dy %g against the finite difference", m, x, dy);
+            tt_check_value(got, fd, 1e-6, 1e-6, what);
         }
     }
 }

@@ -25,6 +25,7 @@
 #include <unistd.h>
 
 #include "ir/ir_int.h"
+#include "../../common/tu_close.h"
 
 /* A check that does not report passes (Criterion reports every cr_assert). */
 #define CHECK(cond, ...)                                                                    \
@@ -55,6 +56,8 @@ static int64_t irand(int64_t lo, int64_t hi) /* in [lo, hi] */
     return lo + (int64_t)(rng_next() % (uint64_t)(hi - lo + 1));
 }
 
+static uint64_t seed_used; /* this test's seed, named in failure messages */
+
 static void seed_fresh(const char *test)
 {
     struct timespec ts;
@@ -64,7 +67,7 @@ static void seed_fresh(const char *test)
                     (uint64_t)getpid() << 40;
     if (env != NULL)
         seed = strtoull(env, NULL, 0);
-    rng_state = seed;
+    rng_state = seed, seed_used = seed;
     fprintf(stderr, "test_ir_sdpa %s: seed %llu (HIPDNN_TEST_SEED=%llu replays it)\n", test,
             (unsigned long long)seed, (unsigned long long)seed);
 }
@@ -542,33 +545,38 @@ static void expect_free(expect *e)
 
 /* ---- comparisons ----------------------------------------------------------------------------- */
 
-static void tol_of(hipdnnDataType_t t, double *rel, double *abs_tol)
+/* Per-element tolerance of an output of type t: the output's own rounding (the reference works in
+ * double, so its result differs from the naive one only by summation order). */
+static tu_tol tol_of(hipdnnDataType_t t)
 {
-    *abs_tol = 1e-12;
     switch (t) {
-    case HIPDNN_DATA_DOUBLE: *rel = 1e-12; break;
-    case HIPDNN_DATA_FLOAT: *rel = 2.5e-7; break;
-    case HIPDNN_DATA_HALF: *rel = 2e-3, *abs_tol = 1e-7; break;
-    default: *rel = 1.6e-2; break;
+    case HIPDNN_DATA_DOUBLE: return (tu_tol){1e-12, 1e-12};
+    case HIPDNN_DATA_FLOAT: return (tu_tol){1e-12, 2.5e-7};
+    case HIPDNN_DATA_HALF: return (tu_tol){1e-7, 2e-3};
+    default: return (tu_tol){1e-12, 1.6e-2};
     }
 }
 
-static void near(double got, double want, hipdnnDataType_t t, const char *what, int64_t n)
+/* got against want, n elements of type t, every one (tu_close.h); stops the test on a mismatch. */
+static void expect_close(const char *what, const double *got, const double *want, int64_t n, hipdnnDataType_t t)
 {
-    double rel, abs_tol;
-    tol_of(t, &rel, &abs_tol);
-    bool ok = isinf(want) ? got == want : fabs(got - want) <= rel * fabs(want) + abs_tol;
-    CHECK(ok, "%s[%lld]: got %.17g, want %.17g", what, (long long)n, got, want);
+    char ctx[128];
+    snprintf(ctx, sizeof ctx, "%s (seed %llu)", what, (unsigned long long)seed_used);
+    if (!tu_expect_close(ctx, got, want, (size_t)n, tol_of(t)))
+        cr_assert_fail("%s: see above", ctx);
 }
 
+/* Stats-like outputs [B, H, S, 1]: element n in row-major order against want[n]. */
 static void check_rows(const tt *t, const double *want, const char *what)
 {
     if (t->mem == NULL)
         return;
-    for (int64_t n = 0; n < t->b.dims[0] * t->b.dims[1] * t->b.dims[2]; n++) {
-        int64_t s = t->b.dims[2], hq = t->b.dims[1];
-        near(get4(t, n / (s * hq), n / s % hq, n % s, 0), want[n], t->b.dtype, what, n);
-    }
+    int64_t s = t->b.dims[2], hq = t->b.dims[1], rows = t->b.dims[0] * hq * s;
+    double *got = malloc((size_t)rows * sizeof *got);
+    for (int64_t n = 0; n < rows; n++)
+        got[n] = get4(t, n / (s * hq), n / s % hq, n % s, 0);
+    expect_close(what, got, want, rows, t->b.dtype);
+    free(got);
     tt_check_gaps(t, what);
 }
 
@@ -576,11 +584,14 @@ static void check_fwd(const tcase *t, const expect *e)
 {
     const cfg *c = &t->c;
     int64_t n = 0;
+    double *got = malloc((size_t)(c->B * c->Hq * c->Sq * c->Dv) * sizeof *got);
     for (int64_t b = 0; b < c->B; b++)
         for (int64_t h = 0; h < c->Hq; h++)
             for (int64_t i = 0; i < c->Sq; i++)
                 for (int64_t d = 0; d < c->Dv; d++, n++)
-                    near(get4(&t->o, b, h, i, d), e->o[n], c->out_t, "O", n);
+                    got[n] = get4(&t->o, b, h, i, d);
+    expect_close("O", got, e->o, n, c->out_t);
+    free(got);
     tt_check_gaps(&t->o, "O");
     check_rows(&t->stats, e->stats, "Stats");
     check_rows(&t->max, e->max, "Max");
@@ -800,6 +811,7 @@ Test(sdpa_fwd, dropout_scaling)
     for (int64_t n = 0; n < c.B * c.Hv * c.Skv; n++)
         set4(&t.v, n / (c.Hv * c.Skv), n / c.Skv % c.Hv, n % c.Skv, 0, 1.0);
     cr_assert_eq(run_fwd(&t), HIPDNN_STATUS_SUCCESS);
+    double got[1], want[1];
     for (int64_t b = 0; b < c.B; b++)
         for (int64_t h = 0; h < c.Hq; h++)
             for (int64_t i = 0; i < c.Sq; i++) {
@@ -810,7 +822,8 @@ Test(sdpa_fwd, dropout_scaling)
                     l += exp(s[j] - m);
                 for (int64_t j = 0; j < c.Skv; j++)
                     acc += exp(s[j] - m) / l * get4(&t.dump, b, h, i, j) / 0.7;
-                near(get4(&t.o, b, h, i, 0), acc, HIPDNN_DATA_DOUBLE, "O", i);
+                got[0] = get4(&t.o, b, h, i, 0), want[0] = acc;
+                expect_close("O", got, want, 1, HIPDNN_DATA_DOUBLE);
             }
     case_free(&t);
 }

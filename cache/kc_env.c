@@ -79,7 +79,9 @@ int kc__txn_begin(kc_env *e, bool write, MDB_txn **txn)
 {
     for (int attempt = 0;; attempt++) {
         pthread_rwlock_rdlock(&e->txn_lock);
-        int rc = e->mdb == NULL ? MDB_PANIC /* closed by a failed repair */
+        int rc = kc__fault(write ? EACCES : MDB_READERS_FULL);
+        if (rc == MDB_SUCCESS)
+            rc = e->mdb == NULL ? MDB_PANIC /* closed by a failed repair */
                                 : mdb_txn_begin(e->mdb, NULL, write ? 0 : MDB_RDONLY, txn);
         if (rc == MDB_SUCCESS)
             return rc;
@@ -103,7 +105,11 @@ int kc__txn_begin(kc_env *e, bool write, MDB_txn **txn)
 
 int kc__txn_commit(kc_env *e, MDB_txn *txn)
 {
-    int rc = mdb_txn_commit(txn);
+    int rc = kc__fault(ENOSPC);
+    if (rc != MDB_SUCCESS)
+        mdb_txn_abort(txn); /* what a failed mdb_txn_commit leaves: the transaction gone */
+    else
+        rc = mdb_txn_commit(txn);
     pthread_rwlock_unlock(&e->txn_lock);
     return rc;
 }

@@ -131,6 +131,21 @@ struct kc_cache {
 int64_t kc__now(void);
 extern int64_t (*kc_test_clock)(void);
 
+/* ---- fault injection (kc_fault.c; tests only) ---------------------------------------------
+ * kc_test_fault_at(nth, damage): the nth LMDB call from now that goes through kc__fault fails
+ * with the error it passes (damage: the nth record read from LMDB, kc__fault_damage, comes back
+ * with a byte changed); 0 switches it off. kc_test_faults counts the faults injected so far,
+ * kc_test_fault_error gives the last one's error (0 for a damaged read). */
+void kc_test_fault_at(long nth, bool damage);
+long kc_test_faults(void);
+int kc_test_fault_error(void);
+/* err when this call is the one to fail, else MDB_SUCCESS. */
+int kc__fault(int err);
+bool kc__fault_damage(void);
+/* mdb_get / mdb_put of the record paths, through kc__fault. */
+int kc__get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
+int kc__put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned flags);
+
 /* Transactions: begin takes txn_lock shared and handles MDB_MAP_RESIZED (adopts the new map)
  * and MDB_READERS_FULL (clears readers of dead processes, retries once); commit and abort
  * release it. They return LMDB codes. */

@@ -38,7 +38,7 @@ static int put_atime(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key, int
     kc__atime_key(t, key, k);
     kc__put64(v, (uint64_t)when);
     MDB_val mk = {sizeof k, k}, mv = {sizeof v, v};
-    return mdb_put(txn, e->dbi[KC_DBI_ATIME], &mk, &mv, 0);
+    return kc__put(txn, e->dbi[KC_DBI_ATIME], &mk, &mv, 0);
 }
 
 /* ---- pending last-used times ----------------------------------------------------------------- */
@@ -88,7 +88,7 @@ static int apply_touches(kc_env *e, MDB_txn *txn, const kc_touch *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
         MDB_val k = {KC_KEY_SIZE, (void *)v[i].key.b}, d;
-        int rc = mdb_get(txn, dbi_of(e, v[i].table), &k, &d); /* a record evicted since: skip */
+        int rc = kc__get(txn, dbi_of(e, v[i].table), &k, &d); /* a record evicted since: skip */
         if (rc == MDB_SUCCESS)
             rc = put_atime(e, txn, v[i].table, &v[i].key, v[i].when);
         if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND)
@@ -319,7 +319,7 @@ static int make_room(kc_env *e, int cause, uint64_t need, uint64_t excess, int r
 static int put_rec(kc_env *e, MDB_txn *txn, const kc_rec *r, int64_t now)
 {
     MDB_val k = {KC_KEY_SIZE, (void *)r->key.b}, d = {r->len, (void *)r->data};
-    int rc = mdb_put(txn, dbi_of(e, r->table), &k, &d, 0);
+    int rc = kc__put(txn, dbi_of(e, r->table), &k, &d, 0);
     return rc != MDB_SUCCESS ? rc : put_atime(e, txn, r->table, &r->key, now);
 }
 

@@ -67,9 +67,11 @@ static uint8_t *lmdb_get(kc_env *e, kc_table t, const kc_key *key, size_t *len, 
     }
     MDB_val k = {KC_KEY_SIZE, (void *)key->b}, d;
     uint8_t *copy = NULL;
-    rc = mdb_get(txn, e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN], &k, &d);
+    rc = kc__get(txn, e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN], &k, &d);
     if (rc == MDB_SUCCESS && (copy = base_malloc(d.mv_size > 0 ? d.mv_size : 1)) != NULL) {
         memcpy(copy, d.mv_data, d.mv_size);
+        if (d.mv_size > 0 && kc__fault_damage())
+            copy[d.mv_size / 2] ^= 0x5a;
         *len = d.mv_size;
         *last_used = kc__last_used(e, txn, t, key);
     } else if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND) {

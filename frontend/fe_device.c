@@ -6,10 +6,15 @@
 
 #define EXPORT HIPDNN_BACKEND_EXPORT
 
+/* The device, bound to this thread; a failure names fn and keeps the runtime's reason. */
 static hipdnnStatus_t ready(const char *fn)
 {
     hipdnnStatus_t st = rt_init();
-    return st == HIPDNN_STATUS_SUCCESS ? st : base_fail(st, "%s: no GPU is available", fn);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        return st;
+    char why[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    base_last_error(why, sizeof why, false);
+    return base_fail(st, "%s: %s%s", fn, st == HIPDNN_STATUS_NOT_SUPPORTED ? "no GPU is available: " : "", why);
 }
 
 EXPORT hipdnnStatus_t hipdnnDeviceMalloc_ext(void **ptr, size_t bytes)
@@ -22,9 +27,12 @@ EXPORT hipdnnStatus_t hipdnnDeviceMalloc_ext(void **ptr, size_t bytes)
 
 EXPORT hipdnnStatus_t hipdnnDeviceFree_ext(void *ptr)
 {
-    if (ptr != NULL && rt_have_gpu())
+    if (ptr == NULL || !rt_have_gpu())
+        return HIPDNN_STATUS_SUCCESS;
+    hipdnnStatus_t st = rt_init(); /* binds the device to this thread: rt_free cannot say it failed */
+    if (st == HIPDNN_STATUS_SUCCESS)
         rt_free(ptr);
-    return HIPDNN_STATUS_SUCCESS;
+    return st;
 }
 
 EXPORT hipdnnStatus_t hipdnnMemcpyHostToDevice_ext(void *dst, const void *src, size_t bytes)

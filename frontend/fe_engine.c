@@ -40,6 +40,9 @@ static hipdnnStatus_t engine_finalize(fe_obj *o)
                          (long long)id);
     char why[256] = "";
     fe_obj *g = fe_get(o, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH)->one.obj;
+    hipdnnStatus_t dev = e->device != NULL ? e->device() : HIPDNN_STATUS_SUCCESS;
+    if (dev != HIPDNN_STATUS_SUCCESS && dev != HIPDNN_STATUS_NOT_SUPPORTED)
+        return dev; /* the device failed (raised by the runtime) */
     if (!e->supports(fe_graph_of(g), why, sizeof why))
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
                          "HIPDNN_BACKEND_ENGINE_DESCRIPTOR: engine '%s' does not support this "

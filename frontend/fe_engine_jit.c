@@ -114,6 +114,16 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
     return HIPDNN_STATUS_SUCCESS;
 }
 
+/* The engines' device (fe_engine.device): this process's GPU or the compile target. No GPU, or a
+ * HIPDNN_PLATFORM naming none, is NOT_SUPPORTED (the engines are left out); a GPU whose runtime
+ * fails (binding its context) is that failure. */
+static hipdnnStatus_t jit_device(void)
+{
+    fe_target ft;
+    hipdnnStatus_t st = fe_target_current(&ft);
+    return st == HIPDNN_STATUS_BAD_PARAM ? HIPDNN_STATUS_NOT_SUPPORTED : st;
+}
+
 /* Supported when every kernel of the partition has a template for this device (default knobs). */
 static bool supports_with(partition_fn split, const fe_graph_state *g, char *why, size_t n)
 {
@@ -566,6 +576,7 @@ const fe_engine fe_jit_engine = {
     .n_knobs = (int)(sizeof jit_knobs / sizeof jit_knobs[0]),
     .notes = jit_notes,
     .n_notes = 1,
+    .device = jit_device,
     .supports = fused_supports,
     .configs = fused_configs,
     .workspace = fused_workspace,
@@ -583,6 +594,7 @@ const fe_engine fe_jit_unfused_engine = {
     .n_knobs = (int)(sizeof jit_knobs / sizeof jit_knobs[0]),
     .notes = jit_notes,
     .n_notes = 1,
+    .device = jit_device,
     .supports = unfused_supports,
     .configs = unfused_configs,
     .workspace = unfused_workspace,

@@ -5,7 +5,9 @@
  * engine contributes its knob settings for the graph, best first (fe_engine.configs; the defaults
  * when it has no heuristic). With FIND_FIRST_EXT only the first config is kept. When no engine
  * supports the graph, finalize is NOT_SUPPORTED with every engine's reason in the message (a
- * caller never holds an empty ranking without knowing why). RESULTS follows the cuDNN protocol: a query returns the count; the caller then
+ * caller never holds an empty ranking without knowing why). A device that is there but fails
+ * (fe_engine.device) fails finalize with the runtime's status and message: a GPU engine is not
+ * left out of the ranking in silence for it. RESULTS follows the cuDNN protocol: a query returns the count; the caller then
  * passes that many ENGINECFG descriptors it created, and each gets the ENGINE and the KNOB_CHOICES
  * of its rank set (the caller finalizes them).
  */
@@ -62,6 +64,11 @@ static hipdnnStatus_t heur_finalize(fe_obj *o)
             if (preferred != (pass == 0))
                 continue;
             why[0] = '\0';
+            hipdnnStatus_t dev = e->device != NULL ? e->device() : HIPDNN_STATUS_SUCCESS;
+            if (dev != HIPDNN_STATUS_SUCCESS && dev != HIPDNN_STATUS_NOT_SUPPORTED) {
+                base_free(hs); /* a device that failed, not one that is absent: say so */
+                return dev;
+            }
             if (e->supports(fe_graph_of(g), why, sizeof why))
                 add_configs(hs, e, fe_graph_of(g));
             else if (used < sizeof whys)

@@ -371,6 +371,10 @@ typedef struct fe_engine {
     int n_knobs;
     const int *notes;                 /* hipdnnBackendBehaviorNote_t values */
     int n_notes;
+    /* Optional: is the device the engine runs on usable? Asked before `supports`: SUCCESS;
+     * NOT_SUPPORTED when there is none (then `supports` says no, and why); any other status is a
+     * device failure, already raised, that fails the call asking (heuristics, ENGINE finalize). */
+    hipdnnStatus_t (*device)(void);
     /* Can the engine run this graph? If not, `why` says why (for NOT_SUPPORTED messages). */
     bool (*supports)(const fe_graph_state *g, char *why, size_t why_len);
     /* Optional: the engine's knob settings for this graph, best first (its heuristic); fills

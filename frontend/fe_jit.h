@@ -73,5 +73,7 @@ bool fe_module_find(const kc_key *key, rt_module **m);
 hipdnnStatus_t fe_module_load(const kc_key *key, const void *code, size_t code_len, rt_module **m);
 /* Gives a module back; the last user's release keeps it loaded a while for the next plan. */
 void fe_module_release(rt_module *m);
+/* Unloads every module no plan uses now; returns how many (tests: a device left with no module). */
+int fe_module_unload_idle(void);
 
 #endif

@@ -1,7 +1,8 @@
 /* fe_modules.c — the process's loaded code objects, by kernel key, shared by every plan that
  * runs the kernel: a plan built again in the same process (or another plan with a common
  * kernel) loads nothing. A module no plan uses stays loaded until IDLE_MAX others are idle;
- * then the one idle longest is unloaded. Thread safe.
+ * then the one idle longest is unloaded; fe_module_unload_idle unloads every idle one at once
+ * (tests that count the device's modules). Thread safe.
  */
 #include <pthread.h>
 #include <string.h>
@@ -110,4 +111,18 @@ void fe_module_release(rt_module *m)
             break;
         }
     pthread_mutex_unlock(&mu);
+}
+
+int fe_module_unload_idle(void)
+{
+    int n = 0;
+    pthread_mutex_lock(&mu);
+    for (int i = n_table - 1; i >= 0; i--)
+        if (table[i].users == 0) {
+            rt_module_unload(table[i].module);
+            table[i] = table[--n_table];
+            n++;
+        }
+    pthread_mutex_unlock(&mu);
+    return n;
 }

@@ -16,7 +16,8 @@ extern "C" {
 
 /* Allocates `bytes` of device memory (*ptr = NULL for 0 bytes). */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnDeviceMalloc_ext(void **ptr, size_t bytes);
-/* Frees memory from hipdnnDeviceMalloc_ext (NULL is ignored). */
+/* Frees memory from hipdnnDeviceMalloc_ext (NULL is ignored). When the device cannot be bound to
+ * the calling thread, nothing is freed and that failure is returned: the call may be repeated. */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnDeviceFree_ext(void *ptr);
 /* Synchronous copies between host and device memory. */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnMemcpyHostToDevice_ext(void *dst, const void *src, size_t bytes);

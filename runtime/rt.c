@@ -14,9 +14,12 @@
  * NVRTC, "gfx*" to hipRTC), whatever the device, and never initialises a driver (no context is
  * created just to compile), so a build machine can warm caches for any target whose compiler
  * library it has.
+ * Tests only: rt_backend_override (rt_int.h) installs a table of the test's own before first use;
+ * it is then the only backend, for the device and for compiling (tests/fault's fake runtime).
  */
 #include <assert.h>
 #include <pthread.h>
+#include <stdatomic.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -26,6 +29,13 @@
 /* In order of preference when HIPDNN_PLATFORM is unset. */
 static const rt_backend *(*const backends[])(void) = {rt_nvidia_backend, rt_amd_backend};
 #define N_BACKENDS (sizeof backends / sizeof backends[0])
+
+/* rt_backend_override's table (tests only): when set, the one backend, in place of `backends`. */
+static const rt_backend *test_backend;
+static atomic_bool picked; /* pick() has run: the backend can no longer change */
+
+static size_t n_backends(void) { return test_backend != NULL ? 1 : N_BACKENDS; }
+static const rt_backend *backend(size_t i) { return test_backend != NULL ? test_backend : backends[i](); }
 
 struct rt_module {
     void *handle; /* the backend's module */
@@ -69,8 +79,8 @@ static void check_table(const rt_backend *b)
 /* HIPDNN_PLATFORM=name: that backend, found or not. */
 static bool pick_named(const char *want)
 {
-    for (size_t i = 0; i < N_BACKENDS; i++) {
-        const rt_backend *b = backends[i]();
+    for (size_t i = 0; i < n_backends(); i++) {
+        const rt_backend *b = backend(i);
         if (strcmp(b->name, want) == 0) {
             S.b = b, S.named = true, S.driver_found = b->driver_present();
             return true;
@@ -82,32 +92,33 @@ static bool pick_named(const char *want)
 
 static void pick(void)
 {
-    for (size_t i = 0; i < N_BACKENDS; i++)
-        check_table(backends[i]());
-    const char *want = getenv("HIPDNN_PLATFORM");
+    atomic_store(&picked, true);
+    for (size_t i = 0; i < n_backends(); i++)
+        check_table(backend(i));
+    const char *want = test_backend == NULL ? getenv("HIPDNN_PLATFORM") : NULL;
     if (want != NULL && want[0] != '\0' && pick_named(want))
         return;
     if (S.bad_platform[0] != '\0')
         base_log(HIPDNN_SEV_WARN, "HIPDNN_PLATFORM=\"%s\" names no platform (nvidia or amd): no GPU "
                  "will be used; compiling for a named target still works", S.bad_platform);
-    for (size_t i = 0; i < N_BACKENDS && S.bad_platform[0] == '\0'; i++) {
-        const rt_backend *b = backends[i]();
+    for (size_t i = 0; i < n_backends() && S.bad_platform[0] == '\0'; i++) {
+        const rt_backend *b = backend(i);
         if (b->driver_present()) {
             S.b = b, S.driver_found = true;
             return;
         }
     }
-    S.b = backends[0]();
+    S.b = backend(0);
 }
 
 static void driver_libs(char *buf, size_t n)
 {
     size_t used = 0;
     buf[0] = '\0';
-    for (size_t i = 0; i < N_BACKENDS && used < n; i++)
-        if (!S.named || backends[i]() == S.b)
+    for (size_t i = 0; i < n_backends() && used < n; i++)
+        if (!S.named || backend(i) == S.b)
             used += (size_t)snprintf(buf + used, n - used, "%s%s", used ? ", " : "",
-                                     backends[i]()->driver_libs);
+                                     backend(i)->driver_libs);
 }
 
 /* The reason no driver is used: a bad HIPDNN_PLATFORM, or no library found. */
@@ -134,6 +145,15 @@ static void gpu_init(void)
     S.dev.platform = S.b->name;
     base_log(HIPDNN_SEV_INFO, "runtime: %s %s, %d multiprocessors, %zu MiB (%s backend)",
              S.dev.name, S.dev.arch, S.dev.sm_count, S.dev.total_mem >> 20, S.b->name);
+}
+
+bool rt_backend_override(const rt_backend *b)
+{
+    if (b == NULL || atomic_load(&picked))
+        return false;
+    check_table(b);
+    test_backend = b;
+    return true;
 }
 
 /* Runs init once per process; true when this very call ran it. */
@@ -186,7 +206,7 @@ static hipdnnStatus_t compiler_ready(size_t i)
     pthread_mutex_lock(&cc_lock);
     bool fresh = !CC[i].done;
     if (fresh) {
-        CC[i].st = backends[i]()->compiler_init(&CC[i].info);
+        CC[i].st = backend(i)->compiler_init(&CC[i].info);
         if (CC[i].st != HIPDNN_STATUS_SUCCESS)
             base_last_error(CC[i].why, sizeof CC[i].why, false);
         CC[i].done = true;
@@ -201,8 +221,8 @@ static hipdnnStatus_t backend_for_arch(const char *arch, size_t *out)
 {
     char known[64] = "";
     size_t used = 0;
-    for (size_t i = 0; i < N_BACKENDS; i++) {
-        const char *prefix = backends[i]()->arch_prefix;
+    for (size_t i = 0; i < n_backends(); i++) {
+        const char *prefix = backend(i)->arch_prefix;
         if (strncmp(arch, prefix, strlen(prefix)) == 0) {
             *out = i;
             return HIPDNN_STATUS_SUCCESS;
@@ -216,8 +236,8 @@ static hipdnnStatus_t backend_for_arch(const char *arch, size_t *out)
 static size_t chosen_index(void)
 {
     pthread_once(&S.pick_once, pick);
-    for (size_t i = 0; i < N_BACKENDS; i++)
-        if (backends[i]() == S.b)
+    for (size_t i = 0; i < n_backends(); i++)
+        if (backend(i) == S.b)
             return i;
     assert(!"the chosen backend is listed");
     return 0;
@@ -251,8 +271,8 @@ bool rt_compiler_loaded(const char *arch, rt_compiler_info *out)
 {
     size_t i = 0;
     bool names_one = false;
-    for (; i < N_BACKENDS && !names_one; i++)
-        names_one = strncmp(arch, backends[i]()->arch_prefix, strlen(backends[i]()->arch_prefix)) == 0;
+    for (; i < n_backends() && !names_one; i++)
+        names_one = strncmp(arch, backend(i)->arch_prefix, strlen(backend(i)->arch_prefix)) == 0;
     if (!names_one)
         return false;
     i--;
@@ -307,7 +327,7 @@ hipdnnStatus_t rt_compile(const char *source, const char *program_name, const ch
         st = backend_for_arch(arch, &i);
     if (st != HIPDNN_STATUS_SUCCESS || (st = compiler_ready(i)) != HIPDNN_STATUS_SUCCESS)
         return st;
-    return backends[i]()->compile(source, program_name, arch, options, n_options, code, code_len,
+    return backend(i)->compile(source, program_name, arch, options, n_options, code, code_len,
                                   log);
 }
 

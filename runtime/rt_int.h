@@ -83,6 +83,12 @@ const rt_backend *rt_nvidia_backend(void);
 /* rt_amd.c: libamdhip64 + hipRTC. Never NULL; the table is static and immutable. */
 const rt_backend *rt_amd_backend(void);
 
+/* Tests only (tests/fault/fault_rt.c): makes b the one backend of this process, for the device
+ * and for every target with b->arch_prefix, in place of the vendors' tables. Call it before any
+ * other rt_* call: false (nothing changed) once rt.c has chosen its backend, or for NULL. b must
+ * fill every required slot and live as long as the process; HIPDNN_PLATFORM is then ignored. */
+bool rt_backend_override(const rt_backend *b);
+
 /* ---- rt_rtc.c: the compile driver NVRTC and hipRTC share ---------------------------------- */
 
 /* Entry points as the driver calls them: programs are opaque pointers, results ints (0 success,

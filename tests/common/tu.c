@@ -117,6 +117,34 @@ hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *fi
     return g;
 }
 
+hipdnnStatus_t tu_try_plan(hipdnnHandle_t handle, hipdnnBackendDescriptor_t g, int64_t engine_id,
+                           hipdnnBackendDescriptor_t *plan)
+{
+    const hipdnnBackendAttributeType_t DESC = HIPDNN_TYPE_BACKEND_DESCRIPTOR;
+    hipdnnBackendDescriptor_t e = NULL, cfg = NULL, p = NULL;
+    hipdnnStatus_t st = hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e);
+#define TU_STEP(call) (st = st == HIPDNN_STATUS_SUCCESS ? (call) : st)
+    TU_STEP(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, DESC, 1, &g));
+    TU_STEP(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &engine_id));
+    TU_STEP(hipdnnBackendFinalize(e));
+    TU_STEP(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+    TU_STEP(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
+    TU_STEP(hipdnnBackendFinalize(cfg));
+    TU_STEP(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &p));
+    TU_STEP(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_STEP(hipdnnBackendSetAttribute(p, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DESC, 1, &cfg));
+    TU_STEP(hipdnnBackendFinalize(p));
+#undef TU_STEP
+    if (e != NULL)
+        hipdnnBackendDestroyDescriptor(e);
+    if (cfg != NULL)
+        hipdnnBackendDestroyDescriptor(cfg);
+    if (st != HIPDNN_STATUS_SUCCESS && p != NULL)
+        hipdnnBackendDestroyDescriptor(p), p = NULL;
+    *plan = p;
+    return st;
+}
+
 hipdnnBackendDescriptor_t tu_pack(int n, const int64_t *uids, void *const *ptrs, void *ws)
 {
     hipdnnBackendDescriptor_t pack = NULL;

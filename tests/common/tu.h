@@ -81,6 +81,12 @@ char *tu_read_file(const char *path, size_t *len);
 hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, const int64_t *dims,
                                     bool is_virtual, const void *value, int64_t value_len);
 
+/* A finalized execution plan of graph g on engine `engine_id` with its default knobs (ENGINE,
+ * ENGINECFG and PLAN finalized in turn, the first two destroyed). The first failing call's status,
+ * with nothing left allocated; no Criterion assertion (usable in a forked child). */
+hipdnnStatus_t tu_try_plan(hipdnnHandle_t handle, hipdnnBackendDescriptor_t g, int64_t engine_id,
+                           hipdnnBackendDescriptor_t *plan);
+
 /* A finalized variant pack binding n uids to pointers, with workspace ws (caller destroys it). */
 hipdnnBackendDescriptor_t tu_pack(int n, const int64_t *uids, void *const *ptrs, void *ws);
 

@@ -427,22 +427,10 @@ Test(score_mod, json_with_a_nested_non_pointwise_graph_is_refused)
 static hipdnnBackendDescriptor_t reference_plan(hipdnnBackendDescriptor_t g, int64_t *ws)
 {
     int64_t id = 0, n = 0;
-    hipdnnBackendDescriptor_t eng = NULL, cfg = NULL, plan = NULL;
+    hipdnnBackendDescriptor_t plan = NULL;
     TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &id));
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &eng));
-    keep(eng);
-    TU_OK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, DESC, 1, &g));
-    TU_OK(hipdnnBackendSetAttribute(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
-    TU_OK(hipdnnBackendFinalize(eng));
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    keep(cfg);
-    TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &eng));
-    TU_OK(hipdnnBackendFinalize(cfg));
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+    TU_OK(tu_try_plan(handle, g, id, &plan));
     keep(plan);
-    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DESC, 1, &cfg));
-    TU_OK(hipdnnBackendFinalize(plan));
     TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, ws));
     return plan;
 }

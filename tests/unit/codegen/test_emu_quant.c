@@ -33,7 +33,7 @@ static void quant_case(emu_case *c, qfmt f, int rank, int axis, int64_t block, i
 {
     int64_t d[3] = {tu_range(1, 3), tu_range(1, 40), tu_range(2, 70)}, xs[3], sd[3]; /* inner 1 would be a vector */
     if (rank == 2) /* up to thousands of blocks: several thread blocks */
-        d[0] = tu_range(1, 300), d[1] = d[2];
+        d[0] = tu_range(2, 300), d[1] = d[2];
     d[axis] = block * tu_range(1, axis == rank - 1 ? 6 : 3);
     emu_strides(rank, d, NULL, pad, xs);
     hipdnnDataType_t xt = tu_range(0, 1) ? HIPDNN_DATA_BFLOAT16 : HIPDNN_DATA_FLOAT;

@@ -336,7 +336,7 @@ hipdnnStatus_t fe_set_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttribut
                          d, a->name);
     if (a->wire == FE_W_STRING && n > 0 && ((const char *)elems)[n - 1] == '\0')
         n--; /* a text given with its terminator */
-    const char *nul = a->wire == FE_W_STRING ? memchr(elems, '\0', (size_t)n) : NULL;
+    const char *nul = a->wire == FE_W_STRING && n > 0 ? memchr(elems, '\0', (size_t)n) : NULL;
     if (nul != NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: the text has a NUL byte at offset %lld "
                          "(names and ids are NUL-free text)", d, a->name,

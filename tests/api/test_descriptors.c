@@ -766,6 +766,22 @@ Test(tensor, a_boolean_byte_other_than_0_or_1_is_true)
     tu_destroy(&t);
 }
 
+/* A name set from no characters and no array (count 0, NULL) is the empty name (found by
+ * tests/fuzz/fuzz_api_calls: the NUL check passed the NULL array to memchr, undefined
+ * behaviour even for 0 bytes). */
+Test(tensor, an_empty_name_from_a_null_array)
+{
+    int64_t dims[] = {4}, strides[] = {1}, n = -1;
+    hipdnnBackendDescriptor_t t = new_tensor(1, dims, strides, HIPDNN_DATA_FLOAT);
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, 3, "abc"));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, 0, NULL));
+    TU_OK(hipdnnBackendFinalize(t));
+    char name[8] = "xyz";
+    TU_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
+    cr_expect(n == 1 && name[0] == '\0', "the name reads back as \"%s\" (count %lld)", name, (long long)n);
+    tu_destroy(&t);
+}
+
 /* Finalize with a broken layout: BAD_PARAM, and the tensor stays unfinalized and fixable. */
 static void expect_finalize_fails(hipdnnBackendDescriptor_t t, const char *what)
 {

@@ -13,5 +13,7 @@ cp -R "$corpus"/. "$work"/
 mkdir -p "$artifacts"
 seed=${HIPDNN_FUZZ_SEED:-$(od -An -N4 -tu4 /dev/urandom | tr -d ' ')}
 echo "fuzz: $(basename "$harness") -runs=$runs -seed=$seed (HIPDNN_FUZZ_SEED=$seed replays it)"
-exec "$harness" -runs="$runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 \
-    -print_final_stats=1 -artifact_prefix="$artifacts/" "$work"
+rc=0
+"$harness" -runs="$runs" -seed="$seed" -timeout=10 -rss_limit_mb=2048 -print_final_stats=1 \
+    -artifact_prefix="$artifacts/" "$work" || rc=$?
+exit $rc

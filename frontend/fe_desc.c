@@ -290,6 +290,14 @@ static hipdnnStatus_t build_desc_val(const fe_obj *o, const fe_attr *a, int64_t 
     return HIPDNN_STATUS_SUCCESS;
 }
 
+/* A BOOLEAN element is a byte, and a caller's byte may be any value: nonzero is stored as true
+ * (1), so that reading it back as a C bool is defined. */
+static void store_bools(uint8_t *b, int64_t n)
+{
+    for (int64_t i = 0; i < n; i++)
+        b[i] = b[i] != 0;
+}
+
 static hipdnnStatus_t build_plain_val(const fe_obj *o, const fe_attr *a, int64_t n,
                                       const void *elems, fe_val *nv)
 {
@@ -297,6 +305,8 @@ static hipdnnStatus_t build_plain_val(const fe_obj *o, const fe_attr *a, int64_t
     nv->n = n;
     if (a->shape == FE_ONE) {
         memcpy(&nv->one, elems, sz);
+        if (a->type == HIPDNN_TYPE_BOOLEAN)
+            store_bools((uint8_t *)&nv->one, 1);
         return HIPDNN_STATUS_SUCCESS;
     }
     /* arrays and strings: a private copy, strings NUL-terminated */
@@ -305,6 +315,8 @@ static hipdnnStatus_t build_plain_val(const fe_obj *o, const fe_attr *a, int64_t
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "%s %s: out of memory", o->cls->name, a->name);
     if (n > 0)
         memcpy(nv->arr, elems, (size_t)n * sz);
+    if (a->type == HIPDNN_TYPE_BOOLEAN)
+        store_bools(nv->arr, n);
     ((char *)nv->arr)[(size_t)n * sz] = '\0';
     return HIPDNN_STATUS_SUCCESS;
 }
@@ -324,7 +336,7 @@ hipdnnStatus_t fe_set_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttribut
                          d, a->name);
     if (a->wire == FE_W_STRING && n > 0 && ((const char *)elems)[n - 1] == '\0')
         n--; /* a text given with its terminator */
-    const char *nul = a->wire == FE_W_STRING ? memchr(elems, '\0', (size_t)n) : NULL;
+    const char *nul = a->wire == FE_W_STRING && n > 0 ? memchr(elems, '\0', (size_t)n) : NULL;
     if (nul != NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: the text has a NUL byte at offset %lld "
                          "(names and ids are NUL-free text)", d, a->name,

@@ -750,6 +750,38 @@ Test(tensor, is_by_value_is_false_without_a_value)
     tu_destroy(&t);
 }
 
+/* A BOOLEAN element is one byte; a caller's byte other than 0 or 1 (here 0x84, found by
+ * tests/fuzz/fuzz_api_calls: finalize read it as a C bool, undefined behaviour) is true, and
+ * reads back as 1. */
+Test(tensor, a_boolean_byte_other_than_0_or_1_is_true)
+{
+    int64_t dims[] = {2, 3}, strides[] = {3, 1}, n = 0;
+    hipdnnBackendDescriptor_t t = new_tensor(2, dims, strides, HIPDNN_DATA_FLOAT);
+    uint8_t byte = 0x84, back = 0x55;
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &byte));
+    TU_OK(hipdnnBackendFinalize(t));
+    TU_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1, &n, &back));
+    cr_expect_eq(n, 1);
+    cr_expect_eq(back, 1, "IS_VIRTUAL set as byte 0x84 reads back as 0x%x", back);
+    tu_destroy(&t);
+}
+
+/* A name set from no characters and no array (count 0, NULL) is the empty name (found by
+ * tests/fuzz/fuzz_api_calls: the NUL check passed the NULL array to memchr, undefined
+ * behaviour even for 0 bytes). */
+Test(tensor, an_empty_name_from_a_null_array)
+{
+    int64_t dims[] = {4}, strides[] = {1}, n = -1;
+    hipdnnBackendDescriptor_t t = new_tensor(1, dims, strides, HIPDNN_DATA_FLOAT);
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, 3, "abc"));
+    TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, 0, NULL));
+    TU_OK(hipdnnBackendFinalize(t));
+    char name[8] = "xyz";
+    TU_OK(hipdnnBackendGetAttribute(t, HIPDNN_ATTR_TENSOR_NAME_EXT, HIPDNN_TYPE_CHAR, sizeof name, &n, name));
+    cr_expect(n == 1 && name[0] == '\0', "the name reads back as \"%s\" (count %lld)", name, (long long)n);
+    tu_destroy(&t);
+}
+
 /* Finalize with a broken layout: BAD_PARAM, and the tensor stays unfinalized and fixable. */
 static void expect_finalize_fails(hipdnnBackendDescriptor_t t, const char *what)
 {

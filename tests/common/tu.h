@@ -100,4 +100,20 @@ static inline void tu_packed_strides(int rank, const int64_t *dims, int64_t *str
     }
 }
 
+/* Strides of a convolution operand's dims (rank 4 or 5; dim 1 the channels): NCHW, or with
+ * nhwc the channels fastest; the fastest dim's extent rounded up to a multiple of 8 with nhwc
+ * and pad8 (pixels of 8-channel chunks), then `pad` elements more. */
+static inline void tu_conv_strides(int rank, const int64_t *dims, bool nhwc, bool pad8, int64_t pad, int64_t *s)
+{
+    int order[8], n = 0; /* fastest first */
+    if (nhwc)
+        order[n++] = 1;
+    for (int d = rank - 1; d >= 0; d--)
+        if (!nhwc || d != 1)
+            order[n++] = d;
+    int64_t acc = 1;
+    for (int i = 0; i < rank; i++)
+        s[order[i]] = acc, acc *= i > 0 ? dims[order[i]] : (nhwc && pad8 ? (dims[1] + 7) / 8 * 8 : dims[order[0]]) + pad;
+}
+
 #endif

@@ -57,21 +57,7 @@ static int64_t out_dim(const conv_p *c, int d)
 static void strides_of(const conv_p *c, int r, const int64_t *dims, int64_t *s)
 {
     bool nhwc = c->lay == NHWC || (c->lay == GAPS && c->gaps_nhwc);
-    int order[5], n = 0; /* fastest first */
-    if (nhwc)
-        order[n++] = 1;
-    for (int d = r - 1; d >= 0; d--)
-        if (!nhwc || d != 1)
-            order[n++] = d;
-    int64_t acc = 1;
-    for (int i = 0; i < r; i++) {
-        int d = order[i];
-        s[d] = acc;
-        int64_t len = dims[d];
-        if (c->lay == GAPS && i == 0)
-            len = nhwc ? (dims[d] + 7) / 8 * 8 : dims[d] + 3;
-        acc *= len;
-    }
+    tu_conv_strides(r, dims, nhwc, c->lay == GAPS, c->lay == GAPS && !nhwc ? 3 : 0, s);
 }
 
 static json_t *ints(int n, const int64_t *v)

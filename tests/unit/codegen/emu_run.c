@@ -178,7 +178,7 @@ static int elem_bits(hipdnnDataType_t t)
     }
 }
 
-static ir_buf view_of(const ir_tensor *t, void *data)
+ir_buf emu_view(const ir_tensor *t, void *data)
 {
     ir_buf b = {.data = data, .dtype = t->dtype, .rank = t->rank};
     memcpy(b.dims, t->dims, sizeof b.dims);
@@ -217,7 +217,7 @@ static bool positive(const emu_case *c, int64_t uid)
 
 static void fill(const emu_case *c, const ir_tensor *t, void *data)
 {
-    ir_buf b = view_of(t, data);
+    ir_buf b = emu_view(t, data);
     bool pos = positive(c, t->uid);
     int64_t idx[IR_MAX_RANK] = {0};
     do
@@ -249,8 +249,11 @@ void emu_bufs_make(const emu_case *c, emu_bufs *b)
             memcpy(b->ref[i], t->value, sizeof t->value);
         else if (t->producer < 0 && !t->is_virtual)
             fill(c, t, b->ref[i]);
-        memcpy(b->got[i], b->ref[i], n);
     }
+    if (c->fill != NULL)
+        c->fill(c, b);
+    for (int i = 0; i < g->n_t; i++)
+        memcpy(b->got[i], b->ref[i], b->bytes[i]);
 }
 
 void emu_bufs_free(emu_bufs *b)
@@ -272,12 +275,12 @@ void emu_reference(const ir_graph *g, emu_bufs *b)
         ir_buf *outp[IR_MAX_SLOTS];
         for (int s = 0; s < op->n_in; s++) {
             if (op->in[s] >= 0)
-                in[s] = view_of(&g->t[op->in[s]], b->ref[op->in[s]]);
+                in[s] = emu_view(&g->t[op->in[s]], b->ref[op->in[s]]);
             inp[s] = op->in[s] >= 0 ? &in[s] : NULL;
         }
         for (int s = 0; s < op->n_out; s++) {
             if (op->out[s] >= 0)
-                out[s] = view_of(&g->t[op->out[s]], b->ref[op->out[s]]);
+                out[s] = emu_view(&g->t[op->out[s]], b->ref[op->out[s]]);
             outp[s] = op->out[s] >= 0 ? &out[s] : NULL;
         }
         ir_ref_ctx ctx = {inp, outp, op->n_in, op->n_out};
@@ -340,7 +343,7 @@ static size_t stray_bytes(const ir_graph *g, const ir_kernel *k, const emu_bufs 
     cr_assert_not_null(elem);
     if (out) {
         int64_t idx[IR_MAX_RANK] = {0};
-        ir_buf v = view_of(t, b->got[i]);
+        ir_buf v = emu_view(t, b->got[i]);
         do {
             size_t lo, hi;
             elem_bytes(t, idx, &lo, &hi);
@@ -363,7 +366,7 @@ size_t emu_compare(const emu_case *c, const ir_kernel *k, const emu_bufs *b, boo
     size_t bad = 0;
     for (int w = 0; w < k->n_writes; w++) {
         int ti = k->writes[w];
-        ir_buf got = view_of(&g->t[ti], b->got[ti]), want = view_of(&g->t[ti], b->ref[ti]);
+        ir_buf got = emu_view(&g->t[ti], b->got[ti]), want = emu_view(&g->t[ti], b->ref[ti]);
         char what[400];
         snprintf(what, sizeof what, "%s: output uid %lld (seed %llu)", c->what, (long long)g->t[ti].uid,
                  (unsigned long long)seed);

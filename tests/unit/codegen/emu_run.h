@@ -32,11 +32,16 @@
 
 #define EMU_MAX_POSITIVE 8
 
+struct emu_bufs;
+
 typedef struct emu_case {
     ir_graph g;                          /* sealed; fuses into one kernel */
     cg_target target;                    /* platform "nvidia", an arch and knobs */
     int64_t positive[EMU_MAX_POSITIVE];  /* uids drawn from [0.5, 2] (0 = unused) */
     char what[200];                      /* names the case in messages */
+    /* Optional: after the random fill, gives inputs values of the case's choosing (page ids,
+     * lengths) in the reference's copies (b->ref); the kernel's copies are made from them. */
+    void (*fill)(const struct emu_case *c, struct emu_bufs *b);
 } emu_case;
 
 /* The host twin of an emitted kernel: a loaded shared object. */
@@ -85,6 +90,8 @@ void emu_build(const cg_kernel *kn, const char *source, emu_module *m);
 void emu_unload(emu_module *m);
 
 void emu_bufs_make(const emu_case *c, emu_bufs *b);
+/* A view of tensor t over `data` (one of b->ref / b->got), for ir_load / ir_store. */
+ir_buf emu_view(const ir_tensor *t, void *data);
 void emu_bufs_free(emu_bufs *b);
 /* Runs the reference interpreter op by op over b->ref. */
 void emu_reference(const ir_graph *g, emu_bufs *b);

@@ -23,8 +23,11 @@
  * The rebuilt file: dir/data.mdb.rebuild-<pid>, an LMDB environment of its own (MDB_NOSUBDIR,
  * MDB_NOLOCK: no one else knows it), filled by the caller's `fill` through kc__sink_put /
  * kc__sink_atime, committed every 64 MiB, synced, renamed to data.mdb. A damaged file moved
- * aside keeps its bytes as dir/data.mdb.corrupt-<UTC time>-<pid>.
+ * aside keeps its bytes as dir/data.mdb.corrupt-<UTC time>-<pid>, for a person to look at; only
+ * the newest is kept (each can be as large as the cache), the older ones are removed when a new
+ * one is moved aside.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <limits.h>
@@ -85,6 +88,26 @@ static const char *lock_problem(int err)
 
 /* ---- moving a damaged file aside (at open) ---------------------------------------------------- */
 
+#define CORRUPT_PREFIX "data.mdb.corrupt-"
+
+/* Removes the damaged files moved aside before `keep` (a name in dir): at most one is kept. */
+static void drop_older_corrupt(const char *dir, const char *keep)
+{
+    DIR *d = opendir(dir);
+    if (d == NULL)
+        return;
+    for (struct dirent *e; (e = readdir(d)) != NULL;) {
+        if (strncmp(e->d_name, CORRUPT_PREFIX, sizeof CORRUPT_PREFIX - 1) != 0 || strcmp(e->d_name, keep) == 0)
+            continue;
+        struct stat st;
+        if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode) &&
+            unlinkat(dirfd(d), e->d_name, 0) == 0)
+            base_log(HIPDNN_SEV_WARN, "kernel cache %s: removed %s (an older damaged file; the newest is kept)",
+                     dir, e->d_name);
+    }
+    closedir(d);
+}
+
 kc_quarantine kc__quarantine(const char *dir, const char *damage, char *note, size_t note_size)
 {
     int fd, err = kc__excl_lock(dir, &fd);
@@ -103,11 +126,14 @@ kc_quarantine kc__quarantine(const char *dir, const char *damage, char *note, si
     struct tm tm;
     strftime(stamp, sizeof stamp, "%Y%m%dT%H%M%SZ", gmtime_r(&now, &tm));
     snprintf(from, sizeof from, "%s/data.mdb", dir);
-    snprintf(to, sizeof to, "%s/data.mdb.corrupt-%s-%ld", dir, stamp, (long)getpid());
+    int tail = snprintf(to, sizeof to, "%s/", dir);
+    snprintf(to + tail, sizeof to - (size_t)tail, CORRUPT_PREFIX "%s-%ld", stamp, (long)getpid());
     bool moved = rename(from, to) == 0;
     err = errno;
-    if (moved)
+    if (moved) {
+        drop_older_corrupt(dir, to + tail);
         sync_dir(dir);
+    }
     if (fd >= 0)
         close(fd);
     if (moved)

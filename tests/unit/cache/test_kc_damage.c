@@ -8,9 +8,10 @@
  * in LMDB's branch and leaf pages, in the meta pages) repaired by `verify --fix`: it exits
  * cleanly (the sanitizer build turns any memory error into a failure), and leaves a cache that
  * `verify` passes holding only records that verify and match what was stored; the fix under
- * allocation failures; and the fix refused, changing nothing, while another process has the
- * cache open.
+ * allocation failures; the fix refused, changing nothing, while another process has the
+ * cache open; and only the newest moved-aside file kept.
  */
+#include <dirent.h>
 #include <errno.h>
 #include <stdarg.h>
 #include <stdlib.h>
@@ -122,6 +123,38 @@ static bool moved_aside(const char *d, const uint8_t *want, size_t want_len, con
               "%s: %s holds the damaged file unchanged (%zu of %zu bytes)", what, name, len, want_len);
     free(got);
     return true;
+}
+
+/* Each damaged file can be as large as the cache: moving a new one aside removes the older ones
+ * (a name of that pattern, whatever it holds), and only the newest stays, byte for byte. */
+Test(kc_damage, only_the_newest_damaged_file_is_kept)
+{
+    dir = cache_with(image, 4097);
+    char older[600], other[600];
+    snprintf(older, sizeof older, "%s/data.mdb.corrupt-20200101T000000Z-1", dir);
+    snprintf(other, sizeof other, "%s/data.mdb.keep-me", dir);
+    kt_write_file(older, "old damage", 10);
+    kt_write_file(other, "not ours", 8);
+    kt_count_warnings("damaged");
+    kc_options o = {.dir = dir, .no_sync = true};
+    kc_cache *c = NULL;
+    TU_OK(kc_open(&o, &c));
+    kc_close(c);
+    cr_expect(moved_aside(dir, image, 4097, "the new damaged file"), "the damaged data.mdb was moved aside");
+    struct stat st;
+    cr_expect_neq(stat(older, &st), 0, "the older damaged file is removed");
+    cr_expect_eq(stat(other, &st), 0, "files of other names are left alone");
+    int n = 0;
+    char name[256];
+    DIR *d = opendir(dir);
+    for (struct dirent *e; d != NULL && (e = readdir(d)) != NULL;)
+        n += strncmp(e->d_name, "data.mdb.corrupt-", 17) == 0 && snprintf(name, sizeof name, "%s", e->d_name) > 0;
+    if (d != NULL)
+        closedir(d);
+    cr_expect_eq(n, 1, "one damaged file kept (%d)", n);
+    cr_expect_eq(kt_warnings(), 2, "a warning for the move and one for the removal (%d)", kt_warnings());
+    kt_rmrf(dir);
+    dir = NULL;
 }
 
 /* The lengths to cut at: the page boundaries around the meta pages, the end, and random ones. */

@@ -372,7 +372,12 @@ static hipdnnStatus_t build_with(partition_fn split, int64_t engine_id, const fe
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     ctx->stats.kernels = p->n_kernels;
-    ctx->stats.plan_not_stored += !fe_jit_plan_store(ctx->cache, &ref, p);
+    /* a plan record naming a kernel the cache lacks would only be read, found unusable and
+     * rebuilt: store it once every kernel is there (the next build, which finds the others) */
+    if (ctx->stats.kernels_not_stored > 0)
+        ctx->stats.plan_not_stored = 1;
+    else
+        ctx->stats.plan_not_stored += !fe_jit_plan_store(ctx->cache, &ref, p);
     *out = p;
     return HIPDNN_STATUS_SUCCESS;
 }

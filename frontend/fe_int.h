@@ -351,7 +351,8 @@ typedef struct fe_build_stats {
     int64_t cached;      /* code objects taken from the kernel cache (or already loaded) */
     int64_t plan_cached; /* 1: the plan came from the cache's plan table (no lowering, no codegen) */
     int64_t kernels_not_stored; /* compiled, but the cache could not store them */
-    int64_t plan_not_stored;    /* 1: the plan's record could not be stored */
+    int64_t plan_not_stored;    /* 1: the plan's record was not stored (it could not be, or one of
+                                 * its kernels was not) */
 } fe_build_stats;
 
 /* A plan build's surroundings: the kernel cache to use (the plan's KERNEL_CACHE, else the

@@ -96,7 +96,8 @@
  *                                    kernels compiled but not stored in the
  *                                    cache (it is full or cannot be written;
  *                                    the plan still works), and 1 when the
- *                                    plan's own record could not be stored.
+ *                                    plan's own record was not stored (it
+ *                                    could not be, or a kernel of it was not).
  *                                    Asking for 4 or 5 gives the first ones.
  *
  *   On HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR:

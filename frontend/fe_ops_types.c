@@ -3,7 +3,8 @@
  *   outputs     every tensor an operation writes (FE_OUT ports) maps distinct elements to
  *               distinct addresses: no zero stride on a dim of size > 1, no two elements of one
  *               tensor overlapping (what a kernel writing it in parallel needs; inputs may
- *               broadcast with zero strides);
+ *               broadcast with zero strides); interleaved layouts are checked element by
+ *               element up to 4M elements and refused, saying so, beyond;
  *   products    the two operands of a matmul or convolution have one data type (mixed types are
  *               cast first with a pointwise IDENTITY, op-semantics.md §1.3, §2.1), and the result
  *               type suits them: a floating type for floating operands, INT32 or FLOAT for
@@ -48,27 +49,73 @@ static int by_stride(const void *a, const void *b)
     return (x->stride > y->stride) - (x->stride < y->stride);
 }
 
-/* True when tensor t's elements occupy distinct addresses: taken in increasing stride order,
- * each dim of size > 1 steps past the whole extent of the dims before it. */
-static bool one_address_each(fe_tensor_view t, int *culprit)
+typedef enum addresses { DISTINCT, SHARED, UNCHECKED } addresses;
+
+/* Elements tried one by one when the stride rule cannot tell: at most this many, spanning at
+ * most this many addresses (a bitset of 4 MiB). */
+#define EXACT_MAX_ELEMENTS (1ll << 22)
+#define EXACT_MAX_SPAN (1ll << 25)
+
+/* Visits every element's offset, marking it in a bitset of span bits: SHARED at the first offset
+ * seen twice; UNCHECKED when the bitset cannot be had. */
+static addresses exact_check(const axis *ax, int n, int64_t span)
+{
+    uint8_t *seen = base_calloc((size_t)(span + 7) / 8, 1);
+    if (seen == NULL)
+        return UNCHECKED;
+    int64_t idx[FE_MAX_RANK] = {0}, off = 0;
+    addresses r = DISTINCT;
+    for (;;) {
+        if (seen[off >> 3] & (1u << (off & 7))) {
+            r = SHARED;
+            break;
+        }
+        seen[off >> 3] |= (uint8_t)(1u << (off & 7));
+        int d = 0;
+        for (; d < n && ++idx[d] == ax[d].dim; d++)
+            off -= (ax[d].dim - 1) * ax[d].stride, idx[d] = 0;
+        if (d == n)
+            break;
+        off += ax[d].stride;
+    }
+    base_free(seen);
+    return r;
+}
+
+/* Whether tensor t's elements occupy distinct addresses. Taken in increasing stride order, dims
+ * of size > 1 that each step past the whole extent of the dims before them are distinct (every
+ * dense or padded layout, any permutation); a zero stride is not. Other layouts (dims interleaved:
+ * [4, 6] with strides [5, 4] is distinct, with [4, 3] it is not) are checked element by element
+ * when small enough (EXACT_MAX_*), else UNCHECKED. *culprit: the first dim that breaks the rule. */
+static addresses one_address_each(fe_tensor_view t, int *culprit)
 {
     axis ax[FE_MAX_RANK];
     int n = 0;
+    int64_t numel = 1, span = 1;
     for (int i = 0; i < t.rank; i++)
-        if (t.dims[i] > 1)
+        if (t.dims[i] > 1) {
             ax[n++] = (axis){t.dims[i], t.strides[i]};
+            numel = t.dims[i] < EXACT_MAX_ELEMENTS / numel ? numel * t.dims[i] : EXACT_MAX_ELEMENTS;
+            span += (t.dims[i] - 1) * t.strides[i];
+        }
     qsort(ax, (size_t)n, sizeof ax[0], by_stride);
     int64_t reach = 0; /* the largest offset of the dims so far */
-    for (int i = 0; i < n; i++) {
-        if (ax[i].stride <= reach) {
-            for (*culprit = 0; *culprit < t.rank; (*culprit)++)
-                if (t.dims[*culprit] == ax[i].dim && t.strides[*culprit] == ax[i].stride)
-                    break;
-            return false;
-        }
+    int broken = -1;
+    for (int i = 0; i < n && broken < 0; i++) {
+        if (ax[i].stride <= reach)
+            broken = i;
         reach += (ax[i].dim - 1) * ax[i].stride;
     }
-    return true;
+    if (broken < 0)
+        return DISTINCT;
+    for (*culprit = 0; *culprit < t.rank; (*culprit)++)
+        if (t.dims[*culprit] == ax[broken].dim && t.strides[*culprit] == ax[broken].stride)
+            break;
+    if (ax[broken].stride == 0)
+        return SHARED;
+    if (numel >= EXACT_MAX_ELEMENTS || span > EXACT_MAX_SPAN) /* strides are non-negative: span bounds every offset */
+        return UNCHECKED;
+    return exact_check(ax, n, span);
 }
 
 static hipdnnStatus_t check_outputs(fe_obj *op)
@@ -82,11 +129,20 @@ static hipdnnStatus_t check_outputs(fe_obj *op)
             fe_obj *obj = a->shape == FE_ONE ? v->one.obj : ((fe_obj **)v->arr)[k];
             fe_tensor_view t = fe_tensor(obj);
             int d = 0;
-            if (!one_address_each(t, &d))
+            addresses r = one_address_each(t, &d);
+            if (r == SHARED)
                 return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: %s: output tensor uid %lld has "
                                  "overlapping elements (dim %d of size %lld with stride %lld lands "
                                  "on elements of the dims of smaller strides); an output needs one "
                                  "address per element", op->cls->name, a->name, (long long)t.uid, d,
+                                 (long long)t.dims[d], (long long)t.strides[d]);
+            if (r == UNCHECKED)
+                return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: %s: output tensor uid %lld: dim %d of size "
+                                 "%lld with stride %lld interleaves with the dims of smaller strides, and "
+                                 "the tensor is too large to check element by element that no two "
+                                 "elements share an address; an output needs one address per element "
+                                 "(give each dim, by increasing stride, a stride past the extent of the "
+                                 "ones before it)", op->cls->name, a->name, (long long)t.uid, d,
                                  (long long)t.dims[d], (long long)t.strides[d]);
         }
     }

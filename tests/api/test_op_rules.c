@@ -1,6 +1,7 @@
 /* test_op_rules.c — the rules every operation shares at finalize (frontend/fe_ops_types.c),
  * through the public API: an output tensor needs one address per element (zero strides and
- * overlapping strides refused; broadcasting inputs and any permuted dense output accepted), and
+ * overlapping strides refused, interleaved ones checked element by element; broadcasting inputs
+ * and any permuted dense output accepted), and
  * a matmul's or convolution's operands share one data type with a result type that suits them
  * (before these rules, HALF x FLOAT -> INT8 matmuls finalized and executed). Every refusal names
  * the operation, the port and the rule.
@@ -53,6 +54,28 @@ Test(op_rules, outputs_need_one_address_per_element)
                                "elements (dim 0 of size 4 with stride 0") != NULL, "%s", tu_msg());
     TU_EQ(add_with_output((int64_t[]){5, 1}, 6), HIPDNN_STATUS_BAD_PARAM); /* rows overlap by one */
     cr_expect(strstr(tu_msg(), "dim 0 of size 4 with stride 5") != NULL, "%s", tu_msg());
+    /* interleaved dims, checked element by element: i·5 + j·4 are distinct for i < 4, j < 6;
+     * i·4 + j·3 are not (3·4 = 4·3) */
+    TU_OK(add_with_output((int64_t[]){5, 4}, 6));
+    TU_EQ(add_with_output((int64_t[]){4, 3}, 6), HIPDNN_STATUS_BAD_PARAM);
+    cr_expect(strstr(tu_msg(), "output tensor uid 3 has overlapping elements (dim 0 of size 4 with stride 4") != NULL,
+              "%s", tu_msg());
+}
+
+/* An interleaved output layout too large to check element by element is refused, saying so. */
+Test(op_rules, large_interleaved_outputs_are_refused_with_the_reason)
+{
+    int64_t d[] = {4096, 4096}, s[] = {4096, 1}, ys[] = {4097, 4095};
+    hipdnnBackendDescriptor_t x = tensor(1, HIPDNN_DATA_FLOAT, 2, d, s);
+    hipdnnBackendDescriptor_t y = tensor(3, HIPDNN_DATA_FLOAT, 2, d, ys), op;
+    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
+    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, x);
+    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, y);
+    TU_EQ(hipdnnBackendFinalize(op), HIPDNN_STATUS_BAD_PARAM);
+    cr_expect(strstr(tu_msg(), "too large to check element by element") != NULL, "%s", tu_msg());
+    hipdnnBackendDestroyDescriptor(op), hipdnnBackendDestroyDescriptor(x), hipdnnBackendDestroyDescriptor(y);
 }
 
 /* C = A·B with [1,M,K] x [1,K,N] of the given types; returns the finalize status. */

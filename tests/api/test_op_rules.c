@@ -24,6 +24,22 @@ static void set_desc(hipdnnBackendDescriptor_t d, hipdnnBackendAttributeName_t a
     TU_OK(hipdnnBackendSetAttribute(d, a, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &v));
 }
 
+/* The finalize status of pointwise `mode` on x (and b, when not NULL) into y. */
+static hipdnnStatus_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t x, hipdnnBackendDescriptor_t b,
+                                hipdnnBackendDescriptor_t y)
+{
+    hipdnnBackendDescriptor_t op;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
+    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, x);
+    if (b != NULL)
+        set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, b);
+    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, y);
+    hipdnnStatus_t st = hipdnnBackendFinalize(op);
+    hipdnnBackendDestroyDescriptor(op);
+    return st;
+}
+
 /* y = x + b with x [4,6] packed, b [1,6] broadcast (stride 0 on its dim of 1... and on a dim of
  * 4 when bstride0 == 0), y with the given strides; returns the finalize status. */
 static hipdnnStatus_t add_with_output(const int64_t *ystrides, int64_t bstride0)
@@ -31,16 +47,9 @@ static hipdnnStatus_t add_with_output(const int64_t *ystrides, int64_t bstride0)
     int64_t d[] = {4, 6}, s[] = {6, 1}, bd[] = {4, 6}, bs[] = {bstride0, 1};
     hipdnnBackendDescriptor_t x = tensor(1, HIPDNN_DATA_FLOAT, 2, d, s);
     hipdnnBackendDescriptor_t b = tensor(2, HIPDNN_DATA_FLOAT, 2, bd, bs);
-    hipdnnBackendDescriptor_t y = tensor(3, HIPDNN_DATA_FLOAT, 2, d, ystrides), op;
-    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_ADD;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, x);
-    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, b);
-    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, y);
-    hipdnnStatus_t st = hipdnnBackendFinalize(op);
-    hipdnnBackendDestroyDescriptor(op), hipdnnBackendDestroyDescriptor(x);
-    hipdnnBackendDestroyDescriptor(b), hipdnnBackendDestroyDescriptor(y);
+    hipdnnBackendDescriptor_t y = tensor(3, HIPDNN_DATA_FLOAT, 2, d, ystrides);
+    hipdnnStatus_t st = pointwise(HIPDNN_POINTWISE_ADD, x, b, y);
+    hipdnnBackendDestroyDescriptor(x), hipdnnBackendDestroyDescriptor(b), hipdnnBackendDestroyDescriptor(y);
     return st;
 }
 
@@ -67,15 +76,10 @@ Test(op_rules, large_interleaved_outputs_are_refused_with_the_reason)
 {
     int64_t d[] = {4096, 4096}, s[] = {4096, 1}, ys[] = {4097, 4095};
     hipdnnBackendDescriptor_t x = tensor(1, HIPDNN_DATA_FLOAT, 2, d, s);
-    hipdnnBackendDescriptor_t y = tensor(3, HIPDNN_DATA_FLOAT, 2, d, ys), op;
-    hipdnnPointwiseMode_t mode = HIPDNN_POINTWISE_RELU_FWD;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, x);
-    set_desc(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, y);
-    TU_EQ(hipdnnBackendFinalize(op), HIPDNN_STATUS_BAD_PARAM);
+    hipdnnBackendDescriptor_t y = tensor(3, HIPDNN_DATA_FLOAT, 2, d, ys);
+    TU_EQ(pointwise(HIPDNN_POINTWISE_RELU_FWD, x, NULL, y), HIPDNN_STATUS_BAD_PARAM);
     cr_expect(strstr(tu_msg(), "too large to check element by element") != NULL, "%s", tu_msg());
-    hipdnnBackendDestroyDescriptor(op), hipdnnBackendDestroyDescriptor(x), hipdnnBackendDestroyDescriptor(y);
+    hipdnnBackendDestroyDescriptor(x), hipdnnBackendDestroyDescriptor(y);
 }
 
 /* C = A·B with [1,M,K] x [1,K,N] of the given types; returns the finalize status. */

@@ -25,7 +25,7 @@
  * kc__sink_atime, committed every 64 MiB, synced, renamed to data.mdb. A damaged file moved
  * aside keeps its bytes as dir/data.mdb.corrupt-<UTC time>-<pid>, for a person to look at; only
  * the newest is kept (each can be as large as the cache), the older ones are removed when a new
- * one is moved aside.
+ * one is moved aside. A rebuild file left by a repair that was killed is removed by the next one.
  */
 #include <dirent.h>
 #include <errno.h>
@@ -89,21 +89,22 @@ static const char *lock_problem(int err)
 /* ---- moving a damaged file aside (at open) ---------------------------------------------------- */
 
 #define CORRUPT_PREFIX "data.mdb.corrupt-"
+#define REBUILD_PREFIX "data.mdb.rebuild-"
 
-/* Removes the damaged files moved aside before `keep` (a name in dir): at most one is kept. */
-static void drop_older_corrupt(const char *dir, const char *keep)
+/* Removes the files of dir whose names start with prefix, but `keep` (NULL: none); each removal
+ * is logged with `what` they are. */
+static void drop_files(const char *dir, const char *prefix, const char *keep, const char *what)
 {
     DIR *d = opendir(dir);
     if (d == NULL)
         return;
     for (struct dirent *e; (e = readdir(d)) != NULL;) {
-        if (strncmp(e->d_name, CORRUPT_PREFIX, sizeof CORRUPT_PREFIX - 1) != 0 || strcmp(e->d_name, keep) == 0)
+        if (strncmp(e->d_name, prefix, strlen(prefix)) != 0 || (keep != NULL && strcmp(e->d_name, keep) == 0))
             continue;
         struct stat st;
         if (fstatat(dirfd(d), e->d_name, &st, AT_SYMLINK_NOFOLLOW) == 0 && !S_ISDIR(st.st_mode) &&
             unlinkat(dirfd(d), e->d_name, 0) == 0)
-            base_log(HIPDNN_SEV_WARN, "kernel cache %s: removed %s (an older damaged file; the newest is kept)",
-                     dir, e->d_name);
+            base_log(HIPDNN_SEV_WARN, "kernel cache %s: removed %s (%s)", dir, e->d_name, what);
     }
     closedir(d);
 }
@@ -131,7 +132,7 @@ kc_quarantine kc__quarantine(const char *dir, const char *damage, char *note, si
     bool moved = rename(from, to) == 0;
     err = errno;
     if (moved) {
-        drop_older_corrupt(dir, to + tail);
+        drop_files(dir, CORRUPT_PREFIX, to + tail, "an older damaged file; the newest is kept");
         sync_dir(dir);
     }
     if (fd >= 0)
@@ -227,9 +228,10 @@ static int sink_finish(kc_sink *s)
 static hipdnnStatus_t rebuild_locked(kc_env *e, uint64_t map_bytes, kc_fill_fn fill, void *ctx)
 {
     char tmp[PATH_MAX], data[PATH_MAX];
-    snprintf(tmp, sizeof tmp, "%s/data.mdb.rebuild-%ld", e->dir, (long)getpid());
+    snprintf(tmp, sizeof tmp, "%s/" REBUILD_PREFIX "%ld", e->dir, (long)getpid());
     snprintf(data, sizeof data, "%s/data.mdb", e->dir);
-    unlink(tmp);
+    /* under the exclusive lock no other repair runs: any rebuild file is a dead one's */
+    drop_files(e->dir, REBUILD_PREFIX, NULL, "left by a repair that did not finish");
     struct stat st;
     uint64_t size = stat(data, &st) == 0 ? (uint64_t)st.st_size : 0;
     uint64_t want = 2 * size + (1ull << 20); /* the kept records take at most the old file's pages */

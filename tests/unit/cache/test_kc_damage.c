@@ -347,6 +347,41 @@ static void flip_trial(int trial)
     dir = NULL;
 }
 
+/* A repair killed midway leaves data.mdb.rebuild-<pid>; the next repair removes it. The file is
+ * damaged by bit flips in tree pages until verify sees the damage (so that --fix rebuilds). */
+Test(kc_damage, a_repair_removes_what_a_killed_one_left)
+{
+    tu_seed("kc_damage/a_repair_removes_what_a_killed_one_left");
+    uint8_t *img = malloc(image_len);
+    cr_assert_not_null(img);
+    bool repaired = false;
+    for (int trial = 0; trial < 20 && !repaired; trial++) {
+        memcpy(img, image, image_len);
+        for (int i = 0; i < 16; i++)
+            img[flip_at(1)] ^= (uint8_t)(1u << tu_range(0, 7));
+        dir = cache_with(img, image_len);
+        char left[600];
+        snprintf(left, sizeof left, "%s/data.mdb.rebuild-999999", dir);
+        kt_write_file(left, "half a rebuilt file", 19);
+        kt_cli_run r = cli("--dir", dir, "verify", NULL);
+        int seen = r.status;
+        kt_cli_free(&r);
+        if (seen == 1) {
+            r = cli("--dir", dir, "verify", "--fix", NULL);
+            expect_clean_exit(&r, "verify --fix");
+            cr_expect_eq(r.status, 0, "verify --fix exits 0: %s%s", r.out, r.err);
+            kt_cli_free(&r);
+            struct stat st;
+            cr_expect_neq(stat(left, &st), 0, "the killed repair's rebuild file is removed");
+            repaired = true;
+        }
+        kt_rmrf(dir);
+        dir = NULL;
+    }
+    free(img);
+    cr_assert(repaired, "20 damaged files, none that verify reported damaged");
+}
+
 Test(kc_damage, bit_flips_repaired_by_verify_fix)
 {
     tu_seed("kc_damage/bit_flips_repaired_by_verify_fix");

@@ -6,7 +6,8 @@
 #         second finds each one cached
 #   test  install what is missing, build with warnings as errors (gcc), run every CPU test, then
 #         rebuild with AddressSanitizer + UndefinedBehaviorSanitizer (clang) and run them again;
-#         ends with one line per pass: "N passed, M failed, K skipped" (skipped tests named)
+#         ends with lines per pass: "N passed, M failed, K skipped" (skipped tests named) and
+#         "skipped because: REASON (count), ..."
 # Works on a fresh Debian 12 machine (as root, or with sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -68,8 +69,9 @@ warm_main() {
 }
 
 # run_tests DIR LABEL — every test of build DIR (ctest; each Criterion test on its own, see
-# tests/CMakeLists.txt), its output kept in DIR/ctest.log; then the line
+# tests/CMakeLists.txt), its output kept in DIR/ctest.log; then the lines
 #   LABEL: N passed, M failed, K skipped (skipped: program:suite (count), ...)
+#   LABEL: skipped because: REASON (count), ...
 # A skipped test (no GPU, no compiler) is never counted as passed. Fails when a test failed or
 # when no test ran at all.
 run_tests() {
@@ -90,6 +92,17 @@ run_tests() {
              skipped ? " (skipped: " list ")" : ""
       if (failed) printf "%s: failed:%s\n", label, bad
     }' "$dir/ctest.log" | tee -a "$summary"
+  # why they skipped: each skipped test prints "skipped: suite/test: REASON: details" (tu_main.c)
+  awk -v label="$label" '
+    /^skipped: / {
+      r = $0; sub(/^skipped: [^:]*: /, "", r); sub(/: .*/, "", r); why[r]++; n++
+    }
+    END {
+      if (!n) exit
+      list = ""
+      for (r in why) list = list (list == "" ? "" : ", ") r " (" why[r] ")"
+      printf "%s: skipped because: %s\n", label, list
+    }' "$dir/Testing/Temporary/LastTest.log" 2>/dev/null | tee -a "$summary"
   return $rc
 }
 

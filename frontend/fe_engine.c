@@ -30,6 +30,12 @@ static const fe_engine *engine_of(fe_obj *o)
     return fe_engine_by_id(fe_get(o, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX)->one.i64);
 }
 
+hipdnnStatus_t fe_engine_device_failure(const fe_engine *e)
+{
+    hipdnnStatus_t st = e->device != NULL ? e->device() : HIPDNN_STATUS_SUCCESS;
+    return st == HIPDNN_STATUS_NOT_SUPPORTED ? HIPDNN_STATUS_SUCCESS : st; /* absent: `supports` says why */
+}
+
 static hipdnnStatus_t engine_finalize(fe_obj *o)
 {
     int64_t id = fe_get(o, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX)->one.i64;
@@ -40,9 +46,9 @@ static hipdnnStatus_t engine_finalize(fe_obj *o)
                          (long long)id);
     char why[256] = "";
     fe_obj *g = fe_get(o, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH)->one.obj;
-    hipdnnStatus_t dev = e->device != NULL ? e->device() : HIPDNN_STATUS_SUCCESS;
-    if (dev != HIPDNN_STATUS_SUCCESS && dev != HIPDNN_STATUS_NOT_SUPPORTED)
-        return dev; /* the device failed (raised by the runtime) */
+    hipdnnStatus_t dev = fe_engine_device_failure(e);
+    if (dev != HIPDNN_STATUS_SUCCESS)
+        return dev;
     if (!e->supports(fe_graph_of(g), why, sizeof why))
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
                          "HIPDNN_BACKEND_ENGINE_DESCRIPTOR: engine '%s' does not support this "

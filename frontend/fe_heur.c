@@ -64,8 +64,8 @@ static hipdnnStatus_t heur_finalize(fe_obj *o)
             if (preferred != (pass == 0))
                 continue;
             why[0] = '\0';
-            hipdnnStatus_t dev = e->device != NULL ? e->device() : HIPDNN_STATUS_SUCCESS;
-            if (dev != HIPDNN_STATUS_SUCCESS && dev != HIPDNN_STATUS_NOT_SUPPORTED) {
+            hipdnnStatus_t dev = fe_engine_device_failure(e);
+            if (dev != HIPDNN_STATUS_SUCCESS) {
                 base_free(hs); /* a device that failed, not one that is absent: say so */
                 return dev;
             }

@@ -395,6 +395,9 @@ typedef struct fe_engine {
 extern const fe_engine *const fe_engines[];
 extern const int fe_n_engines;
 const fe_engine *fe_engine_by_id(int64_t id);
+/* SUCCESS unless e's device is there but failed (fe_engine.device: not NOT_SUPPORTED): then that
+ * status, already raised by the runtime. */
+hipdnnStatus_t fe_engine_device_failure(const fe_engine *e);
 extern const fe_engine fe_reference_engine, fe_jit_engine, fe_jit_unfused_engine;
 extern const fe_class fe_engine_class, fe_enginecfg_class, fe_engineheur_class, fe_plan_class;
 

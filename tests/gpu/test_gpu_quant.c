@@ -134,6 +134,14 @@ static uint32_t bits_at(const ir_tensor *t, const void *p, const int64_t *idx)
     return v;
 }
 
+/* "i,j,k": a multi-index of t, for messages. */
+static void index_text(const ir_tensor *t, const int64_t *idx, char *out, size_t size)
+{
+    out[0] = '\0';
+    for (int d = 0, k = 0; d < t->rank && (size_t)k < size; d++)
+        k += snprintf(out + k, size - (size_t)k, d ? ",%lld" : "%lld", (long long)idx[d]);
+}
+
 static void exact_compare(const ir_tensor *t, void *got_p, void *want_p, const char *what)
 {
     ir_buf got = view(t, got_p), ref = view(t, want_p);
@@ -145,9 +153,8 @@ static void exact_compare(const ir_tensor *t, void *got_p, void *want_p, const c
     } while (ir_next_index(&got, idx));
     if (diff == 0)
         return;
-    char at[128] = "";
-    for (int d = 0, k = 0; d < t->rank; d++)
-        k += snprintf(at + k, sizeof at - (size_t)k, d ? ",%lld" : "%lld", (long long)first[d]);
+    char at[128];
+    index_text(t, first, at, sizeof at);
     cr_expect_eq(diff, 0, "%s: uid %lld: %lld of %lld elements not bit-exact (seed %u), first at [%s]: %g "
                  "(bits %#x), reference %g (bits %#x)", what, (long long)t->uid, (long long)diff,
                  (long long)n, seed, at, ir_load(&got, first), bits_at(t, got_p, first), ir_load(&ref, first),
@@ -177,9 +184,8 @@ static void near_bad(near_counts *c, const char *what, const char *kind, const i
 {
     if (c->bad++ > 0)
         return;
-    char at[128] = "";
-    for (int d = 0, k = 0; d < t->rank; d++)
-        k += snprintf(at + k, sizeof at - (size_t)k, d ? ",%lld" : "%lld", (long long)idx[d]);
+    char at[128];
+    index_text(t, idx, at, sizeof at);
     cr_expect_fail("%s: %s at [%s] (seed %u): %.9g outside [%.9g, %.9g] (reference %.9g)", what, kind, at, seed, got,
                    lo, hi, ref);
 }

@@ -12,8 +12,16 @@
  * "bm64" (jit.sdpa_block_m 64: the wgmma passes' 64-row inner tiles, the default at head dim
  * 128; head dim 64 takes 128) and "w4" (jit.sdpa_warps 4: one warpgroup a wgmma block).
  * Output: "B H S D causal config ms TFLOP/s" per line, for bench/compare_attention.py.
- * Usage: bench_attention [--backward] [--default] [B H S D]  (no sizes: the standard list;
- * --default: the default config only, as bench/suite.sh runs it; after --backward)
+ * Decode (--decode): Q [B,32,Sq,128] against a K/V cache of 8 heads (GQA 32:8), bf16, no mask,
+ * Sq 1, 4, 16, B·Skv = 131072 or 262144 tokens (at least 0.5 GB of K/V: no L2 reuse between
+ * the rotated sets); dense K/V in [b,s,h,d] memory, or paged (containers [blocks,8,64,128], page
+ * tables a random permutation, sequence lengths in memory). Counted: the K/V bytes read once,
+ * 2·B·Skv·8·128·2. Configs beside the default: split counts, stages, 128-key tiles, packing off.
+ * Output: "B Hq Hk Sq Skv D paged config ms TB/s" per line.
+ * Softcap (--softcap): each forward row also with a softcap score modifier c·tanh(S/c), c = 50
+ * (config "softcap"), to report its cost as a ratio to the unmodified default kernel.
+ * Usage: bench_attention [--backward | --decode | --softcap] [--default] [B H S D]  (--decode: [B Sq Skv])  (no sizes: the standard
+ * list; --default: the default config only, as bench/suite.sh runs it)
  */
 #include <math.h>
 #include <string.h>
@@ -32,6 +40,34 @@ static const int64_t configs[][6] = {{128, 128, 8, 2, 1, 1}, {128, 128, 8, 3, 1,
 #define N_KNOBS 6
 
 static bool default_only; /* --default: skip the tile shapes of `configs` */
+static bool softcap;      /* --softcap: a softcap score modifier (c = 50) on every graph */
+
+/* The score modifier graph c·tanh(S/c), c = 50 by value (examples/graphs/sdpa_softcap.json's). */
+static json_t *softcap_graph(int64_t B, int64_t H, int64_t S)
+{
+    json_t *ts = json_array(), *nodes = json_array();
+    for (int uid = 100; uid <= 103; uid++)
+        json_array_append_new(ts, json_pack("{s:i, s:s, s:[I,I,I,I], s:[I,I,I,I], s:b}", "uid", uid, "data_type",
+                                            "FLOAT", "dims", (json_int_t)B, (json_int_t)H, (json_int_t)S,
+                                            (json_int_t)S, "strides", (json_int_t)(H * S * S), (json_int_t)(S * S),
+                                            (json_int_t)S, (json_int_t)1, "virtual", uid > 100));
+    json_array_append_new(ts, json_pack("{s:i, s:s, s:[i,i,i,i], s:[i,i,i,i], s:s, s:{s:f}}", "uid", 104, "data_type",
+                                        "FLOAT", "dims", 1, 1, 1, 1, "strides", 1, 1, 1, 1, "value_type",
+                                        "Float32Value", "value", "value", 50.0));
+    const char *ops[3] = {"DIV", "TANH_FWD", "MUL"};
+    int in0[3] = {100, 101, 102}, in1[3] = {104, -1, 104};
+    for (int i = 0; i < 3; i++) {
+        json_t *a = json_pack("{s:s, s:i, s:i}", "operation", ops[i], "in_0_tensor_uid", in0[i], "out_0_tensor_uid",
+                              101 + i);
+        if (in1[i] >= 0)
+            json_object_set_new(a, "in_1_tensor_uid", json_integer(in1[i]));
+        json_t *n = bench_node("PointwiseAttributes", a);
+        json_object_set_new(n, "name", json_string(ops[i]));
+        json_array_append_new(nodes, n);
+    }
+    return json_pack("{s:s, s:s, s:o, s:o}", "name", "softcap_50", "compute_data_type", "FLOAT", "tensors", ts,
+                     "nodes", nodes);
+}
 
 static json_t *bshd(int uid, int64_t b, int64_t h, int64_t s, int64_t d)
 {
@@ -40,7 +76,7 @@ static json_t *bshd(int uid, int64_t b, int64_t h, int64_t s, int64_t d)
                      (json_int_t)(s * h * d), (json_int_t)d, (json_int_t)(h * d), (json_int_t)1, "virtual", 0);
 }
 
-static hipdnnBackendDescriptor_t attention_graph(int64_t B, int64_t H, int64_t S, int64_t D, bool causal)
+static hipdnnBackendDescriptor_t attention_graph(int64_t B, int64_t H, int64_t S, int64_t D, bool causal, bool mod)
 {
     json_t *ts = json_array();
     for (int uid = 1; uid <= 4; uid++)
@@ -49,6 +85,11 @@ static hipdnnBackendDescriptor_t attention_graph(int64_t B, int64_t H, int64_t S
                           "o_tensor_uid", 4, "attn_scale_value", 1.0 / sqrt((double)D));
     if (causal)
         json_object_set_new(a, "right_bound", json_integer(0));
+    if (mod) {
+        json_object_set_new(a, "score_mod_graph", softcap_graph(B, H, S));
+        json_object_set_new(a, "score_mod_input_uid", json_integer(100));
+        json_object_set_new(a, "score_mod_output_uid", json_integer(103));
+    }
     json_t *nodes = json_array();
     json_array_append_new(nodes, bench_node("SdpaAttributes", a));
     return bench_graph(ts, nodes);
@@ -148,6 +189,126 @@ static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
             hipdnnDeviceFree_ext(bufs[s][i]);
 }
 
+/* ---- decode ---- */
+
+enum { D_Q = 1, D_K, D_V, D_O, D_PAGE_K, D_PAGE_V, D_SEQ_Q, D_SEQ_KV, D_N = 8 };
+#define D_HQ 32
+#define D_HK 8
+#define D_DIM 128
+#define D_BS 64 /* paged block size */
+
+static json_t *dense_tensor(int uid, const char *dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3)
+{
+    return json_pack("{s:i, s:s, s:[I,I,I,I], s:[I,I,I,I], s:b}", "uid", uid, "data_type", dt, "dims",
+                     (json_int_t)d0, (json_int_t)d1, (json_int_t)d2, (json_int_t)d3, "strides",
+                     (json_int_t)(d1 * d2 * d3), (json_int_t)(d2 * d3), (json_int_t)d3, (json_int_t)1, "virtual", 0);
+}
+
+static hipdnnBackendDescriptor_t decode_graph(int64_t B, int64_t Sq, int64_t Skv, bool paged)
+{
+    json_t *ts = json_array();
+    json_array_append_new(ts, bshd(D_Q, B, D_HQ, Sq, D_DIM));
+    json_t *a = json_pack("{s:i, s:i, s:i, s:i, s:f}", "q_tensor_uid", D_Q, "k_tensor_uid", D_K, "v_tensor_uid", D_V,
+                          "o_tensor_uid", D_O, "attn_scale_value", 1.0 / sqrt((double)D_DIM));
+    if (paged) {
+        int64_t P = Skv / D_BS;
+        for (int uid = D_K; uid <= D_V; uid++)
+            json_array_append_new(ts, dense_tensor(uid, "BFLOAT16", B * P, D_HK, D_BS, D_DIM));
+        json_array_append_new(ts, dense_tensor(D_PAGE_K, "INT32", B, 1, P, 1));
+        json_array_append_new(ts, dense_tensor(D_PAGE_V, "INT32", B, 1, P, 1));
+        json_array_append_new(ts, dense_tensor(D_SEQ_Q, "INT32", B, 1, 1, 1));
+        json_array_append_new(ts, dense_tensor(D_SEQ_KV, "INT32", B, 1, 1, 1));
+        json_object_set_new(a, "page_table_k_tensor_uid", json_integer(D_PAGE_K));
+        json_object_set_new(a, "page_table_v_tensor_uid", json_integer(D_PAGE_V));
+        json_object_set_new(a, "seq_len_q_tensor_uid", json_integer(D_SEQ_Q));
+        json_object_set_new(a, "seq_len_kv_tensor_uid", json_integer(D_SEQ_KV));
+        json_object_set_new(a, "padding_mask", json_true());
+    } else {
+        json_array_append_new(ts, bshd(D_K, B, D_HK, Skv, D_DIM));
+        json_array_append_new(ts, bshd(D_V, B, D_HK, Skv, D_DIM));
+    }
+    json_array_append_new(ts, bshd(D_O, B, D_HQ, Sq, D_DIM));
+    json_t *nodes = json_array();
+    json_array_append_new(nodes, bench_node("SdpaAttributes", a));
+    return bench_graph(ts, nodes);
+}
+
+static void *device_ints(const int *v, size_t n)
+{
+    void *dev;
+    CHECK(hipdnnDeviceMalloc_ext(&dev, n * sizeof *v));
+    CHECK(hipdnnMemcpyHostToDevice_ext(dev, v, n * sizeof *v));
+    return dev;
+}
+
+/* Page tables (each batch's pages a random permutation of the containers' blocks) and the
+ * sequence lengths of a paged set. */
+static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs)
+{
+    int64_t P = Skv / D_BS, n = B * P;
+    int *perm = malloc((size_t)n * sizeof *perm), seq[2][64];
+    for (int64_t i = 0; i < n; i++)
+        perm[i] = (int)i;
+    for (int64_t i = n - 1; i > 0; i--) {
+        int64_t j = rand() % (i + 1);
+        int x = perm[i];
+        perm[i] = perm[j], perm[j] = x;
+    }
+    for (int64_t b = 0; b < B && b < 64; b++)
+        seq[0][b] = (int)Sq, seq[1][b] = (int)Skv;
+    bufs[D_PAGE_K - 1] = device_ints(perm, (size_t)n);
+    bufs[D_PAGE_V - 1] = device_ints(perm, (size_t)n);
+    bufs[D_SEQ_Q - 1] = device_ints(seq[0], (size_t)B);
+    bufs[D_SEQ_KV - 1] = device_ints(seq[1], (size_t)B);
+    free(perm);
+}
+
+static void run_decode(int64_t B, int64_t Sq, int64_t Skv)
+{
+    static const char *const ids[] = {"jit.sdpa_splits", "jit.sdpa_stages", "jit.sdpa_block_n", "jit.sdpa_pack"};
+    static const int64_t alt[][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {128, 0, 0, 0}, {0, 2, 128, 0}, {0, 4, 0, 0},
+                                     {0, 0, 0, 1}};
+    static const char *const names[] = {"default", "nosplit", "splits2x", "bn128s2", "s4", "nopack"};
+    size_t nq = (size_t)(B * D_HQ * Sq * D_DIM), nkv = (size_t)(B * D_HK * Skv * D_DIM);
+    double bytes = 2.0 * (double)nkv * 2.0;
+    for (int paged = 0; paged < 2; paged++) {
+        void *bufs[SETS][D_N] = {{0}};
+        int64_t uids[D_N];
+        int n = paged ? D_N : 4;
+        for (int i = 0; i < D_N; i++)
+            uids[i] = i + 1;
+        for (int s = 0; s < SETS; s++) {
+            bufs[s][D_Q - 1] = bench_random_bf16(nq), bufs[s][D_O - 1] = bench_random_bf16(nq);
+            bufs[s][D_K - 1] = bench_random_bf16(nkv), bufs[s][D_V - 1] = bench_random_bf16(nkv);
+            if (paged)
+                paged_meta(B, Sq, Skv, bufs[s]);
+        }
+        hipdnnBackendDescriptor_t g = decode_graph(B, Sq, Skv, paged);
+        for (int c = 0; c < (default_only ? 1 : 6); c++) {
+            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(g, c ? 4 : 0, ids, c ? alt[c] : NULL);
+            int64_t ws = workspace_of(plan);
+            void *wsp = ws > 0 ? bench_random_bf16((size_t)(ws + 1) / 2) : NULL;
+            hipdnnBackendDescriptor_t packs[SETS];
+            for (int s = 0; s < SETS; s++)
+                packs[s] = bench_pack_ws(n, uids, bufs[s], wsp);
+            float ms = bench_median_ms(plan, packs, SETS, 3, REPS);
+            printf("%lld %d %d %lld %lld %d %d %s %.4f %.3f\n", (long long)B, D_HQ, D_HK, (long long)Sq,
+                   (long long)Skv, D_DIM, paged, names[c], ms, bytes / (ms * 1e-3) / 1e12);
+            fflush(stdout);
+            for (int s = 0; s < SETS; s++)
+                hipdnnBackendDestroyDescriptor(packs[s]);
+            if (wsp != NULL)
+                hipdnnDeviceFree_ext(wsp);
+            hipdnnBackendDestroyDescriptor(plan);
+        }
+        hipdnnBackendDestroyDescriptor(g);
+        for (int s = 0; s < SETS; s++)
+            for (int i = 0; i < D_N; i++)
+                if (bufs[s][i] != NULL)
+                    hipdnnDeviceFree_ext(bufs[s][i]);
+    }
+}
+
 /* ---- forward ---- */
 
 static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
@@ -159,13 +320,16 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
         for (int i = 0; i < 4; i++)
             bufs[s][i] = bench_random_bf16(n);
     for (int causal = 0; causal < 2; causal++) {
-        hipdnnBackendDescriptor_t g = attention_graph(B, H, S, D, causal);
+        hipdnnBackendDescriptor_t g = attention_graph(B, H, S, D, causal, false);
+        hipdnnBackendDescriptor_t gmod = softcap ? attention_graph(B, H, S, D, causal, true) : NULL;
         double flops = 4.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
         int n_cfg = default_only ? 0 : (int)(sizeof configs / sizeof configs[0]);
-        for (int c = -1; c < n_cfg; c++) {
-            hipdnnBackendDescriptor_t plan = c < 0 ? bench_jit_plan_with(g, 0, NULL, NULL)
+        for (int c = softcap ? -2 : -1; c < n_cfg; c++) {
+            hipdnnBackendDescriptor_t plan = c < 0 ? bench_jit_plan_with(c == -2 ? gmod : g, 0, NULL, NULL)
                                                    : bench_jit_plan_with(g, N_KNOBS, knob_ids, configs[c]);
             char label[48] = "default";
+            if (c == -2)
+                snprintf(label, sizeof label, "softcap");
             if (c >= 0)
                 snprintf(label, sizeof label, "%lld/%lld/%lld/%lld/%s", (long long)configs[c][0],
                          (long long)configs[c][1], (long long)configs[c][2], (long long)configs[c][3],
@@ -182,6 +346,8 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
             hipdnnBackendDestroyDescriptor(plan);
         }
         hipdnnBackendDestroyDescriptor(g);
+        if (gmod != NULL)
+            hipdnnBackendDestroyDescriptor(gmod);
     }
     for (int s = 0; s < SETS; s++)
         for (int i = 0; i < 4; i++)
@@ -193,11 +359,25 @@ int main(int argc, char **argv)
     static const int64_t shapes[][4] = {{16, 16, 1024, 64}, {8, 16, 2048, 128}, {4, 16, 4096, 128},
                                         {2, 16, 8192, 128}, {1, 32, 16384, 128}, {4, 32, 4096, 64}};
     bool backward = argc > 1 && strcmp(argv[1], "--backward") == 0;
+    bool decode = argc > 1 && strcmp(argv[1], "--decode") == 0;
+    softcap = argc > 1 && strcmp(argv[1], "--softcap") == 0;
     void (*run)(int64_t, int64_t, int64_t, int64_t) = backward ? run_backward : run_shape;
-    argc -= backward, argv += backward;
+    argc -= backward || decode || softcap, argv += backward || decode || softcap;
     default_only = argc > 1 && strcmp(argv[1], "--default") == 0;
     argc -= default_only, argv += default_only;
     bench_init("bench_attention");
+    if (decode) { /* (B, Skv) at 131072 and 262144 tokens, each Sq */
+        static const int64_t bs[][2] = {{1, 131072}, {4, 32768}, {16, 8192}, {64, 4096}};
+        static const int64_t sqs[] = {1, 4, 16};
+        printf("# decode: B Hq Hk Sq Skv D paged config ms TB/s(K/V)\n");
+        if (argc == 4) /* one shape: B Sq Skv */
+            run_decode(atoll(argv[1]), atoll(argv[2]), atoll(argv[3]));
+        for (size_t i = 0; argc != 4 && i < sizeof bs / sizeof bs[0]; i++)
+            for (size_t q = 0; q < 3; q++)
+                run_decode(bs[i][0], sqs[q], bs[i][1]);
+        hipdnnDestroy(bench_handle);
+        return 0;
+    }
     printf("# %s: B H S D causal config ms TFLOP/s\n", backward ? "backward" : "forward");
     if (argc == 5)
         run(atoll(argv[1]), atoll(argv[2]), atoll(argv[3]), atoll(argv[4]));

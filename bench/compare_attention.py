@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""compare_attention.py [--backward] OURS.txt — PyTorch's scaled_dot_product_attention forward
+"""compare_attention.py [--backward | --decode] OURS.txt — PyTorch's scaled_dot_product_attention forward
 (or, with --backward, its backward: out.backward(dO) timed alone) on the same GPU,
 through each of its FLASH_ATTENTION, CUDNN_ATTENTION and EFFICIENT_ATTENTION backends
 (torch.nn.attention.sdpa_kernel), beside bench_attention's numbers (OURS.txt is its output).
@@ -9,6 +9,13 @@ scale 1/sqrt(D), causal or not; median of 20 event-timed calls over 2 rotated in
 3 warm-ups (torch_timing.timed). FLOPs: 4·B·H·S²·D (backward 2.5x that), halved for causal.
 Prints a markdown table:
 ours (default tiles and the best knob setting), each backend, and our best over FLASH and CUDNN.
+
+--decode: bench_attention --decode's rows (GQA 32:8, D=128, Sq 1/4/16, no mask); PyTorch's FLASH
+and CUDNN backends on the same shapes with enable_gqa=True (K/V [B,8,Skv,128] views of [b,s,h,d]
+caches; where a backend refuses GQA, K/V expanded to 32 heads, marked "x4": it then reads four times
+the bytes counted). Rate: the K/V bytes (2·B·Skv·8·128·2) over the time, in TB/s, beside a
+device-to-device copy of 1 GiB measured in the same run (bytes read + written). Paged rows are
+compared with the same dense PyTorch calls (PyTorch's SDPA has no paged K/V).
 """
 import sys
 import torch
@@ -55,7 +62,73 @@ def torch_tflops(B, H, S, D, causal, backend, backward=False):
         return None
 
 
+def decode_ours(path):
+    """{(B, Sq, Skv, paged): {config: TB/s}} from bench_attention --decode's output."""
+    res = {}
+    for line in open(path):
+        f = line.split()
+        if len(f) != 10 or line.startswith("#"):
+            continue
+        key = (int(f[0]), int(f[3]), int(f[4]), int(f[6]))
+        res.setdefault(key, {})[f[7]] = float(f[9])
+    return res
+
+
+def copy_tbs():
+    x = torch.empty(1 << 29, device="cuda", dtype=torch.bfloat16)
+    y = torch.empty_like(x)
+    ms = timed(lambda a, b: b.copy_(a), [(x, y)], REPS, WARMUP)
+    return 2 * x.numel() * 2 / (ms * 1e-3) / 1e12
+
+
+def torch_decode_tbs(B, Sq, Skv, backend, Hq=32, Hk=8, D=128):
+    """(TB/s counting the 8-head K/V bytes, note) of one PyTorch backend, or (None, reason)."""
+    def inputs(expand):
+        q = torch.randn(B, Sq, Hq, D, device="cuda", dtype=torch.bfloat16).transpose(1, 2)
+        k, v = (torch.randn(B, Skv, Hk, D, device="cuda", dtype=torch.bfloat16).transpose(1, 2) for _ in range(2))
+        if expand:
+            k, v = k.repeat_interleave(Hq // Hk, dim=1), v.repeat_interleave(Hq // Hk, dim=1)
+        return q, k, v
+    nbytes = 2.0 * B * Skv * Hk * D * 2
+    for expand in (False, True):
+        try:
+            sets = [inputs(expand) for _ in range(SETS)]
+            with sdpa_kernel(backend):
+                fn = lambda q, k, v: F.scaled_dot_product_attention(q, k, v, enable_gqa=not expand)
+                ms = timed(fn, sets, REPS, WARMUP)
+            del sets
+            return nbytes / (ms * 1e-3) / 1e12, "x4" if expand else ""
+        except RuntimeError as e:
+            reason = str(e).splitlines()[0]
+            print(f"# {backend} B{B} Sq{Sq} Skv{Skv} expand={expand}: {reason}", file=sys.stderr)
+            torch.cuda.empty_cache()
+    return None, reason
+
+
+def main_decode(path):
+    res = decode_ours(path)
+    copy = copy_tbs()
+    print(f"\nDecode (GQA 32:8, D=128, bf16, K/V TB/s; device-to-device copy in this run: {copy:.2f} TB/s):\n")
+    print("| B | Sq | Skv | K/V | ours default | ours best (config) | % of copy | FLASH | CUDNN | default/FLASH | default/CUDNN |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    peers = {}
+    for key, cfgs in res.items():
+        B, Sq, Skv, paged = key
+        if (B, Sq, Skv) not in peers:
+            peers[(B, Sq, Skv)] = {name: torch_decode_tbs(B, Sq, Skv, be) for name, be in BACKENDS[:2]}
+        t = peers[(B, Sq, Skv)]
+        best_cfg = max(cfgs, key=cfgs.get)
+        d = cfgs.get("default", 0)
+        fmt = lambda p: f"{p[0]:.2f}{' ' + p[1] if p[1] else ''}" if p[0] else "n/a"
+        ratio = lambda p: f"{d / p[0]:.2f}" if p[0] else "n/a"
+        print(f"| {B} | {Sq} | {Skv} | {'paged' if paged else 'dense'} | {d:.2f} | {cfgs[best_cfg]:.2f} ({best_cfg}) | "
+              f"{100 * d / copy:.0f}% | {fmt(t['flash'])} | {fmt(t['cudnn'])} | {ratio(t['flash'])} | "
+              f"{ratio(t['cudnn'])} |", flush=True)
+
+
 def main():
+    if sys.argv[1] == "--decode":
+        return main_decode(sys.argv[-1])
     backward = sys.argv[1] == "--backward"
     res = ours(sys.argv[-1])
     print(f"\n{'Backward' if backward else 'Forward'}:\n")

@@ -308,6 +308,8 @@ int64_t cg_scratch_bytes(const ir_graph *g, const ir_kernel *k)
     emitter e = emitter_for(g, k);
     if (e == cg_emit_channorm)
         return cg_channorm_scratch(g, k);
+    if (e == cg_emit_sdpa)
+        return cg_sdpa_fwd_scratch(g, k);
     return e == cg_emit_sdpa_bwd ? cg_sdpa_bwd_scratch(g, k) : 0;
 }
 

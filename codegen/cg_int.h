@@ -118,7 +118,9 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
                             cg_kernel *out, char *why, size_t why_len);
 hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                                 cg_kernel *out, char *why, size_t why_len);
-/* The scratch bytes cg_emit_sdpa_bwd asks for kernel k; 0 when it cannot emit k. */
+/* The scratch bytes cg_emit_sdpa (split keys) and cg_emit_sdpa_bwd ask for kernel k; 0 when they
+ * cannot emit k or need none. */
+int64_t cg_sdpa_fwd_scratch(const ir_graph *g, const ir_kernel *k);
 int64_t cg_sdpa_bwd_scratch(const ir_graph *g, const ir_kernel *k);
 hipdnnStatus_t cg_emit_conv(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                             cg_kernel *out, char *why, size_t why_len);

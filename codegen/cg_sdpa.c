@@ -25,6 +25,13 @@
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
  * per 64 query rows, key tiles of 64 or 128; 128 x 128 tiles at D=128, 64 x 64 at D=64), with a
  * loading warpgroup when jit.sdpa_ws asks (HD_WS); elsewhere on mma.sync.
+ * Decode path (Sq <= 64): 64-row tiles, three K/V stages (two blocks a multiprocessor); with GQA
+ * the query heads of a K/V head share a block (HD_PACK = Hq / Hk), and when the blocks would not
+ * fill the device the keys are split (HD_SPLIT: one wave of blocks on the device's
+ * multiprocessors) and a combine launch merges the partial results through the workspace.
+ * The workspace is sized from the shapes alone (twice the split a 132-SM device takes), so the
+ * engine's workspace query needs no device; the knobs jit.sdpa_pack / jit.sdpa_splits override.
+ * Score modifiers divide with hd_div and take tanh as hd_tanh_fast (tanh.approx.f32).
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -43,8 +50,17 @@ typedef struct sd {
     int bm, bn, warps, stages;
     bool sm90;                                /* wgmma products (sm_90a) */
     bool ws;                                  /* sm90 + a loading warpgroup */
+    bool overlap;                             /* sm90: softmax of tile t under Q·Kᵀ of t + 1 */
+    int pack;                                 /* query heads per block row set (HD_PACK, 1: none) */
+    int split, split_cap;                     /* key splits (HD_SPLIT) and the scratch's room */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
+
+/* Blocks the decode path aims for when it splits keys: two waves of a 132-multiprocessor GPU
+ * (the split is chosen from the shapes alone: the workspace size must not depend on the device). */
+#define SPLIT_BLOCKS 264
+#define SPLIT_MIN_KEYS 256 /* keys a split gets at least */
+#define SPLIT_MAX 128
 
 static const ir_tensor *T(const sd *s, int ti) { return &s->g->t[ti]; }
 
@@ -139,6 +155,57 @@ static bool check_options(const sd *s, char *why, size_t len)
     return true;
 }
 
+/* ---- decode path: packed GQA heads, split keys ------------------------------------------------ */
+
+/* Short queries (Sq <= 64: decode, speculative and chunked decode) take the decode path. */
+static bool decode_class(const sd *s) { return s->Sq <= 64; }
+
+/* The query heads of one K/V head can share a block's rows: GQA with K and V grouped alike, and
+ * nothing that walks a whole head (ALiBi's per-block slope, RNG_DUMP's rows). */
+static int packable(const sd *s)
+{
+    bool ok = s->Hk == s->Hv && s->Hq > s->Hk && !s->p->alibi && s->out[IR_SDPA_RNG_DUMP] < 0;
+    return ok ? (int)(s->Hq / s->Hk) : 1;
+}
+
+/* Key splits by shape: enough blocks for SPLIT_BLOCKS, each split at least SPLIT_MIN_KEYS keys
+ * (one when the queries alone fill the GPU, or RNG_DUMP asks for whole rows). */
+static int splits_by_shape(const sd *s, int pack)
+{
+    if (!decode_class(s) || s->out[IR_SDPA_RNG_DUMP] >= 0)
+        return 1;
+    int64_t base = s->B * (s->Hq / pack) * ((s->Sq * pack + 63) / 64), n = (SPLIT_BLOCKS + base - 1) / base;
+    int64_t most = s->Skv / SPLIT_MIN_KEYS;
+    n = n < most ? n : most;
+    n = n < SPLIT_MAX ? n : SPLIT_MAX;
+    return n < 2 ? 1 : (int)n;
+}
+
+/* pack and split from the shapes (the knobs' 0); split_cap = the scratch's room, twice that. */
+static void plan_decode(sd *s)
+{
+    s->pack = decode_class(s) ? packable(s) : 1;
+    s->split = splits_by_shape(s, s->pack);
+    s->split_cap = s->split > 1 ? (2 * s->split < SPLIT_MAX ? 2 * s->split : SPLIT_MAX) : 1;
+}
+
+/* The knobs over plan_decode's choice: jit.sdpa_pack 1 never packs, 2 packs where it can;
+ * jit.sdpa_splits n asks n splits (at most the scratch's room). */
+static void knob_decode(sd *s, const cg_target *t)
+{
+    if (t->sdpa_pack == 1)
+        s->pack = 1;
+    else if (t->sdpa_pack == 2)
+        s->pack = packable(s);
+    if (t->sdpa_splits > 0)
+        s->split = t->sdpa_splits < s->split_cap ? t->sdpa_splits : s->split_cap;
+}
+
+static int64_t scratch_of(const sd *s)
+{
+    return s->split_cap > 1 ? s->B * s->Hq * s->Sq * (int64_t)s->split_cap * (s->Dv + 2) * (int64_t)sizeof(float) : 0;
+}
+
 /* ---- tile shape ---------------------------------------------------------------------------- */
 
 static int smem_bytes(const sd *s)
@@ -162,10 +229,10 @@ static bool wgmma_fits(const sd *s, const cg_target *t)
 static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
 {
     int64_t dmax = s->D > s->Dv ? s->D : s->Dv;
-    s->bm = dmax > 128 ? 64 : 128;
-    s->bn = dmax <= 64 ? 128 : 64;
+    s->bm = dmax > 128 || decode_class(s) ? 64 : 128;
+    s->bn = dmax <= 64 && !decode_class(s) ? 128 : 64;
     s->warps = 4;
-    s->stages = 2;
+    s->stages = decode_class(s) ? 3 : 2; /* decode: 3 stages, two blocks an SM (bench/NOTES.md) */
     if (t->sdpa_block_m > 0)
         s->bm = t->sdpa_block_m;
     if (t->sdpa_block_n > 0)
@@ -177,21 +244,45 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     if (s->bm % (16 * s->warps) != 0)
         s->warps = s->bm / 16 < s->warps ? s->bm / 16 : s->warps; /* 64 rows: at most 4 warps */
     s->sm90 = wgmma_fits(s, t);
-    if (s->sm90 && t->sdpa_block_n <= 0)
+    if (s->sm90 && t->sdpa_block_n <= 0 && !decode_class(s))
         s->bn = 128; /* wgmma: 128-key tiles at both head dims */
     if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
         s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
     s->ws = s->sm90 && t->sdpa_ws > 0;
+    s->overlap = s->sm90 && !s->ws && s->stages >= 3 && !decode_class(s);
     if (s->sm90)
         s->warps = s->bm / 16 + (s->ws ? 4 : 0); /* 16 rows a computing warp; + the loaders */
     int cap = cg_sdpa_smem_cap(t);
     while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
+    s->overlap = s->overlap && s->stages >= 3;
     while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
         s->bn /= 2;
     if (smem_bytes(s) > cap)
         return cg_sdpa_fail(why, len, "attention tile does not fit in shared memory");
     return true;
+}
+
+/* Blocks of this shape one multiprocessor holds: shared memory (228 KB, 1 KB reserved a block)
+ * and registers (64 K; launch bounds of one block let a thread take up to 255). */
+static int blocks_per_sm(const sd *s)
+{
+    int by_smem = (228 * 1024) / (smem_bytes(s) + 1024), by_regs = 65536 / (s->warps * 32 * 256);
+    int n = by_smem < by_regs ? by_smem : by_regs;
+    return n < 1 ? 1 : n;
+}
+
+/* The split count on the device (knob 0): as many splits as fill its multiprocessors once
+ * (every block streams the same share of keys, so one full wave wastes nothing), within the
+ * scratch's room; the shape's choice when the device is unknown. */
+static void device_split(sd *s, const cg_target *t)
+{
+    if (t->sdpa_splits > 0 || s->split_cap <= 1 || t->sm_count <= 0)
+        return;
+    int64_t base = s->B * (s->Hq / s->pack) * ((s->Sq * s->pack + s->bm - 1) / s->bm);
+    int64_t n = (int64_t)t->sm_count * blocks_per_sm(s) / base;
+    n = n < s->split_cap ? n : s->split_cap;
+    s->split = n < 2 ? 1 : (int)n;
 }
 
 /* ---- hooks --------------------------------------------------------------------------------- */
@@ -262,6 +353,19 @@ static void mod_operand(const sd *s, int ti, char *buf, size_t n)
     base_sb_free(&sb);
 }
 
+/* One statement of a score modifier: division and tanh in their fast forms (hd_div, about 2 ulp;
+ * hd_tanh_fast, tanh.approx.f32 on NVIDIA, about 2^-11 relative: both far under the bf16/fp16
+ * rounding of P), the rest as every pointwise kernel spells them. */
+static void mod_stmt(base_sb *sb, const ir_op *op, const char *out, const char *a, const char *b, const char *c)
+{
+    if (op->a.pw.mode == HIPDNN_POINTWISE_DIV && b != NULL)
+        base_sb_printf(sb, "%s = hd_div(%s, %s);\n", out, a, b);
+    else if (op->a.pw.mode == HIPDNN_POINTWISE_TANH_FWD)
+        base_sb_printf(sb, "%s = hd_tanh_fast(%s);\n", out, a);
+    else
+        cg_pointwise_stmt(sb, op, out, a, b, c, "0");
+}
+
 /* HD_SCORE_MOD and hd_score_mod(s, b, h, i, j): the chain's statements, in graph order. */
 static void score_hook(const sd *s, base_sb *defs, base_sb *hooks)
 {
@@ -277,8 +381,8 @@ static void score_hook(const sd *s, base_sb *defs, base_sb *hooks)
             if (q < op->n_in && op->in[q] >= 0)
                 mod_operand(s, op->in[q], a[q], sizeof a[q]);
         snprintf(out, sizeof out, "    float t%d", op->out[0]);
-        cg_pointwise_stmt(hooks, op, out, a[0], op->n_in > 1 && op->in[1] >= 0 ? a[1] : NULL,
-                          op->n_in > 2 && op->in[2] >= 0 ? a[2] : NULL, "0");
+        mod_stmt(hooks, op, out, a[0], op->n_in > 1 && op->in[1] >= 0 ? a[1] : NULL,
+                 op->n_in > 2 && op->in[2] >= 0 ? a[2] : NULL);
     }
     base_sb_printf(hooks, "    return t%d;\n}\n", s->op->in[IR_SDPA_SCORE_MOD]);
 }
@@ -353,7 +457,9 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->B, (long long)s->Hq, (long long)s->Sq, (long long)s->Skv,
                    (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n"
-                   "#define HD_SM90 %d\n#define HD_WS %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws);
+                   "#define HD_SM90 %d\n#define HD_WS %d\n#define HD_OVERLAP %d\n#define HD_PACK %d\n"
+                   "#define HD_SPLIT %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws, s->overlap,
+                   s->pack, s->split);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -368,39 +474,70 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
     }
 }
 
+/* Fills s from the kernel's anchor and checks everything but the target; the decode plan by shape. */
+static bool plan(sd *s, const ir_graph *g, const ir_kernel *k, char *why, size_t why_len)
+{
+    *s = (sd){.g = g, .k = k, .op = &g->ops[k->anchor]};
+    s->p = &s->op->a.sdpa;
+    for (int i = 0; i < IR_SDPA_N_IN; i++)
+        s->in[i] = i < s->op->n_in ? s->op->in[i] : -1;
+    for (int i = 0; i < IR_SDPA_N_OUT; i++)
+        s->out[i] = i < s->op->n_out ? s->op->out[i] : -1;
+    for (int n = 0; n < k->n_ops; n++)
+        s->n_mod += k->part[n] == IR_PART_SCORE;
+    if (k->n_ops != 1 + s->n_mod)
+        return cg_sdpa_fail(why, why_len, "attention fused with other ops than a score modifier has no template yet");
+    if (s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len) || !check_options(s, why, why_len) ||
+        !check_mod(s, why, why_len))
+        return false;
+    plan_decode(s);
+    return true;
+}
+
+static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b); }
+
+/* The main launch (row tiles x splits, K/V heads or query heads, batches) and, with split keys,
+ * the combine launch and its scratch. */
+static void set_launches(const sd *s, cg_kernel *out)
+{
+    out->entry = "hd_sdpa_fwd_kernel";
+    out->grid[0] = cdiv(s->Sq * s->pack, s->bm) * (unsigned)s->split;
+    out->grid[1] = (unsigned)(s->Hq / s->pack), out->grid[2] = (unsigned)s->B;
+    out->block[0] = (unsigned)(s->warps * 32), out->block[1] = out->block[2] = 1;
+    out->smem = (unsigned)smem_bytes(s);
+    out->align = 16;
+    if (s->split > 1) {
+        out->then[0] = (cg_launch){.entry = "hd_sdpa_combine_kernel", .grid = {cdiv(s->B * s->Hq * s->Sq, 4), 1, 1},
+                                   .block = {128, 1, 1}};
+        out->n_then = 1;
+        out->scratch = scratch_of(s);
+    }
+}
+
 hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_target *t,
                             cg_kernel *out, char *why, size_t why_len)
 {
-    sd s = {.g = g, .k = k, .op = &g->ops[k->anchor]};
-    s.p = &s.op->a.sdpa;
-    for (int i = 0; i < IR_SDPA_N_IN; i++)
-        s.in[i] = i < s.op->n_in ? s.op->in[i] : -1;
-    for (int i = 0; i < IR_SDPA_N_OUT; i++)
-        s.out[i] = i < s.op->n_out ? s.op->out[i] : -1;
+    sd s;
     if (!cg_sdpa_arch_ok(t)) {
         cg_sdpa_fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }
-    for (int n = 0; n < k->n_ops; n++)
-        s.n_mod += k->part[n] == IR_PART_SCORE;
-    if (k->n_ops != 1 + s.n_mod) {
-        cg_sdpa_fail(why, why_len, "attention fused with other ops than a score modifier has no template yet");
+    if (!plan(&s, g, k, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
-    }
-    if (s.out[IR_SDPA_O] < 0 || !check_qkv(&s, why, why_len) || !check_options(&s, why, why_len) ||
-        !check_mod(&s, why, why_len) || !choose_tiles(&s, t, why, why_len))
+    knob_decode(&s, t);
+    if (!choose_tiles(&s, t, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
+    device_split(&s, t);
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
+    if (st == HIPDNN_STATUS_SUCCESS && s.split > 1 && out->n_args == CG_MAX_ARGS)
+        st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS - 1);
     if (st == HIPDNN_STATUS_SUCCESS) {
+        if (s.split > 1)
+            out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};
         shape_defs(&s, &defs, &hooks);
         option_hooks(&s, &defs, &hooks);
-        out->entry = "hd_sdpa_fwd_kernel";
-        out->grid[0] = (unsigned)((s.Sq + s.bm - 1) / s.bm);
-        out->grid[1] = (unsigned)s.Hq, out->grid[2] = (unsigned)s.B;
-        out->block[0] = (unsigned)(s.warps * 32), out->block[1] = out->block[2] = 1;
-        out->smem = (unsigned)smem_bytes(&s);
-        out->align = 16;
+        set_launches(&s, out);
         if (s.sm90)
             snprintf(out->arch, sizeof out->arch, "sm_90a"); /* wgmma */
         st = cg_assemble(t, "sdpa_fwd.hip", &defs, &hooks, out);
@@ -408,4 +545,11 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     base_sb_free(&defs);
     base_sb_free(&hooks);
     return st;
+}
+
+int64_t cg_sdpa_fwd_scratch(const ir_graph *g, const ir_kernel *k)
+{
+    sd s;
+    char why[256];
+    return plan(&s, g, k, why, sizeof why) ? scratch_of(&s) : 0;
 }

@@ -19,9 +19,12 @@
  * fits (0: the mma.sync one); jit.matmul_tile_n (128 or 256, default 256) and
  * jit.matmul_stages (2 .. 6, default 4; fewer when the shared memory cannot hold them): the
  * wgmma template's tile columns and pipeline depth; jit.sdpa_block_m (0, 64, 128),
- * jit.sdpa_block_n (0, 32, 64, 128), jit.sdpa_warps (0, 4, 8), jit.sdpa_stages (0, 2, 3):
+ * jit.sdpa_block_n (0, 32, 64, 128), jit.sdpa_warps (0, 4, 8), jit.sdpa_stages (0, 2, 3, 4):
  * attention tiles, warps and K/V stages (0: chosen by head dim); jit.sdpa_wgmma (default 1) and
- * jit.sdpa_ws (default 0): attention's wgmma main loop on sm_90 and its loading warpgroup.
+ * jit.sdpa_ws (default 0): attention's wgmma main loop on sm_90 and its loading warpgroup;
+ * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
+ * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
+ * 0: chosen by shape).
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
@@ -36,7 +39,7 @@
 
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
-       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC };
+       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -45,7 +48,9 @@ static const int64_t mm_stages[] = {2, 3, 4, 5, 6};
 static const int64_t sdpa_block_m[] = {0, 64, 128};
 static const int64_t sdpa_block_n[] = {0, 32, 64, 128};
 static const int64_t sdpa_warps[] = {0, 4, 8};
-static const int64_t sdpa_stages[] = {0, 2, 3};
+static const int64_t sdpa_stages[] = {0, 2, 3, 4};
+static const int64_t sdpa_pack[] = {0, 1, 2};
+static const int64_t sdpa_splits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
 static const int64_t sdpa_wgmma[] = {0, 1};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
@@ -74,7 +79,7 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.sdpa_warps", .description = "attention: warps per block (0 = 4)",
      .min = 0, .max = 8, .stride = 1, .dflt = 0, .valid = sdpa_warps, .n_valid = 3},
     {.id = "jit.sdpa_stages", .description = "attention: K/V shared-memory stages (0 = 2; fewer "
-     "when they do not fit)", .min = 0, .max = 3, .stride = 1, .dflt = 0, .valid = sdpa_stages, .n_valid = 3},
+     "when they do not fit)", .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_stages, .n_valid = 4},
     {.id = "jit.sdpa_wgmma", .description = "attention (forward and backward) on sm_90: 1 runs the products on wgmma where "
      "the head dims fit (64 or 128), 0 on mma.sync", .min = 0, .max = 1, .stride = 1, .dflt = 1,
      .valid = sdpa_wgmma, .n_valid = 2},
@@ -84,6 +89,13 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.sdpa_bwd_atomic", .description = "attention backward: 1 accumulates dQ with fp32 atomics "
      "inside the dK/dV pass (not bitwise reproducible), 0 computes dQ in a pass of its own",
      .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_wgmma, .n_valid = 2},
+    {.id = "jit.sdpa_pack", .description = "attention forward: 2 packs the query heads that share a K/V head "
+     "into one block's rows (GQA decode), 1 never, 0 = by shape (Sq <= 64)",
+     .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+    {.id = "jit.sdpa_splits", .description = "attention forward: blocks that split each row's keys (flash-decoding, "
+     "then a combine launch); 0 = by shape (Sq <= 64 and too few blocks), 1 = no split; at most twice the "
+     "shape's choice (the workspace is sized from the shapes)",
+     .min = 0, .max = 128, .stride = 1, .dflt = 0, .valid = sdpa_splits, .n_valid = 9},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -109,7 +121,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_block_m = (int)knobs[KNOB_SDPA_BLOCK_M], .sdpa_block_n = (int)knobs[KNOB_SDPA_BLOCK_N],
                      .sdpa_warps = (int)knobs[KNOB_SDPA_WARPS], .sdpa_stages = (int)knobs[KNOB_SDPA_STAGES],
                      .sdpa_wgmma = knobs[KNOB_SDPA_WGMMA] ? 1 : -1, .sdpa_ws = (int)knobs[KNOB_SDPA_WS],
-                     .sdpa_bwd_atomic = (int)knobs[KNOB_SDPA_BWD_ATOMIC]};
+                     .sdpa_bwd_atomic = (int)knobs[KNOB_SDPA_BWD_ATOMIC],
+                     .sdpa_pack = (int)knobs[KNOB_SDPA_PACK], .sdpa_splits = (int)knobs[KNOB_SDPA_SPLITS]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -27,6 +27,7 @@ HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
 HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }
 /* a / b to about 2 ulp, without the IEEE division's slow path (a call with a stack frame). */
 HD_DEVICE float hd_div(float a, float b) { return __fdividef(a, b); }
+HD_DEVICE float hd_tanh_fast(float x) { return tanhf(x); }
 
 HD_DEVICE float hd_f16_to_f32(hd_u16 h) { return (float)__builtin_bit_cast(_Float16, h); }
 HD_DEVICE hd_u16 hd_f32_to_f16(float f) { return __builtin_bit_cast(hd_u16, (_Float16)f); }

@@ -35,6 +35,11 @@
  *   warp-specialized wgmma (HD_WS 1): warpgroup 0 only loads (mbarriers full / empty per stage,
  *       setmaxnreg), the others compute with no block-wide barrier per tile.
  * bench/NOTES.md says which is fastest where (the default: wgmma, two stages).
+ * Decode (short queries, long keys): HD_PACK query heads that share a K/V head fill one
+ * block's rows (packed row p is query row p / HD_PACK of head h0 + p % HD_PACK: GQA 32:8 at
+ * Sq = 16 is one 64-row tile that reads its K/V once), and HD_SPLIT blocks share each row's keys
+ * (flash-decoding): each writes its unnormalised O and (m, l) to the scratch, and a second
+ * launch, hd_sdpa_combine_kernel, merges them into O and the statistics.
  *
  * Contract
  *   holes   HD_DT                       HD_DT_BFLOAT16 or HD_DT_HALF (Q, K, V alike)
@@ -44,7 +49,11 @@
  *           HD_BM, HD_BN, HD_WARPS, HD_STAGES   tile rows (HD_CWARPS·16·HD_MW), tile keys (16..128,
  *                                       multiple of 16; wgmma 64 or 128), warps (4, 8; + 4 with
  *                                       HD_WS), K/V stages (2 or 3)
- *           HD_SM90, HD_WS              the main loop (above)
+ *           HD_SM90, HD_WS, HD_OVERLAP  the main loop (above; HD_OVERLAP: the overlapped wgmma loop)
+           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
+                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
+                                       (1, or more: the kernels take the scratch `hd_ws` last;
+                                       not with RNG_DUMP)
  *           hd_q_off(b,h,i,..), hd_k_off(b,h,j,..), hd_v_off(b,h,j,..), hd_o_off(b,h,i,..): offset of
  *                                       row i / j (h: the query head; the hook maps it to the K/V
  *                                       head, and a paged hook reads the page table); multiples
@@ -71,7 +80,9 @@
  *                                       to the scores: the max runs on raw scores and the scale
  *                                       folds into the exponent's FMA
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
- *   grid    (ceil(Sq / HD_BM), Hq, B), HD_WARPS·32 threads, HD_SMEM_BYTES dynamic shared memory
+ *   grid    (ceil(Sq·HD_PACK / HD_BM)·HD_SPLIT, Hq / HD_PACK, B), HD_WARPS·32 threads, HD_SMEM_BYTES
+ *           dynamic shared memory; with HD_SPLIT > 1 then hd_sdpa_combine_kernel on
+ *           (ceil(B·Hq·Sq / 4)) blocks of 128 threads, scratch B·Hq·Sq·HD_SPLIT·(HD_DV + 2) floats
  *   reference  ir_ref_sdpa_fwd (ir/ir_ref_sdpa.c)
  */
 #ifndef HD_GENERATED /* defaults, so the template compiles on its own after a prelude */
@@ -107,6 +118,9 @@
 #define HD_FOLD 1
 #define HD_SM90 0
 #define HD_WS 0
+#define HD_OVERLAP 0
+#define HD_PACK 1
+#define HD_SPLIT 1
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -183,7 +197,9 @@ HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
 /* ---- the block's problem ------------------------------------------------------------------------ */
 
 typedef struct hd_attn_blk {
-    int b, h, m0;        /* batch, query head, first query row */
+    int b, h, m0;        /* batch, first query head, first (packed) row: hd_row_i / hd_row_h */
+    int split;           /* the block's part of the keys (HD_SPLIT > 1) */
+    void *ws;            /* HD_SPLIT > 1: the scratch of the partial results (hd_part_o) */
     int sq, skv, shift;  /* valid rows and keys of this batch; the band's diagonal shift */
     int t_lo, t_hi;      /* K/V tiles [t_lo, t_hi) hold every key a row of the block may see */
     float scale2;        /* scale · log2(e) */
@@ -196,6 +212,11 @@ typedef struct hd_attn_acc {
     float l[HD_MW][2];          /* this thread's part of Σ exp2(x − m) */
     float o[HD_MW][HD_NO][4];   /* unnormalised O, C fragments */
 } hd_attn_acc;
+
+/* Row r of the block (0 .. HD_BM - 1) is packed row p = m0 + r: query row p / HD_PACK of query
+ * head h + p % HD_PACK (HD_PACK 1: row m0 + r of head h). */
+HD_DEVICE int hd_row_i(const hd_attn_blk &k, int r) { return (k.m0 + r) / HD_PACK; }
+HD_DEVICE int hd_row_h(const hd_attn_blk &k, int r) { return k.h + (k.m0 + r) % HD_PACK; }
 
 /* Whether key j is cut from query row i (padding or band). */
 HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j)
@@ -213,10 +234,11 @@ HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j)
 /* Whether tile t may hold a masked (row, key) pair of the block: then it checks each element. */
 HD_DEVICE bool hd_tile_cut(const hd_attn_blk &k, int t)
 {
-    int n0 = t * HD_BN, i_hi = k.m0 + HD_BM - 1;
+    /* rows past HD_SQ are never stored: they need no mask */
+    int n0 = t * HD_BN, i_lo = hd_row_i(k, 0), i_hi = min(hd_row_i(k, HD_BM - 1), HD_SQ - 1);
     bool cut = n0 + HD_BN > k.skv || i_hi >= k.sq;
 #if HD_HAS_RIGHT
-    cut = cut || n0 + HD_BN - 1 > k.m0 + k.shift + HD_RIGHT;
+    cut = cut || n0 + HD_BN - 1 > i_lo + k.shift + HD_RIGHT;
 #endif
 #if HD_HAS_LEFT
     cut = cut || n0 <= i_hi + k.shift - HD_LEFT;
@@ -226,8 +248,9 @@ HD_DEVICE bool hd_tile_cut(const hd_attn_blk &k, int t)
 
 HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 {
-    int tiles = (HD_SQ + HD_BM - 1) / HD_BM;
-    k.b = blockIdx.z, k.h = blockIdx.y, k.m0 = (tiles - 1 - (int)blockIdx.x) * HD_BM;
+    int tiles = (HD_SQ * HD_PACK + HD_BM - 1) / HD_BM;
+    k.b = blockIdx.z, k.h = blockIdx.y * HD_PACK, k.split = (int)blockIdx.x % HD_SPLIT;
+    k.m0 = (tiles - 1 - (int)blockIdx.x / HD_SPLIT) * HD_BM;
     k.sq = hd_seq_q(k.b, HD_ARGS), k.skv = hd_seq_kv(k.b, HD_ARGS);
     k.shift = HD_BOTTOM_RIGHT ? k.skv - k.sq : 0;
     k.scale2 = hd_scale(HD_ARGS) * HD_LOG2E;
@@ -236,7 +259,7 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 #else
     k.slope2 = 0.0f;
 #endif
-    int i_lo = k.m0, i_hi = min(k.m0 + HD_BM, k.sq) - 1;
+    int i_lo = hd_row_i(k, 0), i_hi = min(hd_row_i(k, HD_BM - 1), k.sq - 1);
     int j_lo = 0, j_hi = k.skv; /* keys [j_lo, j_hi) */
 #if HD_HAS_RIGHT
     j_hi = min(j_hi, i_hi + k.shift + HD_RIGHT + 1);
@@ -246,6 +269,11 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 #endif
     k.t_lo = j_lo / HD_BN;
     k.t_hi = i_hi < i_lo || j_hi <= j_lo ? k.t_lo : (j_hi + HD_BN - 1) / HD_BN;
+#if HD_SPLIT > 1 /* split `split` of HD_SPLIT takes an equal share of the tiles (maybe none) */
+    int per = (k.t_hi - k.t_lo + HD_SPLIT - 1) / HD_SPLIT;
+    k.t_lo = min(k.t_lo + k.split * per, k.t_hi);
+    k.t_hi = min(k.t_lo + per, k.t_hi);
+#endif
 }
 
 /* ---- loads ---------------------------------------------------------------------------------- */
@@ -257,38 +285,49 @@ template <int NT> HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int
     constexpr int DC = HD_D16 / 8, CH = HD_DP / 8;
 #pragma unroll
     for (int n = 0; n < (HD_BM * DC + NT - 1) / NT; n++) {
-        int id = tid + n * NT, r = id / DC, c = id % DC, i = k.m0 + r;
+        int id = tid + n * NT, r = id / DC, c = id % DC, i = hd_row_i(k, r);
         if (HD_BM * DC % NT != 0 && id >= HD_BM * DC)
             break;
         bool ok = i < k.sq && c * 8 < HD_D;
-        const hd_u16 *src = ok ? q + hd_q_off(k.b, k.h, i, HD_ARGS) + c * 8 : q;
+        const hd_u16 *src = ok ? q + hd_q_off(k.b, hd_row_h(k, r), i, HD_ARGS) + c * 8 : q;
         hd_cp_async16(sq_ + hd_tile_off(r, c, HD_BM, CH), src, ok ? 16 : 0);
     }
 }
 
-/* Keys [t·BN, t·BN + BN) of K and V into one stage (rows past skv and dims past D zero). */
+/* Keys [t·BN, t·BN + BN) of one operand (V: V, else K; DIM its head dim) into a stage, rows past
+ * skv and dims past DIM zero. Per group of UNROLL chunks a thread first computes every row
+ * offset, then issues the copies: a paged hook's page-table loads are all in flight together
+ * (a copy is an asm statement the compiler does not move loads across). */
+template <int NT, int UNROLL, bool V, int DIM, int PADDED> HD_DEVICE void hd_load_rows(hd_u32 dst, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
+{
+    const hd_u16 *base = (const hd_u16 *)(V ? HD_V_PTR : HD_K_PTR);
+    constexpr int DC = (DIM + 15) / 16 * 2, CH = PADDED / 8, N = (HD_BN * DC + NT - 1) / NT;
+    constexpr int G = UNROLL < N ? UNROLL : N;
+#pragma unroll 1
+    for (int n0 = 0; n0 < N; n0 += G) {
+        hd_i64 off[G];
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            int id = tid + (n0 + g) * NT, j = t * HD_BN + id / DC;
+            bool ok = n0 + g < N && (HD_BN * DC % NT == 0 || id < HD_BN * DC) && j < k.skv;
+            off[g] = ok ? (V ? hd_v_off(k.b, k.h, j, HD_ARGS) : hd_k_off(k.b, k.h, j, HD_ARGS)) : -1;
+        }
+#pragma unroll
+        for (int g = 0; g < G; g++) {
+            int id = tid + (n0 + g) * NT, r = id / DC, c = id % DC;
+            if (n0 + g >= N || (HD_BN * DC % NT != 0 && id >= HD_BN * DC))
+                break;
+            bool ok = off[g] >= 0 && c * 8 < DIM;
+            hd_cp_async16(dst + hd_tile_off(r, c, HD_BN, CH), ok ? base + off[g] + c * 8 : base, ok ? 16 : 0);
+        }
+    }
+}
+
+/* Keys [t·BN, t·BN + BN) of K and V into one stage. */
 template <int NT, int UNROLL = 64> HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
 {
-    const hd_u16 *kp = (const hd_u16 *)HD_K_PTR, *vp = (const hd_u16 *)HD_V_PTR;
-    constexpr int KC = HD_D16 / 8, KCH = HD_DP / 8, VC = HD_DV16 / 8, VCH = HD_DVP / 8;
-#pragma unroll UNROLL
-    for (int n = 0; n < (HD_BN * KC + NT - 1) / NT; n++) {
-        int id = tid + n * NT, r = id / KC, c = id % KC, j = t * HD_BN + r;
-        if (HD_BN * KC % NT != 0 && id >= HD_BN * KC)
-            break;
-        bool ok = j < k.skv && c * 8 < HD_D;
-        const hd_u16 *src = ok ? kp + hd_k_off(k.b, k.h, j, HD_ARGS) + c * 8 : kp;
-        hd_cp_async16(sk + hd_tile_off(r, c, HD_BN, KCH), src, ok ? 16 : 0);
-    }
-#pragma unroll UNROLL
-    for (int n = 0; n < (HD_BN * VC + NT - 1) / NT; n++) {
-        int id = tid + n * NT, r = id / VC, c = id % VC, j = t * HD_BN + r;
-        if (HD_BN * VC % NT != 0 && id >= HD_BN * VC)
-            break;
-        bool ok = j < k.skv && c * 8 < HD_DV;
-        const hd_u16 *src = ok ? vp + hd_v_off(k.b, k.h, j, HD_ARGS) + c * 8 : vp;
-        hd_cp_async16(sv + hd_tile_off(r, c, HD_BN, VCH), src, ok ? 16 : 0);
-    }
+    hd_load_rows<NT, UNROLL, false, HD_D, HD_DP>(sk, k, t, tid, HD_ARGS);
+    hd_load_rows<NT, UNROLL, true, HD_DV, HD_DVP>(sv, k, t, tid, HD_ARGS);
 }
 
 /* ---- one K/V tile ---------------------------------------------------------------------------- */
@@ -345,10 +384,10 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
         for (int ni = 0; ni < HD_NS; ni++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + (e >> 1) * 8;
+                int r = (warp * HD_MW + mi) * 16 + (lane >> 2) + (e >> 1) * 8, i = hd_row_i(k, r), h = hd_row_h(k, r);
                 int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
 #if HD_SCORE_MOD /* the modifier sees S·scale (not the log2 domain) */
-                float x = hd_score_mod(s[mi][ni][e] * hd_scale(HD_ARGS), k.b, k.h, i, j, HD_ARGS) * HD_LOG2E;
+                float x = hd_score_mod(s[mi][ni][e] * hd_scale(HD_ARGS), k.b, h, i, j, HD_ARGS) * HD_LOG2E;
 #elif HD_FOLD
                 float x = s[mi][ni][e]; /* scaled inside the exponent below */
 #else
@@ -356,12 +395,12 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
 #endif
 #if HD_BIAS
                 if (i < k.sq && j < k.skv)
-                    x += hd_bias(k.b, k.h, i, j, HD_ARGS) * HD_LOG2E;
+                    x += hd_bias(k.b, h, i, j, HD_ARGS) * HD_LOG2E;
 #endif
 #if HD_ALIBI
                 x += k.slope2 * (float)(j - i);
 #endif
-                (void)i, (void)j;
+                (void)i, (void)j, (void)h;
                 if (cut && hd_masked(k, i, j))
                     x = HD_NEG_INF;
                 s[mi][ni][e] = x;
@@ -394,9 +433,9 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
 #endif
                     sum += p;
 #if HD_DROPOUT || HD_DMASK
-                    int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8;
+                    int row = (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row);
                     int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
-                    p = i < HD_SQ && j < HD_SKV ? p * hd_mask_at(k.b, k.h, i, j, HD_ARGS) : 0.0f;
+                    p = i < HD_SQ && j < HD_SKV ? p * hd_mask_at(k.b, hd_row_h(k, row), i, j, HD_ARGS) : 0.0f;
 #endif
                     s[mi][ni][e] = p;
                 }
@@ -471,7 +510,7 @@ HD_DEVICE void hd_pv_issue(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
     hd_wgmma_commit();
 }
 
-#if HD_STAGES >= 3
+#if HD_OVERLAP
 /* The overlapped Hopper main loop (three stages or more). Tile t's softmax runs while the tensor cores compute tile t + 1's
  * Q·Kᵀ (FlashAttention-3's intra-warpgroup overlap), then P·V of tile t; three stages: tile
  * t + 1 is in shared memory when iteration t starts, tile t + 2 loads during it (into the stage
@@ -587,7 +626,38 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
 
 /* ---- epilogue ----------------------------------------------------------------------------------- */
 
-/* O = acc.o / l (0 for rows no key reached), and the row statistics. */
+/* The row's final values from its max m and sum l (log2 domain; m = −inf: no key survived):
+ * the attention sink joins a live row's denominator; returns the factor O is scaled by (0 for a
+ * dead row) and leaves the row's statistics in m (natural log, −inf when dead) and l. */
+HD_DEVICE float hd_row_final(int h, float &m, float &l, HD_PARAMS)
+{
+    float keep = 1.0f;
+#if HD_SINK
+    if (m != HD_NEG_INF) { /* the sink joins the denominator of a live row only */
+        float sk = hd_sink(h, HD_ARGS) * HD_LOG2E, mn = fmaxf(m, sk);
+        keep = hd_exp2(m - mn);
+        l = l * keep + hd_exp2(sk - mn);
+        m = mn;
+    }
+#else
+    (void)h;
+#endif
+    bool live = m != HD_NEG_INF && l > 0.0f;
+    m = live ? m * HD_LN2 : HD_NEG_INF;
+    l = live ? l : 0.0f;
+    return live ? keep * hd_drop_scale(HD_ARGS) / l : 0.0f;
+}
+
+#if HD_SPLIT > 1
+/* The scratch of a split run: per (row, split) the unnormalised O (fp32, HD_DV) and (m, l) of
+ * the split's keys; rows (b, h, i) in order. hd_sdpa_combine_kernel merges the splits. */
+HD_DEVICE hd_i64 hd_part_row(int b, int h, int i) { return ((hd_i64)b * HD_HQ + h) * HD_SQ + i; }
+HD_DEVICE float *hd_part_o(void *ws) { return (float *)ws; }
+HD_DEVICE float *hd_part_ml(void *ws) { return (float *)ws + (hd_i64)HD_B * HD_HQ * HD_SQ * HD_SPLIT * HD_DV; }
+#endif
+
+/* O = acc.o / l (0 for rows no key reached), and the row statistics; with HD_SPLIT > 1 the
+ * split's partial O, m and l instead. */
 HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_PARAMS)
 {
     const int warp = tid >> 5, lane = tid & 31;
@@ -595,24 +665,26 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
     for (int mi = 0; mi < HD_MW; mi++)
 #pragma unroll
         for (int r = 0; r < 2; r++) {
-            int i = k.m0 + (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8;
+            int row = (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row), h = hd_row_h(k, row);
             float l = a.l[mi][r], m = a.m[mi][r];
             l += hd_shfl_xor(l, 1);
             l += hd_shfl_xor(l, 2);
-            float keep = 1.0f;
-#if HD_SINK
-            if (m != HD_NEG_INF) { /* the sink joins the denominator of a live row only */
-                float sk = hd_sink(k.h, HD_ARGS) * HD_LOG2E, mn = fmaxf(m, sk);
-                keep = hd_exp2(m - mn);
-                l = l * keep + hd_exp2(sk - mn);
-                m = mn;
-            }
-#endif
-            bool live = m != HD_NEG_INF && l > 0.0f;
-            float inv = live ? keep * hd_drop_scale(HD_ARGS) / l : 0.0f;
             if (i >= HD_SQ)
                 continue;
-            hd_i64 off = hd_o_off(k.b, k.h, i, HD_ARGS);
+#if HD_SPLIT > 1
+            hd_i64 pr = hd_part_row(k.b, h, i) * HD_SPLIT + k.split;
+            float *po = hd_part_o(k.ws) + pr * HD_DV;
+#pragma unroll
+            for (int no = 0; no < HD_NO; no++) {
+                int c = no * 8 + (lane & 3) * 2;
+                if (c < HD_DV)
+                    *(float2 *)(po + c) = make_float2(a.o[mi][no][2 * r], a.o[mi][no][2 * r + 1]);
+            }
+            if ((lane & 3) == 0)
+                *(float2 *)(hd_part_ml(k.ws) + pr * 2) = make_float2(m, l);
+#else
+            float inv = hd_row_final(h, m, l, HD_ARGS);
+            hd_i64 off = hd_o_off(k.b, h, i, HD_ARGS);
 #pragma unroll
             for (int no = 0; no < HD_NO; no++) {
                 int c = no * 8 + (lane & 3) * 2;
@@ -622,7 +694,8 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
                 }
             }
             if ((lane & 3) == 0)
-                hd_row_stats(k.b, k.h, i, live ? m * HD_LN2 : HD_NEG_INF, live ? l : 0.0f, HD_ARGS);
+                hd_row_stats(k.b, h, i, m, l, HD_ARGS);
+#endif
         }
 }
 
@@ -717,12 +790,26 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 }
 #endif
 
-HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
+#if HD_SPLIT > 1
+#define HD_KPARAMS HD_PARAMS, void *hd_ws
+#else
+#define HD_KPARAMS HD_PARAMS
+#endif
+#if HD_RNG_DUMP && (HD_PACK > 1 || HD_SPLIT > 1)
+#error "RNG_DUMP walks whole rows of one head: no packed heads, no split keys"
+#endif
+
+HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_KPARAMS)
 {
     extern __shared__ __align__(1024) unsigned char hd_smem[];
     const int tid = threadIdx.x;
     hd_attn_blk k;
     hd_attn_setup(k, HD_ARGS);
+#if HD_SPLIT > 1
+    k.ws = hd_ws;
+#else
+    k.ws = 0;
+#endif
     hd_attn_acc a;
 #pragma unroll
     for (int mi = 0; mi < HD_MW; mi++)
@@ -759,3 +846,57 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_PARAMS)
     hd_attn_finish(a, k, tid, HD_ARGS);
 #endif
 }
+
+#if HD_SPLIT > 1
+/* ---- the split combine (flash-decoding's second step) ----------------------------------------- */
+
+/* One warp per row (b, h, i): the splits' (m, l) merged to the row's max M and sum
+ * L = Σ l_s·2^(m_s − M), O = Σ O_s·2^(m_s − M) / L (the sink and dropout scale as hd_attn_store
+ * applies them), and the row statistics. A split that saw no key has m = −inf and weighs 0.
+ * grid (ceil(B·Hq·Sq / 4)), 128 threads. */
+HD_GLOBAL __launch_bounds__(128) void hd_sdpa_combine_kernel(HD_KPARAMS)
+{
+    const int lane = threadIdx.x & 31;
+    const hd_i64 row = (hd_i64)blockIdx.x * 4 + (threadIdx.x >> 5);
+    if (row >= (hd_i64)HD_B * HD_HQ * HD_SQ)
+        return;
+    const int i = (int)(row % HD_SQ), h = (int)(row / HD_SQ % HD_HQ), b = (int)(row / ((hd_i64)HD_SQ * HD_HQ));
+    const float2 *ml = (const float2 *)hd_part_ml(hd_ws) + row * HD_SPLIT;
+    float m = HD_NEG_INF, l = 0.0f;
+    for (int s = lane; s < HD_SPLIT; s += 32)
+        m = fmaxf(m, ml[s].x);
+#pragma unroll
+    for (int x = 16; x > 0; x >>= 1)
+        m = fmaxf(m, hd_shfl_xor(m, x));
+    const float use = m == HD_NEG_INF ? 0.0f : m;
+    for (int s = lane; s < HD_SPLIT; s += 32)
+        l += ml[s].y * hd_exp2(ml[s].x - use);
+#pragma unroll
+    for (int x = 16; x > 0; x >>= 1)
+        l += hd_shfl_xor(l, x);
+    float ms = m, ls = l;
+    const float inv = hd_row_final(h, ms, ls, HD_ARGS);
+    const float *po = hd_part_o(hd_ws) + row * HD_SPLIT * HD_DV;
+    const hd_i64 off = hd_o_off(b, h, i, HD_ARGS);
+#pragma unroll
+    for (int c0 = 0; c0 < HD_DV; c0 += 128) { /* four columns a lane */
+        const int c = c0 + lane * 4;
+        if (c >= HD_DV)
+            break;
+        float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
+        for (int s = 0; s < HD_SPLIT; s++) {
+            const float w = hd_exp2(ml[s].x - use);
+            if (w == 0.0f)
+                continue;
+            const float4 o = *(const float4 *)(po + (hd_i64)s * HD_DV + c);
+            acc.x += w * o.x, acc.y += w * o.y, acc.z += w * o.z, acc.w += w * o.w;
+        }
+        hd_st<HD_O_DT>(HD_O_PTR, off + c, acc.x * inv);
+        hd_st<HD_O_DT>(HD_O_PTR, off + c + 1, acc.y * inv);
+        hd_st<HD_O_DT>(HD_O_PTR, off + c + 2, acc.z * inv);
+        hd_st<HD_O_DT>(HD_O_PTR, off + c + 3, acc.w * inv);
+    }
+    if (lane == 0)
+        hd_row_stats(b, h, i, ms, ls, HD_ARGS);
+}
+#endif

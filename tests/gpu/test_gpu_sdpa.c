@@ -353,6 +353,48 @@ Test(gpu_sdpa, paged_kv)
     }
 }
 
+/* A decode-class case: Sq 1 .. 64 against up to 6000 keys, GQA 32:8 and 8:1 (packed) or MHA. */
+static sdpa_case decode_case(int r)
+{
+    static const int64_t heads[][2] = {{32, 8}, {8, 1}, {4, 4}, {16, 2}};
+    static const int64_t sq[] = {1, 4, 16, 64, 1, 7};
+    sdpa_case c = random_case();
+    c.B = rnd(1, 3), c.Sq = sq[r % 6], c.Skv = rnd(1, 6000), c.Hq = heads[r % 4][0], c.Hk = heads[r % 4][1];
+    c.D = c.Dv = r % 3 ? 128 : (rnd(0, 1) ? 64 : 96), c.stats = true;
+    return c;
+}
+
+/* The decode path (GQA heads packed into a block's rows, keys split across blocks, the combine
+ * launch): masks, padding (whole batches with no key: O = 0, Stats = −inf), paged K/V, Stats /
+ * Max / Sum_exp, a sink, bias and dropout per packed row; then the knobs: a forced split count,
+ * packing off, no split. */
+Test(gpu_sdpa, decode_packed_and_split)
+{
+    for (int r = 0; r < 12; r++) {
+        sdpa_case c = decode_case(r);
+        c.mask = (mask_kind)(r % 3); /* none, causal top-left, causal bottom-right */
+        if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
+            c.Skv = c.Sq + rnd(0, 500);
+        c.padding = r % 4 == 1, c.max_sum = r % 2 == 0, c.sink = r % 5 == 2, c.bias = r == 7, c.dropout = r == 10;
+        if (r % 4 == 3)
+            c.paged = true, c.bshd = false, c.pad = 0, c.bs = r % 8 == 3 ? 16 : 64;
+        run(c, "decode");
+    }
+    static const char *const ids[] = {"jit.sdpa_splits", "jit.sdpa_pack", "jit.sdpa_stages", "jit.sdpa_block_n"};
+    static const int64_t knobs[][4] = {{2, 0, 0, 0}, {128, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {16, 2, 3, 128},
+                                       {8, 0, 2, 0}};
+    for (int s = 0; s < 6; s++) {
+        gpu_set_knobs(4, ids, knobs[s]);
+        sdpa_case c = decode_case(s);
+        c.mask = s % 2 ? M_CAUSAL_BR : M_NONE, c.Skv = rnd(c.Sq > 600 ? (int)c.Sq : 600, 6000);
+        char tag[64];
+        snprintf(tag, sizeof tag, "decode splits %lld pack %lld stages %lld bn %lld", (long long)knobs[s][0],
+                 (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3]);
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* Every tile shape the knobs allow, on one case each (causal or padded at times), on mma.sync
  * (jit.sdpa_wgmma 0) and, on sm_90 with head dims 64 / 128, on wgmma, with and without the
  * loading warpgroup (jit.sdpa_ws). */

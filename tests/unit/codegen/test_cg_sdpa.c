@@ -310,6 +310,88 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     ir_graph_free(&g);
 }
 
+/* Short queries take the decode path: the query heads of a K/V head packed into one block's
+ * rows (HD_PACK), the keys split across blocks (HD_SPLIT) and merged by a combine launch whose
+ * scratch the workspace query (cg_scratch_bytes) gives exactly; the knobs turn packing off and
+ * set the split count within the scratch's room; long queries keep the prefill kernel. */
+Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
+{
+    variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 32768, .D = 128,
+                 .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR};
+    ir_graph g;
+    build(&g, &v);
+    ir_partition p;
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    /* 8 blocks of packed rows (one per K/V head), 3 stages: two blocks an SM, 132 SMs: 33 splits
+     * (one full wave); the shape alone asks 264 blocks (33 splits too), room for 66 */
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 64\n#define HD_BN 64\n#define HD_WARPS 4\n#define HD_STAGES 3\n"
+                                        "#define HD_SM90 1\n#define HD_WS 0\n#define HD_OVERLAP 0\n#define HD_PACK 4\n"
+                                        "#define HD_SPLIT 33\n"), "%s", k.source);
+    cr_expect_eq(k.grid[0], 33u);
+    cr_expect_eq(k.grid[1], 8u);
+    cr_expect_eq(k.n_then, 1);
+    cr_expect_str_eq(k.then[0].entry, "hd_sdpa_combine_kernel");
+    cr_expect_eq(k.then[0].grid[0], 8u, "one warp per (b, h, i) row: 32 rows");
+    cr_expect_eq(k.scratch, (int64_t)32 * 66 * 130 * 4);
+    cr_expect_eq(cg_scratch_bytes(&g, &p.k[0]), k.scratch);
+    cr_expect_eq(k.args[k.n_args - 1].kind, CG_ARG_WORKSPACE);
+    cg_kernel_free(&k);
+    t.sdpa_splits = 128, t.sdpa_pack = 1; /* at most the scratch's room; one head a block */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_PACK 1\n#define HD_SPLIT 66\n"));
+    cr_expect_eq(k.grid[0], 66u);
+    cr_expect_eq(k.grid[1], 32u);
+    cg_kernel_free(&k);
+    t.sdpa_splits = 0, t.sm_count = 66; /* half the multiprocessors: half the splits */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_PACK 1\n#define HD_SPLIT 4\n"), "66 x 2 / 32 heads");
+    cg_kernel_free(&k);
+    t.sdpa_splits = 1; /* no split: no combine, no workspace argument */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_SPLIT 1\n"));
+    cr_expect_eq(k.n_then, 0);
+    cr_expect_eq(k.scratch, 0);
+    cr_expect_neq(k.args[k.n_args - 1].kind, CG_ARG_WORKSPACE);
+    cg_kernel_free(&k);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+    v.Sq = 512; /* prefill: neither */
+    build(&g, &v);
+    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    t = (cg_target){.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_PACK 1\n#define HD_SPLIT 1\n"));
+    cr_expect_eq(cg_scratch_bytes(&g, &p.k[0]), 0);
+    cg_kernel_free(&k);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}
+
+/* The decode variants compile for sm_90 (wgmma) and sm_80: Sq 1 and 16 with GQA 32:8, paged K/V,
+ * a sink and padding, a score modifier, MQA with Dv != D, fp16 on mma.sync, knob-set stages. */
+Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
+{
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    variant base = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 5000, .D = 128,
+                    .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR};
+    variant vs[6];
+    for (int i = 0; i < 6; i++)
+        vs[i] = base;
+    vs[1].Sq = 16, vs[1].bshd = true;
+    vs[2].paged = true;
+    vs[3].sink = true, vs[3].mask = MASK_PADDING;
+    vs[4].mod = 1, vs[4].Sq = 4;
+    vs[5].Hk = 1, vs[5].D = 64, vs[5].Dv = 128, vs[5].dt = HIPDNN_DATA_HALF, vs[5].mma_sync = true, vs[5].stages = 3;
+    const char *names[6] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
+                            "decode_softcap", "decode_mqa_f16_mma"};
+    for (int i = 0; i < 6; i++)
+        cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
+}
+
 static void expect_refused(const variant *v, const char *what, const char *reason)
 {
     ir_graph g;

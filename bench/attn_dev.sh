@@ -9,17 +9,21 @@ out=${OUT:-/tmp/attn_dev}
 mkdir -p "$out"
 export HIPDNN_CACHE_DIR=$(mktemp -d)
 if [ "${1:-tests}" = tests ]; then
-  .gpu/run test_gpu --filter 'gpu_sdpa*/*' > "$out/test.txt" 2>&1; echo "test_gpu gpu_sdpa* rc=$?"
-  grep -E "\[FAIL\]|Synthesis" "$out/test.txt" | head -20
+  for suite in ${SUITES:-gpu_sdpa gpu_sdpa_mod gpu_sdpa_bwd}; do
+    .gpu/run test_gpu --filter "$suite/*" > "$out/test_$suite.txt" 2>&1; echo "test_gpu $suite rc=$?"
+    grep -E "\[FAIL\]|Synthesis" "$out/test_$suite.txt" | head -20
+  done
 fi
 .gpu/run bench_attention --decode --default > "$out/decode.txt" 2>&1; echo "decode rc=$?"
-for shape in "1 1 131072" "1 16 131072" "16 1 8192" "64 16 4096"; do
+for shape in "1 1 131072" "4 1 32768" "16 1 8192" "64 1 4096" "4 16 32768"; do
   .gpu/run bench_attention --decode $shape >> "$out/decode_cfg.txt" 2>&1
 done
+.gpu/run bench_attention 4 16 4096 128 > "$out/fwd_cfg.txt" 2>&1
+.gpu/run bench_attention 1 32 16384 128 >> "$out/fwd_cfg.txt" 2>&1
 .gpu/run bench_attention --softcap --default 2 16 2048 128 > "$out/softcap.txt" 2>&1
 .gpu/run bench_attention --softcap --default 1 32 8192 128 >> "$out/softcap.txt" 2>&1
 cd .gpu/py || exit 1
 export PYTHONUNBUFFERED=1
 python3 compare_attention.py --decode "$out/decode.txt" > "$out/compare_decode.md" 2> "$out/compare_decode.err"
-cat "$out/decode_cfg.txt" "$out/softcap.txt"
+cat "$out/decode_cfg.txt" "$out/fwd_cfg.txt" "$out/softcap.txt"
 cat "$out/compare_decode.md"

@@ -16,7 +16,8 @@
  * Sq 1, 4, 16, B·Skv = 131072 or 262144 tokens (at least 0.5 GB of K/V: no L2 reuse between
  * the rotated sets); dense K/V in [b,s,h,d] memory, or paged (containers [blocks,8,64,128], page
  * tables a random permutation, sequence lengths in memory). Counted: the K/V bytes read once,
- * 2·B·Skv·8·128·2. Configs beside the default: split counts, stages, 128-key tiles, packing off.
+ * 2·B·Skv·8·128·2. Configs beside the default: no split, the TMA producer (jit.sdpa_ws 2) with 3
+ * or 4 stages or 128-key tiles, packing off.
  * Output: "B Hq Hk Sq Skv D paged config ms TB/s" per line.
  * Softcap (--softcap): each forward row also with a softcap score modifier c·tanh(S/c), c = 50
  * (config "softcap"), to report its cost as a ratio to the unmodified default kernel.
@@ -32,12 +33,13 @@
 #define REPS 20
 
 static const char *const knob_ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages",
-                                       "jit.sdpa_wgmma", "jit.sdpa_ws"};
-/* Tile shapes tried beside the default (rows, keys, warps, stages, wgmma on sm_90, loading
- * warpgroup); bench/NOTES.md has the others measured. */
-static const int64_t configs[][6] = {{128, 128, 8, 2, 1, 1}, {128, 128, 8, 3, 1, 1}, {128, 64, 8, 3, 1, 1},
-                                     {64, 64, 4, 3, 1, 1}};
-#define N_KNOBS 6
+                                       "jit.sdpa_wgmma", "jit.sdpa_ws", "jit.sdpa_pingpong"};
+/* Tile shapes tried beside the default (rows, keys, warps, stages, wgmma on sm_90, loaders: 1
+ * cp.async warpgroup, 2 TMA, 3 the computing warps; the two warpgroups taking turns: 2 yes, 1 no);
+ * bench/NOTES.md has the others measured. */
+static const int64_t configs[][7] = {{128, 128, 8, 2, 1, 3, 0}, {128, 128, 8, 3, 1, 2, 2}, {128, 128, 8, 2, 1, 2, 2},
+                                     {128, 128, 8, 3, 1, 2, 1}, {64, 64, 4, 3, 1, 2, 0}, {64, 64, 4, 2, 1, 3, 0}};
+#define N_KNOBS 7
 
 static bool default_only; /* --default: skip the tile shapes of `configs` */
 static bool softcap;      /* --softcap: a softcap score modifier (c = 50) on every graph */
@@ -131,13 +133,6 @@ static hipdnnBackendDescriptor_t bwd_graph(int64_t B, int64_t H, int64_t S, int6
     return bench_graph(ts, nodes);
 }
 
-static int64_t workspace_of(hipdnnBackendDescriptor_t plan)
-{
-    int64_t ws = 0, n;
-    hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, &ws);
-    return ws;
-}
-
 static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
 {
     /* beside the default: the mma.sync products (what sm_90 ran before wgmma) and atomic dQ */
@@ -166,19 +161,10 @@ static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
         double flops = 10.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
         for (int c = 0; c < (default_only ? 1 : 5); c++) {
             hipdnnBackendDescriptor_t plan = bench_jit_plan_with(gb, c ? 4 : 0, ids, c ? alt[c - 1] : NULL);
-            int64_t ws = workspace_of(plan);
-            void *wsp = ws > 0 ? bench_random_bf16((size_t)(ws + 1) / 2) : NULL;
-            hipdnnBackendDescriptor_t packs[SETS];
-            for (int s = 0; s < SETS; s++)
-                packs[s] = bench_pack_ws(B_N, uids, bufs[s], wsp);
-            float ms = bench_median_ms(plan, packs, SETS, 3, REPS);
+            float ms = bench_plan_ms(plan, B_N, uids, &bufs[0][0], B_N, SETS, 3, REPS);
             printf("%lld %lld %lld %lld %d %s %.4f %.1f\n", (long long)B, (long long)H, (long long)S, (long long)D,
                    causal, names[c], ms, flops / (ms * 1e-3) / 1e12);
             fflush(stdout);
-            for (int s = 0; s < SETS; s++)
-                hipdnnBackendDestroyDescriptor(packs[s]);
-            if (wsp != NULL)
-                hipdnnDeviceFree_ext(wsp);
             hipdnnBackendDestroyDescriptor(plan);
         }
         hipdnnBackendDestroyDescriptor(gb);
@@ -265,10 +251,11 @@ static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs)
 
 static void run_decode(int64_t B, int64_t Sq, int64_t Skv)
 {
-    static const char *const ids[] = {"jit.sdpa_splits", "jit.sdpa_stages", "jit.sdpa_block_n", "jit.sdpa_pack"};
-    static const int64_t alt[][4] = {{0, 0, 0, 0}, {1, 0, 0, 0}, {128, 0, 0, 0}, {0, 2, 128, 0}, {0, 4, 0, 0},
-                                     {0, 0, 0, 1}};
-    static const char *const names[] = {"default", "nosplit", "splits2x", "bn128s2", "s4", "nopack"};
+    static const char *const ids[] = {"jit.sdpa_splits", "jit.sdpa_stages", "jit.sdpa_block_n", "jit.sdpa_pack",
+                                      "jit.sdpa_ws"};
+    static const int64_t alt[][5] = {{0, 0, 0, 0, 0}, {1, 0, 0, 0, 0}, {0, 0, 0, 0, 2}, {0, 4, 0, 0, 2},
+                                     {0, 2, 128, 0, 2}, {0, 0, 0, 1, 0}};
+    static const char *const names[] = {"default", "nosplit", "tma", "tma_s4", "tma_bn128s2", "nopack"};
     size_t nq = (size_t)(B * D_HQ * Sq * D_DIM), nkv = (size_t)(B * D_HK * Skv * D_DIM);
     double bytes = 2.0 * (double)nkv * 2.0;
     for (int paged = 0; paged < 2; paged++) {
@@ -285,20 +272,11 @@ static void run_decode(int64_t B, int64_t Sq, int64_t Skv)
         }
         hipdnnBackendDescriptor_t g = decode_graph(B, Sq, Skv, paged);
         for (int c = 0; c < (default_only ? 1 : 6); c++) {
-            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(g, c ? 4 : 0, ids, c ? alt[c] : NULL);
-            int64_t ws = workspace_of(plan);
-            void *wsp = ws > 0 ? bench_random_bf16((size_t)(ws + 1) / 2) : NULL;
-            hipdnnBackendDescriptor_t packs[SETS];
-            for (int s = 0; s < SETS; s++)
-                packs[s] = bench_pack_ws(n, uids, bufs[s], wsp);
-            float ms = bench_median_ms(plan, packs, SETS, 3, REPS);
+            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(g, c ? 5 : 0, ids, c ? alt[c] : NULL);
+            float ms = bench_plan_ms(plan, n, uids, &bufs[0][0], D_N, SETS, 3, REPS);
             printf("%lld %d %d %lld %lld %d %d %s %.4f %.3f\n", (long long)B, D_HQ, D_HK, (long long)Sq,
                    (long long)Skv, D_DIM, paged, names[c], ms, bytes / (ms * 1e-3) / 1e12);
             fflush(stdout);
-            for (int s = 0; s < SETS; s++)
-                hipdnnBackendDestroyDescriptor(packs[s]);
-            if (wsp != NULL)
-                hipdnnDeviceFree_ext(wsp);
             hipdnnBackendDestroyDescriptor(plan);
         }
         hipdnnBackendDestroyDescriptor(g);
@@ -333,7 +311,8 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
             if (c >= 0)
                 snprintf(label, sizeof label, "%lld/%lld/%lld/%lld/%s", (long long)configs[c][0],
                          (long long)configs[c][1], (long long)configs[c][2], (long long)configs[c][3],
-                         configs[c][5] ? "ws" : configs[c][4] ? "wgmma" : "mma");
+                         configs[c][5] == 2 ? (configs[c][6] == 2 ? "tma+pp" : "tma") : configs[c][5] == 1 ? "ws"
+                         : configs[c][4] ? "wgmma" : "mma");
             hipdnnBackendDescriptor_t packs[SETS];
             for (int s = 0; s < SETS; s++)
                 packs[s] = bench_pack(4, uids, bufs[s]);

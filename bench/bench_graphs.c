@@ -123,22 +123,10 @@ static void run_graph(const char *path)
             printf("%-22s %-12s %9s %8s %8s (engine does not support the graph)\n", name, engines[e], "-", "-", "-");
             continue;
         }
-        int64_t ws = 0, cnt = 0;
-        CHECK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &cnt, &ws));
-        void *wsp = NULL;
-        if (ws > 0)
-            CHECK(hipdnnDeviceMalloc_ext(&wsp, (size_t)ws));
-        hipdnnBackendDescriptor_t packs[SETS];
-        for (int s = 0; s < SETS; s++)
-            packs[s] = bench_pack_ws(n, uids, bufs[s], wsp);
-        float ms = bench_median_ms(plan, packs, SETS, 5, REPS);
+        float ms = bench_plan_ms(plan, n, uids, &bufs[0][0], 64, SETS, 5, REPS);
         printf("%-22s %-12s %9.4f %8.1f %8.1f\n", name, engines[e], ms, bytes / (ms * 1e-3) / 1e9,
                graph_flops(ir) / (ms * 1e-3) / 1e12);
         fflush(stdout);
-        for (int s = 0; s < SETS; s++)
-            hipdnnBackendDestroyDescriptor(packs[s]);
-        if (wsp != NULL)
-            hipdnnDeviceFree_ext(wsp);
         hipdnnBackendDestroyDescriptor(plan);
     }
     for (int s = 0; s < SETS; s++)

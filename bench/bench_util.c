@@ -222,3 +222,23 @@ hipdnnBackendDescriptor_t bench_jit_plan_with(hipdnnBackendDescriptor_t g, int n
     hipdnnBackendDestroyDescriptor(cfg), hipdnnBackendDestroyDescriptor(eng);
     return plan;
 }
+
+float bench_plan_ms(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, int stride, int n_sets,
+                    int warmup, int reps)
+{
+    int64_t ws = 0, cnt = 0;
+    CHECK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &cnt, &ws));
+    void *wsp = NULL;
+    if (ws > 0)
+        CHECK(hipdnnDeviceMalloc_ext(&wsp, (size_t)ws));
+    hipdnnBackendDescriptor_t packs[8];
+    n_sets = n_sets < 8 ? n_sets : 8;
+    for (int s = 0; s < n_sets; s++)
+        packs[s] = bench_pack_ws(n, uids, ptrs + (size_t)s * (size_t)stride, wsp);
+    float ms = bench_median_ms(plan, packs, n_sets, warmup, reps);
+    for (int s = 0; s < n_sets; s++)
+        hipdnnBackendDestroyDescriptor(packs[s]);
+    if (wsp != NULL)
+        hipdnnDeviceFree_ext(wsp);
+    return ms;
+}

@@ -57,5 +57,9 @@ void *bench_random_bf16(size_t n);
 /* Median milliseconds of `reps` event-timed executions after `warmup`, rotating over packs. */
 float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t *packs, int n_packs,
                       int warmup, int reps);
+/* The same for a plan and n_sets input sets of n tensors (set s: ptrs[s * stride + i] for uids[i]),
+ * with the plan's workspace allocated for the run (at most 8 sets). */
+float bench_plan_ms(hipdnnBackendDescriptor_t plan, int n, int64_t *uids, void **ptrs, int stride, int n_sets,
+                    int warmup, int reps);
 
 #endif

@@ -61,10 +61,12 @@ typedef struct cg_target {
     int sdpa_warps;       /* attention: warps per block, 4 or 8 (0 = 4) */
     int sdpa_stages;      /* attention: K/V shared-memory stages, 2 or 3 (0 = 2) */
     int sdpa_wgmma;       /* attention on sm_90: 1 (or 0 = default) wgmma products where they fit, -1 never */
-    int sdpa_ws;          /* attention on sm_90 with wgmma: 1 = a loading warpgroup beside the computing ones */
+    int sdpa_ws;          /* attention on sm_90 with wgmma: 1 a cp.async loading warpgroup, 2 a TMA producer warp,
+                           * 3 the computing warps load; 0 = by shape */
     int sdpa_bwd_atomic;  /* attention backward: 1 = dQ through fp32 atomics (0: a deterministic dQ pass) */
     int sdpa_pack;        /* attention forward: 2 = GQA heads packed into a block's rows, 1 = never, 0 = by shape */
     int sdpa_splits;      /* attention forward: key splits (flash-decoding), 1 = none, 0 = by shape */
+    int sdpa_pingpong;    /* attention forward with loaders: 2 = the computing warpgroups take turns, 1 = never, 0 = by shape */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the
@@ -74,11 +76,12 @@ typedef struct cg_target {
  * known at emit time but kept out of the source (`value`; tensor is -1): a dynamic-shape
  * kernel's varying dims, so one compiled kernel serves every size of them. */
 typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_WORKSPACE, CG_ARG_TMAP, CG_ARG_INT64 } cg_arg_kind;
+#define CG_TMAP_MAX_RANK 4
 typedef struct cg_tmap {
-    int rank;
-    uint64_t dims[3];    /* elements, innermost first */
-    uint64_t strides[2]; /* bytes between consecutive indices of dims 1 and 2 */
-    uint32_t box[3];     /* elements one copy moves along each dim */
+    int rank;                               /* 1 .. CG_TMAP_MAX_RANK */
+    uint64_t dims[CG_TMAP_MAX_RANK];        /* elements, innermost first */
+    uint64_t strides[CG_TMAP_MAX_RANK - 1]; /* bytes between consecutive indices of dims 1 .. */
+    uint32_t box[CG_TMAP_MAX_RANK];         /* elements one copy moves along each dim */
 } cg_tmap;
 typedef struct cg_arg {
     cg_arg_kind kind;

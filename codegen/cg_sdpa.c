@@ -49,7 +49,9 @@ typedef struct sd {
     int64_t bs_k, bs_v;                       /* paged block sizes, 0 when dense */
     int bm, bn, warps, stages;
     bool sm90;                                /* wgmma products (sm_90a) */
-    bool ws;                                  /* sm90 + a loading warpgroup */
+    int ws;                                   /* sm90: 1 a cp.async loading warpgroup, 2 a TMA producer warp */
+    int min_blocks;                           /* blocks an SM must hold (launch bounds) */
+    bool pingpong;                            /* ws: two computing warpgroups take turns */
     bool overlap;                             /* sm90: softmax of tile t under Q·Kᵀ of t + 1 */
     int pack;                                 /* query heads per block row set (HD_PACK, 1: none) */
     int split, split_cap;                     /* key splits (HD_SPLIT) and the scratch's room */
@@ -224,6 +226,41 @@ static bool wgmma_fits(const sd *s, const cg_target *t)
            dims && (s->bn == 64 || s->bn == 128);
 }
 
+/* Rows one TMA copy of K or V moves: a tile's, or a page's when pages are smaller. */
+static int box_rows(const sd *s)
+{
+    int64_t bs = s->bs_k ? s->bs_k : s->bn;
+    return (int)(bs < s->bn ? bs : s->bn);
+}
+
+/* The TMA producer (jit.sdpa_ws 2) copies boxes of 64 columns x box_rows rows: head dims of 64 or
+ * 128 (the wgmma ones), pages of K and V alike whose size divides the tile or the tile divides
+ * (rows a multiple of 8: whole 1024-byte swizzle atoms). */
+static bool tma_fits(const sd *s)
+{
+    if (s->bs_k == 0)
+        return true;
+    int64_t bs = s->bs_k;
+    return s->bs_v == bs && (bs % s->bn == 0 || (s->bn % bs == 0 && bs % 8 == 0));
+}
+
+/* Who loads K/V on the wgmma loop (HD_WS): jit.sdpa_ws 1 a cp.async warpgroup, 2 the TMA producer
+ * where it fits, 3 every computing warp; by shape (0): the TMA producer, except where the
+ * computing warps' own cp.async copies measured faster (bench/NOTES.md): dense K/V on the decode
+ * path, and one-warpgroup tiles (head dim 64) under a causal or band mask. */
+static int loaders(const sd *s, const cg_target *t)
+{
+    if (t->sdpa_ws == 1 || t->sdpa_ws == 3)
+        return t->sdpa_ws == 1 ? 1 : 0;
+    if (!tma_fits(s))
+        return 0;
+    if (t->sdpa_ws == 2)
+        return 2;
+    if (decode_class(s))
+        return s->bs_k > 0 ? 2 : 0;
+    return s->bm == 64 && s->p->has_right ? 0 : 2;
+}
+
 /* Knobs where set; otherwise by head dim (FlashAttention-2's shapes: 4 warps, each two m16
  * row tiles; 128-key tiles at small head dims, 64 at 128, 64 rows at 256). */
 static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
@@ -248,10 +285,17 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
         s->bn = 128; /* wgmma: 128-key tiles at both head dims */
     if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
         s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
-    s->ws = s->sm90 && t->sdpa_ws > 0;
+    s->ws = s->sm90 ? loaders(s, t) : 0;
+    if (s->ws == 2 && t->sdpa_ws == 0 && t->sdpa_stages <= 0 && !decode_class(s))
+        s->stages = 3; /* the TMA producer runs two tiles ahead (bench/NOTES.md) */
     s->overlap = s->sm90 && !s->ws && s->stages >= 3 && !decode_class(s);
-    if (s->sm90)
-        s->warps = s->bm / 16 + (s->ws ? 4 : 0); /* 16 rows a computing warp; + the loaders */
+    if (s->sm90) /* 16 rows a computing warp; + the loaders */
+        s->warps = s->bm / 16 + (s->ws == 1 ? 4 : s->ws == 2 ? 1 : 0);
+    s->pingpong = s->ws && s->bm == 128 && t->sdpa_pingpong == 2;
+    /* decode and one-warpgroup tiles: two blocks an SM (launch bounds cap the registers); never
+     * with the cp.async loaders, whose setmaxnreg.inc would wait forever for registers the
+     * second block holds */
+    s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 256 && s->ws != 1 ? 2 : 1;
     int cap = cg_sdpa_smem_cap(t);
     while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
@@ -267,7 +311,8 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
  * and registers (64 K; launch bounds of one block let a thread take up to 255). */
 static int blocks_per_sm(const sd *s)
 {
-    int by_smem = (228 * 1024) / (smem_bytes(s) + 1024), by_regs = 65536 / (s->warps * 32 * 256);
+    int by_smem = (228 * 1024) / (smem_bytes(s) + 1024);
+    int by_regs = s->min_blocks > 1 ? s->min_blocks : 65536 / (s->warps * 32 * 256);
     int n = by_smem < by_regs ? by_smem : by_regs;
     return n < 1 ? 1 : n;
 }
@@ -301,6 +346,35 @@ static void paged_hook(const sd *s, const char *name, int ti, int table, int64_t
                    (long long)pt->strides[0], (long long)bs, (long long)pt->strides[2],
                    (long long)c->dims[0], (long long)c->strides[0], (long long)(s->Hq / heads),
                    (long long)c->strides[1], (long long)bs, (long long)c->strides[2]);
+}
+
+/* hd_k_at / hd_v_at(b, h, j, c1, c2, c3): the TMA coordinates (dims 1 .. 3 of map_of's map) of
+ * key j's row for query head h: (K/V head, row, batch), or with paging (head, row in its page,
+ * the page's block; a bad table entry reads block 0, never outside the container). */
+static void coord_hook(const sd *s, const char *name, int ti, int table, int64_t heads, int64_t bs, base_sb *sb)
+{
+    base_sb_printf(sb, "HD_DEVICE void %s(int b, int h, int j, int &c1, int &c2, int &c3, HD_PARAMS)\n{\n"
+                   "    c1 = h / %lld;\n", name, (long long)(s->Hq / heads));
+    if (table < 0) {
+        base_sb_puts(sb, "    c2 = j, c3 = b;\n}\n");
+        return;
+    }
+    const ir_tensor *pt = T(s, table);
+    base_sb_printf(sb, "    hd_i64 blk = hd_ldi<%s>(p%d, (hd_i64)b * %lldLL + (hd_i64)(j / %lld) * %lldLL);\n"
+                   "    c2 = j %% %lld, c3 = blk < 0 || blk >= %lldLL ? 0 : (int)blk;\n}\n",
+                   cg_dtype(pt->dtype) ? cg_dtype(pt->dtype) : "HD_DT_INT64", table, (long long)pt->strides[0],
+                   (long long)bs, (long long)pt->strides[2], (long long)bs, (long long)T(s, ti)->dims[0]);
+}
+
+/* The tensor map over K or V ([B|blocks, H, S|page, D]): dims (D, H, S, B), boxes of 64 columns
+ * x box_rows rows of one head. */
+static cg_tmap map_of(const sd *s, int ti)
+{
+    const ir_tensor *t = T(s, ti);
+    return (cg_tmap){.rank = 4, .dims = {(uint64_t)t->dims[3], (uint64_t)t->dims[1], (uint64_t)t->dims[2],
+                                         (uint64_t)t->dims[0]},
+                     .strides = {(uint64_t)t->strides[1] * 2, (uint64_t)t->strides[2] * 2, (uint64_t)t->strides[0] * 2},
+                     .box = {64, 1, (uint32_t)box_rows(s), 1}};
 }
 
 static void stats_hook(const sd *s, base_sb *sb)
@@ -458,13 +532,18 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n"
                    "#define HD_SM90 %d\n#define HD_WS %d\n#define HD_OVERLAP %d\n#define HD_PACK %d\n"
-                   "#define HD_SPLIT %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws, s->overlap,
-                   s->pack, s->split);
+                   "#define HD_SPLIT %d\n#define HD_MIN_BLOCKS %d\n#define HD_PINGPONG %d\n", s->bm, s->bn, s->warps,
+                   s->stages, s->sm90, s->ws, s->overlap, s->pack, s->split, s->min_blocks, s->pingpong);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
     cg_sdpa_row_hook(s->g, "hd_q_off", s->in[IR_SDPA_Q], 1, hooks);
     cg_sdpa_row_hook(s->g, "hd_o_off", s->out[IR_SDPA_O], 1, hooks);
+    if (s->ws == 2) {
+        base_sb_printf(defs, "#define HD_BOX_ROWS %d\n", box_rows(s));
+        coord_hook(s, "hd_k_at", s->in[IR_SDPA_K], s->in[IR_SDPA_PAGE_K], s->Hk, s->bs_k, hooks);
+        coord_hook(s, "hd_v_at", s->in[IR_SDPA_V], s->in[IR_SDPA_PAGE_V], s->Hv, s->bs_v, hooks);
+    }
     if (s->in[IR_SDPA_PAGE_K] >= 0) {
         paged_hook(s, "hd_k_off", s->in[IR_SDPA_K], s->in[IR_SDPA_PAGE_K], s->Hk, s->bs_k, hooks);
         paged_hook(s, "hd_v_off", s->in[IR_SDPA_V], s->in[IR_SDPA_PAGE_V], s->Hv, s->bs_v, hooks);
@@ -530,9 +609,14 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     device_split(&s, t);
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
-    if (st == HIPDNN_STATUS_SUCCESS && s.split > 1 && out->n_args == CG_MAX_ARGS)
-        st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS - 1);
+    int extra = (s.ws == 2 ? 2 : 0) + (s.split > 1); /* tensor maps, scratch */
+    if (st == HIPDNN_STATUS_SUCCESS && out->n_args + extra > CG_MAX_ARGS)
+        st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS);
     if (st == HIPDNN_STATUS_SUCCESS) {
+        if (s.ws == 2) {
+            out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = s.in[IR_SDPA_K], .map = map_of(&s, s.in[IR_SDPA_K])};
+            out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = s.in[IR_SDPA_V], .map = map_of(&s, s.in[IR_SDPA_V])};
+        }
         if (s.split > 1)
             out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};
         shape_defs(&s, &defs, &hooks);

@@ -31,7 +31,7 @@
 #include "frontend/fe_jit.h"
 
 #define RECIPE_MAGIC "HJPR"
-#define RECIPE_VERSION 1u
+#define RECIPE_VERSION 2u /* 2: rank-4 tensor maps */
 #define PLAN_KEY_FORMAT "hipdnn-jit plan key 1"
 
 /* ---- plan key ----------------------------------------------------------------------------------- */
@@ -117,11 +117,11 @@ static bool put_kernel(base_sb *sb, const jit_kernel *k, const int *tid)
             return false;
         put_u32(sb, (uint32_t)arg->kind), put_i64(sb, canon);
         put_u32(sb, (uint32_t)arg->map.rank);
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < CG_TMAP_MAX_RANK; i++)
             put_i64(sb, (int64_t)arg->map.dims[i]);
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < CG_TMAP_MAX_RANK - 1; i++)
             put_i64(sb, (int64_t)arg->map.strides[i]);
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < CG_TMAP_MAX_RANK; i++)
             put_u32(sb, arg->map.box[i]);
         put_i64(sb, arg->value);
     }
@@ -246,12 +246,12 @@ static void get_kernel(reader *r, jit_kernel *k, const int *ir_of, int n_canon)
         bool needs_tensor = arg->kind != CG_ARG_WORKSPACE && arg->kind != CG_ARG_INT64;
         arg->tensor = tensor_of(r, ir_of, n_canon, !needs_tensor);
         r->bad |= needs_tensor && arg->tensor < 0;
-        arg->map.rank = (int)get_u32_max(r, 3);
-        for (int i = 0; i < 3; i++)
+        arg->map.rank = (int)get_u32_max(r, CG_TMAP_MAX_RANK);
+        for (int i = 0; i < CG_TMAP_MAX_RANK; i++)
             arg->map.dims[i] = (uint64_t)get_in(r, 0, INT64_MAX);
-        for (int i = 0; i < 2; i++)
+        for (int i = 0; i < CG_TMAP_MAX_RANK - 1; i++)
             arg->map.strides[i] = (uint64_t)get_in(r, 0, INT64_MAX);
-        for (int i = 0; i < 3; i++)
+        for (int i = 0; i < CG_TMAP_MAX_RANK; i++)
             arg->map.box[i] = get_u32(r);
         arg->value = get_i64(r);
     }

@@ -184,3 +184,39 @@ template <int DT, int N> HD_DEVICE void hd_wgmma_rs_as(float *d, const hd_u32 *a
     else
         HD_WG_RS(128, "bf16", HD_R64, HD_W64, "{%64, %65, %66, %67}", "68", "69");
 }
+
+/* ---- mbarriers and the tensor-copy engine (TMA; sm_90) ------------------------------------------ */
+
+struct __align__(64) hd_tmap { hd_u64 opaque[16]; }; /* CUtensorMap: 128 opaque bytes */
+
+HD_DEVICE void hd_mbar_init(hd_u32 bar, int count)
+{
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
+}
+HD_DEVICE void hd_mbar_arrive(hd_u32 bar)
+{
+    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
+}
+/* One arrival that also announces `bytes` of copies which will complete on the barrier. */
+HD_DEVICE void hd_mbar_arrive_tx(hd_u32 bar, hd_u32 bytes)
+{
+    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+}
+/* Waits until the barrier's phase of parity `parity` has completed. */
+HD_DEVICE void hd_mbar_wait(hd_u32 bar, hd_u32 parity)
+{
+    hd_u32 done = 0;
+    while (!done)
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
+}
+
+/* The box of the rank-4 `map` at coordinates (c0 .. c3), innermost first, into shared memory at
+ * dst (128-byte swizzle); its bytes (the whole box, zeros past the tensor's edges included)
+ * complete on bar. */
+HD_DEVICE void hd_tma_load4(hd_u32 dst, const hd_tmap *map, hd_u32 bar, int c0, int c1, int c2, int c3)
+{
+    asm volatile("cp.async.bulk.tensor.4d.shared::cluster.global.mbarrier::complete_tx::bytes"
+                 " [%0], [%1, {%2, %3, %4, %5}], [%6];"
+                 ::"r"(dst), "l"((hd_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar) : "memory");
+}

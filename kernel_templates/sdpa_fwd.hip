@@ -50,6 +50,8 @@
  *                                       multiple of 16; wgmma 64 or 128), warps (4, 8; + 4 with
  *                                       HD_WS), K/V stages (2 or 3)
  *           HD_SM90, HD_WS, HD_OVERLAP  the main loop (above; HD_OVERLAP: the overlapped wgmma loop)
+           HD_PINGPONG                 with HD_WS and two computing warpgroups: they take turns
+                                       issuing Q·Kᵀ (named barriers 2 and 3)
            HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
                                        grouped alike; not with ALiBi or RNG_DUMP) and key splits
                                        (1, or more: the kernels take the scratch `hd_ws` last;
@@ -121,6 +123,7 @@
 #define HD_OVERLAP 0
 #define HD_PACK 1
 #define HD_SPLIT 1
+#define HD_PINGPONG 0
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -136,7 +139,11 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #endif
 
 #define HD_THREADS (HD_WARPS * 32)
-#define HD_CWARPS (HD_WARPS - 4 * HD_WS) /* warps that compute (HD_WS: the first warpgroup loads) */
+#ifndef HD_MIN_BLOCKS
+#define HD_MIN_BLOCKS 1
+#endif
+/* warps that compute (HD_WS 1: the first warpgroup loads; HD_WS 2: the last warp copies by TMA) */
+#define HD_CWARPS (HD_WS == 1 ? HD_WARPS - 4 : HD_WS == 2 ? HD_WARPS - 1 : HD_WARPS)
 #define HD_CTHREADS (HD_CWARPS * 32)
 #define HD_MW (HD_BM / (16 * HD_CWARPS)) /* m16 row tiles per computing warp */
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
@@ -713,24 +720,8 @@ HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, int ctid, HD
 }
 
 #if HD_WS
-/* ---- warp-specialized Hopper loop (HD_WS): warpgroup 0 loads, the others compute ------------- */
-
-HD_DEVICE void hd_mbar_init(hd_u32 bar, int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
-}
-HD_DEVICE void hd_mbar_arrive(hd_u32 bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-/* Waits until the barrier's phase of parity `parity` has completed. */
-HD_DEVICE void hd_mbar_wait(hd_u32 bar, hd_u32 parity)
-{
-    hd_u32 done = 0;
-    while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-}
+/* ---- warp-specialized Hopper loops (HD_WS 1: warpgroup 0 loads with cp.async; HD_WS 2: one
+ * thread of the last warp copies whole tiles with TMA), the others compute ------------------- */
 
 /* The loading warpgroup: tile n of the block into stage n % HD_STAGES once the computing warps
  * released it (`empty`, one arrival per computing warp); `full` completes when all 128 threads'
@@ -758,6 +749,52 @@ HD_DEVICE void hd_ws_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_
     }
 }
 
+#if HD_WS == 2
+/* The TMA producer (one thread): tile n of the block into stage n % HD_STAGES once the computing
+ * warps released it, as boxes of HD_BOX_ROWS rows x 64 columns of K and V at the coordinates the
+ * hooks give (hd_k_at / hd_v_at: dense rows, or a page of a paged cache); `full` completes with
+ * the bytes of the boxes issued. Boxes wholly past the batch's keys are not copied (a paged
+ * table may end there): the consumers zero V's rows past skv (hd_zero_v_tail). */
+HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_u32 empty, const hd_tmap *mk,
+                              const hd_tmap *mv, HD_PARAMS)
+{
+    const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
+    for (int n = 0; n < k.t_hi - k.t_lo; n++) {
+        const int st = n % HD_STAGES, j0 = (k.t_lo + n) * HD_BN;
+        const int boxes = min(HD_BN / HD_BOX_ROWS, (k.skv - j0 + HD_BOX_ROWS - 1) / HD_BOX_ROWS);
+        hd_mbar_wait(empty + st * 8, ((n / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
+        const hd_u32 bar = full + st * 8, sk = s_kv + st * stage_bytes, sv = sk + HD_K_BYTES;
+        hd_mbar_arrive_tx(bar, (hd_u32)(boxes * HD_BOX_ROWS * (HD_D + HD_DV) * 2));
+        for (int x = 0; x < boxes; x++) {
+            const int r = x * HD_BOX_ROWS;
+            int c1, c2, c3;
+            hd_k_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
+#pragma unroll
+            for (int cb = 0; cb < HD_D / 64; cb++)
+                hd_tma_load4(sk + (cb * HD_BN + r) * 128, mk, bar, cb * 64, c1, c2, c3);
+            hd_v_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
+#pragma unroll
+            for (int cb = 0; cb < HD_DV / 64; cb++)
+                hd_tma_load4(sv + (cb * HD_BN + r) * 128, mv, bar, cb * 64, c1, c2, c3);
+        }
+    }
+}
+
+/* V's rows of tile t past the batch's keys to zero (they may hold another batch's values, a stale
+ * tile, or nothing written at all: P is 0 there, but 0 x NaN is not 0), then fenced for the
+ * tensor cores and synchronized among the computing threads. */
+HD_DEVICE void hd_zero_v_tail(hd_u32 sv, const hd_attn_blk &k, int t, int ctid)
+{
+    const int r0 = max(k.skv - t * HD_BN, 0);
+    for (int id = ctid; id < (HD_BN - r0) * (HD_DV / 8); id += HD_CTHREADS) {
+        const int r = r0 + id / (HD_DV / 8), c = id % (HD_DV / 8);
+        asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(sv + hd_wg_off(r, c, HD_BN)), "r"(0) : "memory");
+    }
+    hd_async_fence();
+    asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory");
+}
+#endif
+
 /* The computing warpgroups (ctid 0 .. HD_CTHREADS - 1): Q once, then per tile Q·Kᵀ, softmax,
  * P·V, and the stage back to the loader. No block-wide barrier: the two warpgroups drift apart,
  * so one's softmax can run under the other's products. */
@@ -771,12 +808,28 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
     hd_cp_wait<0>();
     hd_async_fence();
     asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory"); /* Q, among the computing warps */
+#if HD_PINGPONG /* the two warpgroups take turns issuing Q·Kᵀ (named barriers 2 and 3): out of phase,
+                 * one's softmax runs under the other's products; warpgroup 0 goes first */
+    const int wg = warp >> 2;
+    if (wg == 1)
+        asm volatile("bar.arrive 2, 256;" ::: "memory");
+#endif
     for (int t = k.t_lo; t < k.t_hi; t++) {
         const int n = t - k.t_lo, st = n % HD_STAGES;
         hd_mbar_wait(full + st * 8, (n / HD_STAGES) & 1);
         const hd_u32 sk = s_kv + st * stage_bytes;
+#if HD_WS == 2
+        if ((t + 1) * HD_BN > k.skv)
+            hd_zero_v_tail(sk + HD_K_BYTES, k, t, ctid);
+#endif
         float s[1][HD_NS][4];
+#if HD_PINGPONG
+        asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory"); /* my turn */
+#endif
         hd_qk_issue(s, sq_, sk, warp);
+#if HD_PINGPONG
+        asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory"); /* the other's turn */
+#endif
         hd_wgmma_wait0();
         hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
         hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
@@ -790,16 +843,25 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 }
 #endif
 
-#if HD_SPLIT > 1
-#define HD_KPARAMS HD_PARAMS, void *hd_ws
+/* The kernels' parameters: the graph's, the TMA producer's tensor maps, the split's scratch. */
+#if HD_WS == 2
+#define HD_MAPS , const __grid_constant__ hd_tmap hd_map_k, const __grid_constant__ hd_tmap hd_map_v
 #else
-#define HD_KPARAMS HD_PARAMS
+#define HD_MAPS
+#endif
+#if HD_SPLIT > 1
+#define HD_KPARAMS HD_PARAMS HD_MAPS, void *hd_ws
+#else
+#define HD_KPARAMS HD_PARAMS HD_MAPS
+#endif
+#if HD_WS == 1 && HD_MIN_BLOCKS > 1
+#error "setmaxnreg moves registers within one block a multiprocessor: HD_WS 1 needs HD_MIN_BLOCKS 1"
 #endif
 #if HD_RNG_DUMP && (HD_PACK > 1 || HD_SPLIT > 1)
 #error "RNG_DUMP walks whole rows of one head: no packed heads, no split keys"
 #endif
 
-HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_KPARAMS)
+HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(HD_KPARAMS)
 {
     extern __shared__ __align__(1024) unsigned char hd_smem[];
     const int tid = threadIdx.x;
@@ -827,12 +889,21 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_KPARAMS)
     const hd_u32 empty = full + HD_STAGES * 8;
     if (tid == 0) {
         for (int st = 0; st < HD_STAGES; st++) {
-            hd_mbar_init(full + st * 8, 128);
+            hd_mbar_init(full + st * 8, HD_WS == 2 ? 1 : 128);
             hd_mbar_init(empty + st * 8, HD_CWARPS);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
+#if HD_WS == 2
+    if (tid >= HD_CTHREADS) { /* the producer warp: one thread issues every copy */
+        if (tid == HD_CTHREADS)
+            hd_tma_produce(k, s_kv, full, empty, &hd_map_k, &hd_map_v, HD_ARGS);
+    } else {
+        hd_ws_consume(a, k, base, s_kv, full, empty, tid, HD_ARGS);
+        hd_attn_finish(a, k, tid, HD_ARGS);
+    }
+#else
     if (tid < 128) { /* one branch per role: setmaxnreg moves registers to the computing warps */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
         hd_ws_produce(k, s_kv, full, empty, tid, HD_ARGS);
@@ -841,6 +912,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fwd_kernel(HD_KPARAMS)
         hd_ws_consume(a, k, base, s_kv, full, empty, tid - 128, HD_ARGS);
         hd_attn_finish(a, k, tid - 128, HD_ARGS);
     }
+#endif
 #else
     hd_attn_mainloop(a, k, base, tid, HD_ARGS);
     hd_attn_finish(a, k, tid, HD_ARGS);

@@ -380,35 +380,42 @@ Test(gpu_sdpa, decode_packed_and_split)
             c.paged = true, c.bshd = false, c.pad = 0, c.bs = r % 8 == 3 ? 16 : 64;
         run(c, "decode");
     }
-    static const char *const ids[] = {"jit.sdpa_splits", "jit.sdpa_pack", "jit.sdpa_stages", "jit.sdpa_block_n"};
-    static const int64_t knobs[][4] = {{2, 0, 0, 0}, {128, 0, 0, 0}, {0, 1, 0, 0}, {1, 0, 0, 0}, {16, 2, 3, 128},
-                                       {8, 0, 2, 0}};
-    for (int s = 0; s < 6; s++) {
-        gpu_set_knobs(4, ids, knobs[s]);
+    static const char *const ids[] = {"jit.sdpa_splits", "jit.sdpa_pack", "jit.sdpa_stages", "jit.sdpa_block_n",
+                                      "jit.sdpa_ws"};
+    static const int64_t knobs[][5] = {{2, 0, 0, 0, 0}, {128, 0, 0, 0, 0}, {0, 1, 0, 0, 0}, {1, 0, 0, 0, 0},
+                                       {16, 2, 3, 128, 0}, {8, 0, 2, 0, 0}, {0, 0, 0, 0, 2}, {0, 0, 4, 0, 2},
+                                       {4, 1, 0, 128, 2}, {0, 0, 0, 0, 2}};
+    for (int s = 0; s < 10; s++) {
+        gpu_set_knobs(5, ids, knobs[s]);
         sdpa_case c = decode_case(s);
         c.mask = s % 2 ? M_CAUSAL_BR : M_NONE, c.Skv = rnd(c.Sq > 600 ? (int)c.Sq : 600, 6000);
-        char tag[64];
-        snprintf(tag, sizeof tag, "decode splits %lld pack %lld stages %lld bn %lld", (long long)knobs[s][0],
-                 (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3]);
+        c.padding = s >= 8, c.paged = s == 7 || s == 9;
+        if (c.paged)
+            c.bshd = false, c.pad = 0, c.bs = s == 7 ? 16 : 64;
+        char tag[80];
+        snprintf(tag, sizeof tag, "decode splits %lld pack %lld stages %lld bn %lld ws %lld%s", (long long)knobs[s][0],
+                 (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3], (long long)knobs[s][4],
+                 c.paged ? " paged" : "");
         run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);
 }
 
 /* Every tile shape the knobs allow, on one case each (causal or padded at times), on mma.sync
- * (jit.sdpa_wgmma 0) and, on sm_90 with head dims 64 / 128, on wgmma, with and without the
- * loading warpgroup (jit.sdpa_ws). */
+ * (jit.sdpa_wgmma 0) and, on sm_90 with head dims 64 / 128, on wgmma with each kind of loader
+ * (jit.sdpa_ws: the computing warps, a cp.async warpgroup, the TMA producer). */
 Test(gpu_sdpa, knobs_every_tile_shape)
 {
     static const char *const ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages",
                                       "jit.sdpa_wgmma", "jit.sdpa_ws"};
     static const int64_t shapes[][6] = {{64, 32, 4, 2, 0, 0}, {64, 64, 4, 3, 0, 0}, {128, 32, 8, 2, 0, 0},
                                         {128, 128, 8, 3, 0, 0}, {128, 64, 4, 3, 0, 0}, {64, 128, 4, 2, 0, 0},
-                                        {128, 128, 8, 2, 0, 0}, {64, 64, 4, 2, 1, 0}, {64, 128, 4, 3, 1, 0},
-                                        {128, 64, 8, 2, 1, 0}, {128, 128, 8, 3, 1, 0}, {128, 128, 8, 2, 1, 0},
+                                        {128, 128, 8, 2, 0, 0}, {64, 64, 4, 2, 1, 3}, {64, 128, 4, 3, 1, 3},
+                                        {128, 64, 8, 2, 1, 3}, {128, 128, 8, 3, 1, 3}, {128, 128, 8, 2, 1, 3},
                                         {128, 128, 8, 2, 1, 1}, {128, 64, 8, 3, 1, 1}, {64, 64, 4, 2, 1, 1},
-                                        {128, 128, 8, 3, 1, 1}};
-    for (int s = 0; s < 16; s++) {
+                                        {128, 128, 8, 3, 1, 1}, {128, 128, 8, 2, 1, 2}, {64, 64, 4, 3, 1, 2},
+                                        {128, 64, 8, 3, 1, 2}};
+    for (int s = 0; s < 19; s++) {
         gpu_set_knobs(6, ids, shapes[s]);
         sdpa_case c = random_case();
         if (shapes[s][4]) /* the wgmma head dims */
@@ -417,7 +424,29 @@ Test(gpu_sdpa, knobs_every_tile_shape)
         char tag[64];
         snprintf(tag, sizeof tag, "tiles %lld/%lld/%lld/%lld%s", (long long)shapes[s][0],
                  (long long)shapes[s][1], (long long)shapes[s][2], (long long)shapes[s][3],
-                 shapes[s][5] ? " wgmma+loader" : shapes[s][4] ? " wgmma" : " mma.sync");
+                 shapes[s][5] == 2 ? " wgmma+tma" : shapes[s][5] ? " wgmma+loader" : shapes[s][4] ? " wgmma" : " mma.sync");
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
+/* The loaders of the wgmma loop with two computing warpgroups (head dim 128), with and without
+ * their taking turns (jit.sdpa_pingpong): the TMA producer at 2 and 3 stages, cp.async loaders;
+ * masks, padding, GQA and Stats on random shapes. */
+Test(gpu_sdpa, loaders_and_pingpong)
+{
+    static const char *const ids[] = {"jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_stages"};
+    static const int64_t knobs[][3] = {{2, 2, 0}, {2, 2, 2}, {1, 2, 3}, {2, 1, 3}, {0, 2, 0}, {1, 1, 2}};
+    for (int s = 0; s < 6; s++) {
+        gpu_set_knobs(3, ids, knobs[s]);
+        sdpa_case c = random_case();
+        c.D = c.Dv = 128, c.stats = true, c.max_sum = s % 2 == 1, c.padding = s % 3 == 2;
+        c.mask = (mask_kind)(s % 3), c.Sq = rnd(65, 700), c.Skv = rnd(1, 900);
+        if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
+            c.Skv = c.Sq + rnd(0, 300);
+        char tag[64];
+        snprintf(tag, sizeof tag, "ws %lld pingpong %lld stages %lld", (long long)knobs[s][0], (long long)knobs[s][1],
+                 (long long)knobs[s][2]);
         run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);

@@ -11,7 +11,7 @@
  * Shapes are drawn each run: batch, heads (MHA, GQA), Sq != Skv off every tile edge, head dims
  * 64 and 128 (wgmma on sm_90) and 96 (mma.sync), bf16 and fp16, [b,h,s,d] or [b,s,h,d], always
  * with Stats. The knob test runs the modifier on every main loop: mma.sync (jit.sdpa_wgmma 0),
- * wgmma sequential (2 stages), overlapped (3 stages) and warp-specialized (jit.sdpa_ws).
+ * wgmma sequential (2 stages), overlapped (3 stages) and warp-specialized (jit.sdpa_ws 1 and 2).
  * Inputs are fresh uniform values in [-2, 2]; outputs are poisoned (0xFF: NaN) before the run.
  * Comparison (op-semantics.md §4.11, gpu_compare_attention in gpu_util.c): every element
  * isclose with atol = rtol = 2e-2, infinities matched, no NaN, and O's relative L2 error within
@@ -215,14 +215,15 @@ Test(gpu_sdpa_mod, modifier_then_bias)
 }
 
 /* Every main loop of the template with a modifier: mma.sync, wgmma with 2 and 3 stages, and the
- * warp-specialized one (the wgmma shapes at head dims 64 / 128). */
+ * warp-specialized ones, cp.async loaders and the TMA producer (the wgmma shapes at head dims
+ * 64 / 128). */
 Test(gpu_sdpa_mod, every_main_loop)
 {
     static const char *const ids[] = {"jit.sdpa_stages", "jit.sdpa_wgmma", "jit.sdpa_ws"};
-    static const int64_t loops[][3] = {{2, 0, 0}, {2, 1, 0}, {3, 1, 0}, {2, 1, 1}, {3, 0, 0}};
+    static const int64_t loops[][3] = {{2, 0, 0}, {2, 1, 3}, {3, 1, 3}, {2, 1, 1}, {3, 0, 0}, {3, 1, 2}};
     static const char *const names[] = {"mma.sync", "wgmma 2 stages", "wgmma 3 stages", "wgmma + loader",
-                                        "mma.sync 3 stages"};
-    for (int s = 0; s < 5; s++) {
+                                        "mma.sync 3 stages", "wgmma + TMA"};
+    for (int s = 0; s < 6; s++) {
         gpu_set_knobs(3, ids, loops[s]);
         mod_case c = random_case(s % 2 ? MOD_SOFTCAP : MOD_LINEAR, loops[s][1] ? (rnd(0, 1) ? 64 : 128) : 0);
         run(c, names[s]);

@@ -27,10 +27,11 @@ typedef struct variant {
     mask_kind mask;
     bool stats, bshd, bias, alibi, dropout, sink, scale_tensor, paged, rng_dump, dmask;
     bool mma_sync; /* sm_90 with jit.sdpa_wgmma 0 */
-    bool ws;       /* sm_90 with jit.sdpa_ws 1 */
+    int ws;        /* sm_90 with jit.sdpa_ws (1: cp.async loaders, 2: TMA producer) */
     int mod;       /* score modifier: 0 none, 1 softcap (c by value), 2 softcap (c in memory),
                     * 3 s·a + b (a, b in memory), 4 softcap dividing by a [1,1,1,Skv] tensor */
     int stages;    /* jit.sdpa_stages (0: default) */
+    int pingpong;  /* jit.sdpa_pingpong */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -120,6 +121,13 @@ static void build(ir_graph *g, const variant *v)
     cr_assert_eq(ir_graph_seal(g), HIPDNN_STATUS_SUCCESS);
 }
 
+/* Builds the variant's graph and fuses it into p. */
+static void build_fused(ir_graph *g, ir_partition *p, const variant *v)
+{
+    build(g, v);
+    cr_assert_eq(ir_fuse(g, p), HIPDNN_STATUS_SUCCESS);
+}
+
 /* Emits the variant twice per arch (same bytes) and compiles it; returns the compiles. */
 static int emit_and_compile(const variant *v, const char *what)
 {
@@ -131,7 +139,7 @@ static int emit_and_compile(const variant *v, const char *what)
     int compiled = 0;
     for (int a = 0; a < 2; a++) {
         cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0,
-                       .sdpa_ws = v->ws, .sdpa_stages = v->stages};
+                       .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -274,15 +282,26 @@ Test(codegen_sdpa, knobs_set_the_tiles)
 {
     variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 512, .Skv = 512, .D = 128, .Dv = 128};
     ir_graph g;
-    build(&g, &v);
     ir_partition p;
-    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    build_fused(&g, &p, &v);
     cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
     cg_kernel k;
-    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS); /* wgmma: 2 warpgroups */
-    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 8\n"
-                                        "#define HD_STAGES 2\n#define HD_SM90 1\n"));
+    /* wgmma: 2 computing warpgroups + the TMA producer warp, 3 stages, the K/V tensor maps */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 9\n"
+                                        "#define HD_STAGES 3\n#define HD_SM90 1\n#define HD_WS 2\n"));
     cr_expect_str_eq(k.arch, "sm_90a");
+    cr_expect_eq(k.block[0], 288u);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 3 * 128 * 256 * 2 + 3 * 16);
+    cr_expect_eq(k.args[k.n_args - 1].kind, CG_ARG_TMAP);
+    cr_expect_eq(k.args[k.n_args - 1].map.rank, 4);
+    cr_expect_eq(k.args[k.n_args - 1].map.box[0], 64u);
+    cr_expect_eq(k.args[k.n_args - 1].map.box[2], 128u);
+    cg_kernel_free(&k);
+    t.sdpa_ws = 3; /* the computing warps load: 2 warpgroups, 2 stages */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 8\n"
+                                        "#define HD_STAGES 2\n#define HD_SM90 1\n#define HD_WS 0\n"));
     cr_expect_eq(k.block[0], 256u);
     cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2);
     cg_kernel_free(&k);
@@ -306,6 +325,18 @@ Test(codegen_sdpa, knobs_set_the_tiles)
                        "64 rows take at most 4 warps");
     cr_expect_eq(k.grid[0], 8u);
     cg_kernel_free(&k);
+    /* one computing warpgroup: two blocks an SM with the TMA producer, one with the cp.async
+     * loaders (their setmaxnreg.inc would wait forever for the other block's registers) */
+    t = (cg_target){.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_block_m = 64, .sdpa_block_n = 64};
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_WS 2\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_MIN_BLOCKS 2\n"));
+    cg_kernel_free(&k);
+    t.sdpa_ws = 1;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_WS 1\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_MIN_BLOCKS 1\n"));
+    cg_kernel_free(&k);
     ir_partition_free(&p);
     ir_graph_free(&g);
 }
@@ -319,9 +350,8 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
     variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 32768, .D = 128,
                  .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR};
     ir_graph g;
-    build(&g, &v);
     ir_partition p;
-    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    build_fused(&g, &p, &v);
     cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
     cg_kernel k;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
@@ -359,8 +389,7 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
     ir_partition_free(&p);
     ir_graph_free(&g);
     v.Sq = 512; /* prefill: neither */
-    build(&g, &v);
-    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    build_fused(&g, &p, &v);
     t = (cg_target){.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_PACK 1\n#define HD_SPLIT 1\n"));
@@ -371,33 +400,39 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
 }
 
 /* The decode variants compile for sm_90 (wgmma) and sm_80: Sq 1 and 16 with GQA 32:8, paged K/V,
- * a sink and padding, a score modifier, MQA with Dv != D, fp16 on mma.sync, knob-set stages. */
+ * a sink and padding, a score modifier, MQA with Dv != D, fp16 on mma.sync, knob-set stages; and
+ * the loaders: the TMA producer (dense, paged, prefill with padding and a modifier) and the two
+ * computing warpgroups taking turns (jit.sdpa_pingpong) behind cp.async loaders and TMA. */
 Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 5000, .D = 128,
                     .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR};
-    variant vs[6];
-    for (int i = 0; i < 6; i++)
+    variant vs[10];
+    for (int i = 0; i < 10; i++)
         vs[i] = base;
     vs[1].Sq = 16, vs[1].bshd = true;
     vs[2].paged = true;
     vs[3].sink = true, vs[3].mask = MASK_PADDING;
     vs[4].mod = 1, vs[4].Sq = 4;
     vs[5].Hk = 1, vs[5].D = 64, vs[5].Dv = 128, vs[5].dt = HIPDNN_DATA_HALF, vs[5].mma_sync = true, vs[5].stages = 3;
-    const char *names[6] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
-                            "decode_softcap", "decode_mqa_f16_mma"};
-    for (int i = 0; i < 6; i++)
+    vs[6].ws = 2, vs[6].bshd = true;                 /* the TMA producer: dense, paged, prefill */
+    vs[7].ws = 2, vs[7].paged = true, vs[7].Sq = 16;
+    vs[8].ws = 1, vs[8].Sq = 300, vs[8].mask = MASK_CAUSAL, vs[8].pingpong = 2;
+    vs[9].ws = 2, vs[9].Sq = 257, vs[9].mask = MASK_PADDING, vs[9].mod = 2, vs[9].pingpong = 2;
+    const char *names[10] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
+                             "decode_softcap", "decode_mqa_f16_mma", "tma_decode", "tma_paged",
+                             "loader_prefill_causal_pingpong", "tma_prefill_padding_mod_pingpong"};
+    for (int i = 0; i < 10; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
 static void expect_refused(const variant *v, const char *what, const char *reason)
 {
     ir_graph g;
-    build(&g, v);
     ir_partition p;
-    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    build_fused(&g, &p, v);
     char why[256] = "";
     cr_expect(!cg_supports(&g, &p.k[0], why, sizeof why), "%s is refused", what);
     cr_expect_not_null(strstr(why, reason), "%s: %s", what, why);
@@ -427,8 +462,7 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     ir_partition_free(&p);
     ir_graph_free(&g);
     cg_target amd = {.platform = "amd", .arch = "gfx942", .sm_count = 304};
-    build(&g, &v);
-    cr_assert_eq(ir_fuse(&g, &p), HIPDNN_STATUS_SUCCESS);
+    build_fused(&g, &p, &v);
     cr_expect(!cg_supports_on(&g, &p.k[0], &amd, why, sizeof why));
     cr_expect_not_null(strstr(why, "sm_80"), "%s", why);
     ir_partition_free(&p);

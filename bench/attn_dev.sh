@@ -1,6 +1,7 @@
 #!/usr/bin/env bash
 # attn_dev.sh — one GPU call while working on attention: the attention GPU tests, then decode and
-# softcap benchmarks with PyTorch beside them (full logs under $OUT, a short table last).
+# softcap benchmarks with PyTorch beside them (full logs under $OUT, a short table last). Each test
+# suite runs under `timeout`: a hang must not take the session's device time.
 #   here:  ../shared/gpu/bundle .gpu build-rel/tests/gpu/test_gpu build-rel/bench/bench_attention \
 #            && mkdir -p .gpu/py && cp bench/*.py .gpu/py/
 #   there: bash bench/attn_dev.sh [tests|notests]
@@ -10,7 +11,7 @@ mkdir -p "$out"
 export HIPDNN_CACHE_DIR=$(mktemp -d)
 if [ "${1:-tests}" = tests ]; then
   for suite in ${SUITES:-gpu_sdpa gpu_sdpa_mod gpu_sdpa_bwd}; do
-    .gpu/run test_gpu --filter "$suite/*" > "$out/test_$suite.txt" 2>&1; echo "test_gpu $suite rc=$?"
+    timeout 300 .gpu/run test_gpu --filter "$suite/*" > "$out/test_$suite.txt" 2>&1; echo "test_gpu $suite rc=$?"
     grep -E "\[FAIL\]|Synthesis" "$out/test_$suite.txt" | head -20
   done
 fi

@@ -34,7 +34,12 @@
  *       tile t+1's Q·Kᵀ.
  *   warp-specialized wgmma (HD_WS 1): warpgroup 0 only loads (mbarriers full / empty per stage,
  *       setmaxnreg), the others compute with no block-wide barrier per tile.
- * bench/NOTES.md says which is fastest where (the default: wgmma, two stages).
+ *   TMA producer (HD_WS 2): one thread of the last warp copies whole K/V tiles with the
+ *       tensor-copy engine (hd_tma_produce: boxes of 64 columns, dense rows or pages, `full`
+ *       completes on their bytes); the computing warpgroups as with HD_WS 1, optionally taking
+ *       turns issuing Q·Kᵀ (HD_PINGPONG).
+ * bench/NOTES.md says which is fastest where (the default on sm_90: the TMA producer, three
+ * stages; the computing warps' own copies for dense K/V on the decode path).
  * Decode (short queries, long keys): HD_PACK query heads that share a K/V head fill one
  * block's rows (packed row p is query row p / HD_PACK of head h0 + p % HD_PACK: GQA 32:8 at
  * Sq = 16 is one 64-row tile that reads its K/V once), and HD_SPLIT blocks share each row's keys
@@ -48,14 +53,18 @@
  *           HD_D, HD_DV                 head dims of Q/K and of V/O: multiples of 8, <= 256
  *           HD_BM, HD_BN, HD_WARPS, HD_STAGES   tile rows (HD_CWARPS·16·HD_MW), tile keys (16..128,
  *                                       multiple of 16; wgmma 64 or 128), warps (4, 8; + 4 with
- *                                       HD_WS), K/V stages (2 or 3)
+ *                                       HD_WS 1, + 1 with HD_WS 2), K/V stages (2 .. 4)
  *           HD_SM90, HD_WS, HD_OVERLAP  the main loop (above; HD_OVERLAP: the overlapped wgmma loop)
-           HD_PINGPONG                 with HD_WS and two computing warpgroups: they take turns
-                                       issuing Q·Kᵀ (named barriers 2 and 3)
-           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
-                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
-                                       (1, or more: the kernels take the scratch `hd_ws` last;
-                                       not with RNG_DUMP)
+ *           HD_PINGPONG                 with HD_WS and two computing warpgroups: they take turns
+ *                                       issuing Q·Kᵀ (named barriers 2 and 3)
+ *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
+ *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
+ *                                       (1, or more: the kernels take the scratch `hd_ws` last;
+ *                                       not with RNG_DUMP)
+ *           HD_BOX_ROWS + hd_k_at / hd_v_at(b,h,j, c1,c2,c3, ..)   HD_WS 2: rows of one TMA box and the
+ *                                       coordinates of key j's row in the K / V tensor maps
+ *                                       (kernel parameters hd_map_k, hd_map_v: dims (D, H, S, B))
+ *           HD_MIN_BLOCKS               blocks a multiprocessor must hold (launch bounds; 1 with HD_WS 1)
  *           hd_q_off(b,h,i,..), hd_k_off(b,h,j,..), hd_v_off(b,h,j,..), hd_o_off(b,h,i,..): offset of
  *                                       row i / j (h: the query head; the hook maps it to the K/V
  *                                       head, and a paged hook reads the page table); multiples

@@ -108,12 +108,17 @@ hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *fi
     static char text[1 << 16];
     size_t n = fread(text, 1, sizeof text, f);
     fclose(f);
+    return tu_json_graph(handle, text, n, file);
+}
+
+hipdnnBackendDescriptor_t tu_json_graph(hipdnnHandle_t handle, const char *text, size_t len, const char *what)
+{
     hipdnnBackendDescriptor_t g;
-    cr_assert_eq(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, n), HIPDNN_STATUS_SUCCESS, "%s: %s",
-                 file, tu_msg());
+    cr_assert_eq(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, len), HIPDNN_STATUS_SUCCESS, "%s: %s",
+                 what, tu_msg());
     cr_assert_eq(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle),
                  HIPDNN_STATUS_SUCCESS);
-    cr_assert_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_SUCCESS, "%s: %s", file, tu_msg());
+    cr_assert_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_SUCCESS, "%s: %s", what, tu_msg());
     return g;
 }
 

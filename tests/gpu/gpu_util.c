@@ -92,10 +92,7 @@ hipdnnBackendDescriptor_t finalize_graph(json_t *tensors, json_t *nodes)
 {
     json_t *doc = json_pack("{s:o, s:o}", "tensors", tensors, "nodes", nodes);
     char *text = json_dumps(doc, 0);
-    hipdnnBackendDescriptor_t g;
-    TU_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&g, text, strlen(text)));
-    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
-    TU_OK(hipdnnBackendFinalize(g));
+    hipdnnBackendDescriptor_t g = tu_json_graph(handle, text, strlen(text), "the case's graph");
     free(text);
     json_decref(doc);
     return g;

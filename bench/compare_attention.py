@@ -1,5 +1,5 @@
 #!/usr/bin/env python3
-"""compare_attention.py [--backward | --decode] OURS.txt — PyTorch's scaled_dot_product_attention forward
+"""compare_attention.py [--backward | --decode | --softcap] OURS.txt — PyTorch's scaled_dot_product_attention forward
 (or, with --backward, its backward: out.backward(dO) timed alone) on the same GPU,
 through each of its FLASH_ATTENTION, CUDNN_ATTENTION and EFFICIENT_ATTENTION backends
 (torch.nn.attention.sdpa_kernel), beside bench_attention's numbers (OURS.txt is its output).
@@ -126,9 +126,23 @@ def main_decode(path):
               f"{ratio(t['cudnn'])} |", flush=True)
 
 
+def main_softcap(path):
+    """The softcap modifier's cost: bench_attention --softcap's rows, modified over plain."""
+    res = ours(path)
+    print("\nScore modifier (softcap c = 50), TFLOP/s, same kernel without the modifier in the same run:\n")
+    print("| B,H,S,D | causal | plain | softcap | softcap/plain |")
+    print("|---|---|---|---|---|")
+    for (B, H, S, D, causal), cfgs in res.items():
+        if "softcap" in cfgs and "default" in cfgs:
+            print(f"| {B},{H},{S},{D} | {'yes' if causal else 'no'} | {cfgs['default']:.0f} | {cfgs['softcap']:.0f} | "
+                  f"{cfgs['softcap'] / cfgs['default']:.2f} |")
+
+
 def main():
     if sys.argv[1] == "--decode":
         return main_decode(sys.argv[-1])
+    if sys.argv[1] == "--softcap":
+        return main_softcap(sys.argv[-1])
     backward = sys.argv[1] == "--backward"
     res = ours(sys.argv[-1])
     print(f"\n{'Backward' if backward else 'Forward'}:\n")

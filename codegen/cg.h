@@ -62,11 +62,12 @@ typedef struct cg_target {
     int sdpa_stages;      /* attention: K/V shared-memory stages, 2 or 3 (0 = 2) */
     int sdpa_wgmma;       /* attention on sm_90: 1 (or 0 = default) wgmma products where they fit, -1 never */
     int sdpa_ws;          /* attention on sm_90 with wgmma: 1 a cp.async loading warpgroup, 2 a TMA producer warp,
-                           * 3 the computing warps load; 0 = by shape */
+                           * 3 the computing warps load, 4 a TMA producer warpgroup (setmaxnreg); 0 = by shape */
     int sdpa_bwd_atomic;  /* attention backward: 1 = dQ through fp32 atomics (0: a deterministic dQ pass) */
     int sdpa_pack;        /* attention forward: 2 = GQA heads packed into a block's rows, 1 = never, 0 = by shape */
     int sdpa_splits;      /* attention forward: key splits (flash-decoding), 1 = none, 0 = by shape */
     int sdpa_pingpong;    /* attention forward with loaders: 2 = the computing warpgroups take turns, 1 = never, 0 = by shape */
+    int sdpa_intra;       /* attention forward with loaders: 2 = Q·Kᵀ(t + 1) under softmax(t), 1 = never, 0 = by shape */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

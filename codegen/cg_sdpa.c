@@ -50,8 +50,10 @@ typedef struct sd {
     int bm, bn, warps, stages;
     bool sm90;                                /* wgmma products (sm_90a) */
     int ws;                                   /* sm90: 1 a cp.async loading warpgroup, 2 a TMA producer warp */
+    bool tma_wg;                              /* ws 2: the producer is a whole warpgroup (setmaxnreg) */
     int min_blocks;                           /* blocks an SM must hold (launch bounds) */
     bool pingpong;                            /* ws: two computing warpgroups take turns */
+    bool intra;                               /* ws: Q·Kᵀ of tile t + 1 under tile t's softmax */
     bool overlap;                             /* sm90: softmax of tile t under Q·Kᵀ of t + 1 */
     int pack;                                 /* query heads per block row set (HD_PACK, 1: none) */
     int split, split_cap;                     /* key splits (HD_SPLIT) and the scratch's room */
@@ -245,7 +247,8 @@ static bool tma_fits(const sd *s)
 }
 
 /* Who loads K/V on the wgmma loop (HD_WS): jit.sdpa_ws 1 a cp.async warpgroup, 2 the TMA producer
- * where it fits, 3 every computing warp; by shape (0): the TMA producer, except where the
+ * (a warp) where it fits, 4 the same as a whole warpgroup giving its registers away, 3 every
+ * computing warp; by shape (0): the TMA producer, except where the
  * computing warps' own cp.async copies measured faster (bench/NOTES.md): dense K/V on the decode
  * path, and one-warpgroup tiles (head dim 64) under a causal or band mask. */
 static int loaders(const sd *s, const cg_target *t)
@@ -254,7 +257,7 @@ static int loaders(const sd *s, const cg_target *t)
         return t->sdpa_ws == 1 ? 1 : 0;
     if (!tma_fits(s))
         return 0;
-    if (t->sdpa_ws == 2)
+    if (t->sdpa_ws == 2 || t->sdpa_ws == 4)
         return 2;
     if (decode_class(s))
         return s->bs_k > 0 ? 2 : 0;
@@ -286,16 +289,18 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
         s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
     s->ws = s->sm90 ? loaders(s, t) : 0;
+    s->tma_wg = s->ws == 2 && t->sdpa_ws == 4 && s->bm == 128; /* two computing warpgroups */
     if (s->ws == 2 && t->sdpa_ws == 0 && t->sdpa_stages <= 0 && !decode_class(s))
         s->stages = 3; /* the TMA producer runs two tiles ahead (bench/NOTES.md) */
     s->overlap = s->sm90 && !s->ws && s->stages >= 3 && !decode_class(s);
     if (s->sm90) /* 16 rows a computing warp; + the loaders */
-        s->warps = s->bm / 16 + (s->ws == 1 ? 4 : s->ws == 2 ? 1 : 0);
+        s->warps = s->bm / 16 + (s->ws == 1 || s->tma_wg ? 4 : s->ws == 2 ? 1 : 0);
     s->pingpong = s->ws && s->bm == 128 && t->sdpa_pingpong == 2;
+    s->intra = s->ws && !s->pingpong && t->sdpa_intra == 2;
     /* decode and one-warpgroup tiles: two blocks an SM (launch bounds cap the registers); never
      * with the cp.async loaders, whose setmaxnreg.inc would wait forever for registers the
      * second block holds */
-    s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 256 && s->ws != 1 ? 2 : 1;
+    s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 256 && s->ws != 1 && !s->tma_wg ? 2 : 1;
     int cap = cg_sdpa_smem_cap(t);
     while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
@@ -532,8 +537,9 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BM %d\n#define HD_BN %d\n#define HD_WARPS %d\n#define HD_STAGES %d\n"
                    "#define HD_SM90 %d\n#define HD_WS %d\n#define HD_OVERLAP %d\n#define HD_PACK %d\n"
-                   "#define HD_SPLIT %d\n#define HD_MIN_BLOCKS %d\n#define HD_PINGPONG %d\n", s->bm, s->bn, s->warps,
-                   s->stages, s->sm90, s->ws, s->overlap, s->pack, s->split, s->min_blocks, s->pingpong);
+                   "#define HD_SPLIT %d\n#define HD_MIN_BLOCKS %d\n#define HD_PINGPONG %d\n#define HD_INTRA %d\n"
+                   "#define HD_TMA_WG %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws, s->overlap, s->pack,
+                   s->split, s->min_blocks, s->pingpong, s->intra, s->tma_wg);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);

@@ -21,9 +21,10 @@
  * wgmma template's tile columns and pipeline depth; jit.sdpa_block_m (0, 64, 128),
  * jit.sdpa_block_n (0, 32, 64, 128), jit.sdpa_warps (0, 4, 8), jit.sdpa_stages (0, 2, 3, 4):
  * attention tiles, warps and K/V stages (0: chosen by head dim); jit.sdpa_wgmma (default 1) and
- * jit.sdpa_ws (0, 1, 2, 3; default 0 = by shape): attention's wgmma main loop on sm_90 and its
- * loaders (a cp.async warpgroup, a TMA producer warp, or the computing warps); jit.sdpa_pingpong
- * (0, 1, 2): whether its two computing warpgroups take turns;
+ * jit.sdpa_ws (0 .. 4; default 0 = by shape): attention's wgmma main loop on sm_90 and its
+ * loaders (a cp.async warpgroup, a TMA producer warp or warpgroup, or the computing warps); jit.sdpa_pingpong
+ * (0, 1, 2): whether its two computing warpgroups take turns; jit.sdpa_intra (0, 1, 2): whether
+ * each overlaps the next tile's Q·Kᵀ with this tile's softmax;
  * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
  * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
  * 0: chosen by shape).
@@ -41,7 +42,7 @@
 
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
-       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG };
+       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -52,7 +53,7 @@ static const int64_t sdpa_block_n[] = {0, 32, 64, 128};
 static const int64_t sdpa_warps[] = {0, 4, 8};
 static const int64_t sdpa_stages[] = {0, 2, 3, 4};
 static const int64_t sdpa_pack[] = {0, 1, 2};
-static const int64_t sdpa_ws[] = {0, 1, 2, 3};
+static const int64_t sdpa_ws[] = {0, 1, 2, 3, 4};
 static const int64_t sdpa_splits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
 static const int64_t sdpa_wgmma[] = {0, 1};
 static const fe_knob_def jit_knobs[] = {
@@ -88,9 +89,10 @@ static const fe_knob_def jit_knobs[] = {
      .valid = sdpa_wgmma, .n_valid = 2},
     {.id = "jit.sdpa_ws", .description = "attention forward on sm_90 with wgmma, who loads K/V: 1 a warpgroup "
      "that only loads with cp.async, 2 a warp whose one thread copies whole tiles with TMA (both: mbarriers, no "
-     "block-wide barrier per tile), 3 every computing warp; 0 = by shape (TMA, but the computing warps for "
-     "dense K/V on the decode path)",
-     .min = 0, .max = 3, .stride = 1, .dflt = 0, .valid = sdpa_ws, .n_valid = 4},
+     "block-wide barrier per tile), 3 every computing warp, 4 the TMA producer as a warpgroup that gives its "
+     "registers to the computing ones (setmaxnreg; 128-row tiles); 0 = by shape (TMA, but the computing warps "
+     "for dense K/V on the decode path)",
+     .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_ws, .n_valid = 5},
     {.id = "jit.sdpa_bwd_atomic", .description = "attention backward: 1 accumulates dQ with fp32 atomics "
      "inside the dK/dV pass (not bitwise reproducible), 0 computes dQ in a pass of its own",
      .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_wgmma, .n_valid = 2},
@@ -104,6 +106,10 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.sdpa_pingpong", .description = "attention forward on sm_90 with loaders (jit.sdpa_ws 1 or 2) and two "
      "computing warpgroups: 2 = they take turns issuing Q·Kᵀ (one's softmax under the other's products), 1 = never, "
      "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+    {.id = "jit.sdpa_intra", .description = "attention forward on sm_90 with loaders (jit.sdpa_ws 1 or 2): 2 = each "
+     "computing warpgroup issues Q·Kᵀ of the next tile before this tile's softmax (two score tiles in registers: "
+     "64-key tiles), 1 = never, 0 = by shape; not with jit.sdpa_pingpong 2",
+     .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -131,7 +137,7 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_wgmma = knobs[KNOB_SDPA_WGMMA] ? 1 : -1, .sdpa_ws = (int)knobs[KNOB_SDPA_WS],
                      .sdpa_bwd_atomic = (int)knobs[KNOB_SDPA_BWD_ATOMIC],
                      .sdpa_pack = (int)knobs[KNOB_SDPA_PACK], .sdpa_splits = (int)knobs[KNOB_SDPA_SPLITS],
-                     .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG]};
+                     .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG], .sdpa_intra = (int)knobs[KNOB_SDPA_INTRA]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -37,7 +37,10 @@
  *   TMA producer (HD_WS 2): one thread of the last warp copies whole K/V tiles with the
  *       tensor-copy engine (hd_tma_produce: boxes of 64 columns, dense rows or pages, `full`
  *       completes on their bytes); the computing warpgroups as with HD_WS 1, optionally taking
- *       turns issuing Q·Kᵀ (HD_PINGPONG).
+ *       turns issuing Q·Kᵀ (HD_PINGPONG) or overlapping the next tile's Q·Kᵀ with the softmax
+ *       (HD_INTRA). With HD_TMA_WG the producer is a whole warpgroup (warpgroup 0) that gives its
+ *       registers away (setmaxnreg 40 / 232): nine warps cap every thread at 168 registers (three
+ *       warps share a scheduler's quarter of the register file), twelve with setmaxnreg do not.
  * bench/NOTES.md says which is fastest where (the default on sm_90: the TMA producer, three
  * stages; the computing warps' own copies for dense K/V on the decode path).
  * Decode (short queries, long keys): HD_PACK query heads that share a K/V head fill one
@@ -57,6 +60,8 @@
  *           HD_SM90, HD_WS, HD_OVERLAP  the main loop (above; HD_OVERLAP: the overlapped wgmma loop)
  *           HD_PINGPONG                 with HD_WS and two computing warpgroups: they take turns
  *                                       issuing Q·Kᵀ (named barriers 2 and 3)
+ *           HD_INTRA                    with HD_WS: Q·Kᵀ of tile t + 1 issued before tile t's softmax
+ *                                       (not with HD_PINGPONG)
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -64,6 +69,7 @@
  *           HD_BOX_ROWS + hd_k_at / hd_v_at(b,h,j, c1,c2,c3, ..)   HD_WS 2: rows of one TMA box and the
  *                                       coordinates of key j's row in the K / V tensor maps
  *                                       (kernel parameters hd_map_k, hd_map_v: dims (D, H, S, B))
+ *           HD_TMA_WG                   HD_WS 2: the producer is warpgroup 0 (setmaxnreg), not the last warp
  *           HD_MIN_BLOCKS               blocks a multiprocessor must hold (launch bounds; 1 with HD_WS 1)
  *           hd_q_off(b,h,i,..), hd_k_off(b,h,j,..), hd_v_off(b,h,j,..), hd_o_off(b,h,i,..): offset of
  *                                       row i / j (h: the query head; the hook maps it to the K/V
@@ -133,6 +139,7 @@
 #define HD_PACK 1
 #define HD_SPLIT 1
 #define HD_PINGPONG 0
+#define HD_INTRA 0
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -152,7 +159,11 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #define HD_MIN_BLOCKS 1
 #endif
 /* warps that compute (HD_WS 1: the first warpgroup loads; HD_WS 2: the last warp copies by TMA) */
-#define HD_CWARPS (HD_WS == 1 ? HD_WARPS - 4 : HD_WS == 2 ? HD_WARPS - 1 : HD_WARPS)
+#ifndef HD_TMA_WG
+#define HD_TMA_WG 0
+#endif
+/* (HD_WS 2 with HD_TMA_WG: the producer is warpgroup 0, whose one thread copies) */
+#define HD_CWARPS (HD_WS == 1 || HD_TMA_WG ? HD_WARPS - 4 : HD_WS == 2 ? HD_WARPS - 1 : HD_WARPS)
 #define HD_CTHREADS (HD_CWARPS * 32)
 #define HD_MW (HD_BM / (16 * HD_CWARPS)) /* m16 row tiles per computing warp */
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
@@ -807,16 +818,83 @@ HD_DEVICE void hd_zero_v_tail(hd_u32 sv, const hd_attn_blk &k, int t, int ctid)
 /* The computing warpgroups (ctid 0 .. HD_CTHREADS - 1): Q once, then per tile Q·Kᵀ, softmax,
  * P·V, and the stage back to the loader. No block-wide barrier: the two warpgroups drift apart,
  * so one's softmax can run under the other's products. */
-HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
-                             hd_u32 empty, int ctid, HD_PARAMS)
+/* Tile t (the block's n-th) once the loader filled its stage; its K stage's address (V follows). */
+HD_DEVICE hd_u32 hd_ws_acquire(const hd_attn_blk &k, int t, hd_u32 s_kv, hd_u32 full, int ctid)
 {
-    const int warp = ctid >> 5, lane = ctid & 31;
-    const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
+    const int n = t - k.t_lo, st = n % HD_STAGES;
+    hd_mbar_wait(full + st * 8, (n / HD_STAGES) & 1);
+    const hd_u32 sk = s_kv + st * (HD_K_BYTES + HD_V_BYTES);
+#if HD_WS == 2
+    if ((t + 1) * HD_BN > k.skv)
+        hd_zero_v_tail(sk + HD_K_BYTES, k, t, ctid);
+#else
+    (void)ctid;
+#endif
+    return sk;
+}
+
+/* Tile t's stage back to the loader (one arrival per computing warp). */
+HD_DEVICE void hd_ws_release(const hd_attn_blk &k, int t, hd_u32 empty, int lane)
+{
+    __syncwarp();
+    if (lane == 0)
+        hd_mbar_arrive(empty + ((t - k.t_lo) % HD_STAGES) * 8);
+}
+
+/* The block's Q rows, loaded by the computing warps among themselves. */
+HD_DEVICE void hd_ws_load_q(const hd_attn_blk &k, hd_u32 sq_, int ctid, HD_PARAMS)
+{
     hd_load_q<HD_CTHREADS>(sq_, k, ctid, HD_ARGS);
     hd_cp_commit();
     hd_cp_wait<0>();
     hd_async_fence();
     asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory"); /* Q, among the computing warps */
+}
+
+#if HD_INTRA
+/* The computing warpgroups with FlashAttention-3's intra-warpgroup overlap: Q·Kᵀ of tile t + 1 is
+ * issued before the softmax of tile t, so the tensor cores work while it runs; then P·V of tile t.
+ * Two score tiles live in registers (HD_INTRA wants 64-key tiles at head dim 128). */
+HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
+                             hd_u32 empty, int ctid, HD_PARAMS)
+{
+    const int warp = ctid >> 5, lane = ctid & 31;
+    hd_ws_load_q(k, sq_, ctid, HD_ARGS);
+    if (k.t_lo >= k.t_hi)
+        return;
+    float sc[1][HD_NS][4], sn[1][HD_NS][4]; /* scores of tile t and of tile t + 1 */
+    hd_u32 sk = hd_ws_acquire(k, k.t_lo, s_kv, full, ctid);
+    hd_qk_issue(sc, sq_, sk, warp);
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_BN / 2>(&sc[0][0][0]);
+    for (int t = k.t_lo; t < k.t_hi; t++) {
+        const bool more = t + 1 < k.t_hi;
+        hd_u32 sk_next = 0;
+        if (more) {
+            sk_next = hd_ws_acquire(k, t + 1, s_kv, full, ctid);
+            hd_qk_issue(sn, sq_, sk_next, warp);
+        }
+        hd_acc_fence<HD_BN / 2>(&sc[0][0][0]); /* the softmax stays below the issue: they overlap */
+        hd_softmax(sc, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
+        hd_pv_issue(a, sc, sk + HD_K_BYTES);
+        hd_wgmma_wait0();
+        hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
+        hd_acc_fence<HD_BN / 2>(&sn[0][0][0]);
+        hd_ws_release(k, t, empty, lane);
+#pragma unroll
+        for (int ni = 0; ni < HD_NS; ni++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                sc[0][ni][e] = sn[0][ni][e];
+        sk = sk_next;
+    }
+}
+#else
+HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
+                             hd_u32 empty, int ctid, HD_PARAMS)
+{
+    const int warp = ctid >> 5, lane = ctid & 31;
+    hd_ws_load_q(k, sq_, ctid, HD_ARGS);
 #if HD_PINGPONG /* the two warpgroups take turns issuing Q·Kᵀ (named barriers 2 and 3): out of phase,
                  * one's softmax runs under the other's products; warpgroup 0 goes first */
     const int wg = warp >> 2;
@@ -824,13 +902,7 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
         asm volatile("bar.arrive 2, 256;" ::: "memory");
 #endif
     for (int t = k.t_lo; t < k.t_hi; t++) {
-        const int n = t - k.t_lo, st = n % HD_STAGES;
-        hd_mbar_wait(full + st * 8, (n / HD_STAGES) & 1);
-        const hd_u32 sk = s_kv + st * stage_bytes;
-#if HD_WS == 2
-        if ((t + 1) * HD_BN > k.skv)
-            hd_zero_v_tail(sk + HD_K_BYTES, k, t, ctid);
-#endif
+        const hd_u32 sk = hd_ws_acquire(k, t, s_kv, full, ctid);
         float s[1][HD_NS][4];
 #if HD_PINGPONG
         asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory"); /* my turn */
@@ -845,11 +917,10 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
         hd_pv_issue(a, s, sk + HD_K_BYTES);
         hd_wgmma_wait0();
         hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
-        __syncwarp();
-        if (lane == 0)
-            hd_mbar_arrive(empty + st * 8);
+        hd_ws_release(k, t, empty, lane);
     }
 }
+#endif
 #endif
 
 /* The kernels' parameters: the graph's, the TMA producer's tensor maps, the split's scratch. */
@@ -863,8 +934,11 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #else
 #define HD_KPARAMS HD_PARAMS HD_MAPS
 #endif
-#if HD_WS == 1 && HD_MIN_BLOCKS > 1
-#error "setmaxnreg moves registers within one block a multiprocessor: HD_WS 1 needs HD_MIN_BLOCKS 1"
+#if HD_INTRA && HD_PINGPONG
+#error "HD_INTRA and HD_PINGPONG are two schedules of the computing warpgroups: one at a time"
+#endif
+#if (HD_WS == 1 || HD_TMA_WG) && HD_MIN_BLOCKS > 1
+#error "setmaxnreg moves registers within one block a multiprocessor: HD_WS 1 and HD_TMA_WG need HD_MIN_BLOCKS 1"
 #endif
 #if HD_RNG_DUMP && (HD_PACK > 1 || HD_SPLIT > 1)
 #error "RNG_DUMP walks whole rows of one head: no packed heads, no split keys"
@@ -904,7 +978,17 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
     __syncthreads();
-#if HD_WS == 2
+#if HD_WS == 2 && HD_TMA_WG
+    if (tid < 128) { /* the producer warpgroup gives its registers to the computing ones; one thread copies */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        if (tid == 0)
+            hd_tma_produce(k, s_kv, full, empty, &hd_map_k, &hd_map_v, HD_ARGS);
+    } else {
+        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        hd_ws_consume(a, k, base, s_kv, full, empty, tid - 128, HD_ARGS);
+        hd_attn_finish(a, k, tid - 128, HD_ARGS);
+    }
+#elif HD_WS == 2
     if (tid >= HD_CTHREADS) { /* the producer warp: one thread issues every copy */
         if (tid == HD_CTHREADS)
             hd_tma_produce(k, s_kv, full, empty, &hd_map_k, &hd_map_v, HD_ARGS);

@@ -431,22 +431,26 @@ Test(gpu_sdpa, knobs_every_tile_shape)
 }
 
 /* The loaders of the wgmma loop with two computing warpgroups (head dim 128), with and without
- * their taking turns (jit.sdpa_pingpong): the TMA producer at 2 and 3 stages, cp.async loaders;
- * masks, padding, GQA and Stats on random shapes. */
+ * their taking turns (jit.sdpa_pingpong) or overlapping the next tile's Q·Kᵀ with the softmax
+ * (jit.sdpa_intra): the TMA producer (a warp, or a warpgroup giving its registers away) at 2 to 4
+ * stages, cp.async loaders; masks, padding, dropout, GQA and Stats on random shapes. */
 Test(gpu_sdpa, loaders_and_pingpong)
 {
-    static const char *const ids[] = {"jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_stages"};
-    static const int64_t knobs[][3] = {{2, 2, 0}, {2, 2, 2}, {1, 2, 3}, {2, 1, 3}, {0, 2, 0}, {1, 1, 2}};
-    for (int s = 0; s < 6; s++) {
-        gpu_set_knobs(3, ids, knobs[s]);
+    static const char *const ids[] = {"jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_stages", "jit.sdpa_intra",
+                                      "jit.sdpa_block_n"};
+    static const int64_t knobs[][5] = {{2, 2, 0, 0, 0}, {2, 2, 2, 0, 0}, {1, 2, 3, 0, 0}, {2, 1, 3, 0, 0},
+                                       {0, 2, 0, 0, 0}, {1, 1, 2, 0, 0}, {2, 0, 3, 2, 64}, {2, 0, 4, 2, 64},
+                                       {1, 0, 3, 2, 64}, {4, 0, 3, 0, 0}, {4, 0, 3, 2, 128}, {4, 2, 2, 0, 0}};
+    for (int s = 0; s < 12; s++) {
+        gpu_set_knobs(5, ids, knobs[s]);
         sdpa_case c = random_case();
-        c.D = c.Dv = 128, c.stats = true, c.max_sum = s % 2 == 1, c.padding = s % 3 == 2;
+        c.D = c.Dv = 128, c.stats = true, c.max_sum = s % 2 == 1, c.padding = s % 3 == 2, c.dropout = s == 9;
         c.mask = (mask_kind)(s % 3), c.Sq = rnd(65, 700), c.Skv = rnd(1, 900);
         if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
             c.Skv = c.Sq + rnd(0, 300);
-        char tag[64];
-        snprintf(tag, sizeof tag, "ws %lld pingpong %lld stages %lld", (long long)knobs[s][0], (long long)knobs[s][1],
-                 (long long)knobs[s][2]);
+        char tag[80];
+        snprintf(tag, sizeof tag, "ws %lld pingpong %lld stages %lld intra %lld bn %lld", (long long)knobs[s][0],
+                 (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3], (long long)knobs[s][4]);
         run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);

@@ -32,6 +32,8 @@ typedef struct variant {
                     * 3 s·a + b (a, b in memory), 4 softcap dividing by a [1,1,1,Skv] tensor */
     int stages;    /* jit.sdpa_stages (0: default) */
     int pingpong;  /* jit.sdpa_pingpong */
+    int intra;     /* jit.sdpa_intra */
+    int bn;        /* jit.sdpa_block_n (0: default) */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -139,7 +141,8 @@ static int emit_and_compile(const variant *v, const char *what)
     int compiled = 0;
     for (int a = 0; a < 2; a++) {
         cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0,
-                       .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong};
+                       .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong,
+                       .sdpa_intra = v->intra, .sdpa_block_n = v->bn};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -401,16 +404,17 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
 
 /* The decode variants compile for sm_90 (wgmma) and sm_80: Sq 1 and 16 with GQA 32:8, paged K/V,
  * a sink and padding, a score modifier, MQA with Dv != D, fp16 on mma.sync, knob-set stages; and
- * the loaders: the TMA producer (dense, paged, prefill with padding and a modifier) and the two
- * computing warpgroups taking turns (jit.sdpa_pingpong) behind cp.async loaders and TMA. */
+ * the loaders: the TMA producer (dense, paged, prefill with padding and a modifier), the two
+ * computing warpgroups taking turns (jit.sdpa_pingpong) and each overlapping the next tile's
+ * Q·Kᵀ with its softmax (jit.sdpa_intra), behind cp.async loaders and TMA. */
 Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 5000, .D = 128,
                     .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR};
-    variant vs[10];
-    for (int i = 0; i < 10; i++)
+    variant vs[14];
+    for (int i = 0; i < 14; i++)
         vs[i] = base;
     vs[1].Sq = 16, vs[1].bshd = true;
     vs[2].paged = true;
@@ -421,10 +425,16 @@ Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
     vs[7].ws = 2, vs[7].paged = true, vs[7].Sq = 16;
     vs[8].ws = 1, vs[8].Sq = 300, vs[8].mask = MASK_CAUSAL, vs[8].pingpong = 2;
     vs[9].ws = 2, vs[9].Sq = 257, vs[9].mask = MASK_PADDING, vs[9].mod = 2, vs[9].pingpong = 2;
-    const char *names[10] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
+    vs[10].ws = 2, vs[10].Sq = 300, vs[10].mask = MASK_CAUSAL, vs[10].intra = 2, vs[10].bn = 64;
+    vs[11].ws = 1, vs[11].Sq = 129, vs[11].mask = MASK_PADDING, vs[11].intra = 2, vs[11].bn = 64, vs[11].stages = 3;
+    vs[12].ws = 4, vs[12].Sq = 300, vs[12].dropout = true;             /* the producer warpgroup */
+    vs[13].ws = 4, vs[13].Sq = 300, vs[13].mask = MASK_CAUSAL, vs[13].intra = 2;
+    const char *names[14] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
                              "decode_softcap", "decode_mqa_f16_mma", "tma_decode", "tma_paged",
-                             "loader_prefill_causal_pingpong", "tma_prefill_padding_mod_pingpong"};
-    for (int i = 0; i < 10; i++)
+                             "loader_prefill_causal_pingpong", "tma_prefill_padding_mod_pingpong",
+                             "tma_prefill_causal_intra", "loader_prefill_padding_intra", "tmawg_prefill_dropout",
+                             "tmawg_prefill_causal_intra"};
+    for (int i = 0; i < 14; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

@@ -80,7 +80,7 @@ static void check_kernel(const jit_kernel *k, const ir_graph *ir, const char *ar
         FZ_CHECK((unsigned)arg->kind <= CG_ARG_INT64, "argument %d of kind %d", a, (int)arg->kind);
         FZ_CHECK(arg->tensor >= (none_ok ? -1 : 0) && arg->tensor < ir->n_t, "argument %d names tensor %d of %d",
                  a, arg->tensor, ir->n_t);
-        FZ_CHECK(arg->map.rank >= 0 && arg->map.rank <= 3, "argument %d: tensor map of rank %d", a, arg->map.rank);
+        FZ_CHECK(arg->map.rank >= 0 && arg->map.rank <= CG_TMAP_MAX_RANK, "argument %d: tensor map of rank %d", a, arg->map.rank);
     }
     for (int i = 0; i < cg->n_then; i++)
         FZ_CHECK(cg->then[i].entry == k->names[i + 1], "launch %d's entry is not its own copy", i + 1);

@@ -10,7 +10,7 @@
  * Invariants: a plan that loads has the record's kernel count; every name is NUL-terminated
  * and each kernel's arch and entry are those of its kernel record; every argument is of a known
  * kind, names a tensor of the graph's IR (or none, for workspace and integer arguments) and
- * keeps its tensor-map rank within 3; workspace slots are virtual tensors at offsets within the
+ * keeps its tensor-map rank within CG_TMAP_MAX_RANK (4); workspace slots are virtual tensors at offsets within the
  * scratch offset. Everything decoded is freed (LeakSanitizer).
  * Seeds: corpus/plan_recipe/ (real recipes from fz_seeds).
  */

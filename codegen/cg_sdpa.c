@@ -292,7 +292,6 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     s->tma_wg = s->ws == 2 && t->sdpa_ws == 4 && s->bm == 128; /* two computing warpgroups */
     if (s->ws == 2 && t->sdpa_ws == 0 && t->sdpa_stages <= 0 && !decode_class(s))
         s->stages = 3; /* the TMA producer runs two tiles ahead (bench/NOTES.md) */
-    s->overlap = s->sm90 && !s->ws && s->stages >= 3 && !decode_class(s);
     if (s->sm90) /* 16 rows a computing warp; + the loaders */
         s->warps = s->bm / 16 + (s->ws == 1 || s->tma_wg ? 4 : s->ws == 2 ? 1 : 0);
     s->pingpong = s->ws && s->bm == 128 && t->sdpa_pingpong == 2;
@@ -304,7 +303,7 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     int cap = cg_sdpa_smem_cap(t);
     while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
-    s->overlap = s->overlap && s->stages >= 3;
+    s->overlap = s->sm90 && !s->ws && s->stages >= 3 && !decode_class(s); /* the stages that fit */
     while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
         s->bn /= 2;
     if (smem_bytes(s) > cap)

@@ -33,16 +33,18 @@
 #define REPS 20
 
 static const char *const knob_ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "jit.sdpa_warps", "jit.sdpa_stages",
-                                       "jit.sdpa_wgmma", "jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_intra"};
+                                       "jit.sdpa_wgmma", "jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_intra",
+                                       "jit.sdpa_persist"};
 /* Tile shapes tried beside the default (rows, keys, warps, stages, wgmma on sm_90, loaders: 1
  * cp.async warpgroup, 2 TMA (a warp), 4 TMA (a warpgroup, setmaxnreg), 3 the computing warps; the
- * two warpgroups taking turns: 2 yes, 1 no;
- * Q·Kᵀ of the next tile under the softmax: 2 yes);
+ * two warpgroups taking turns: 2 yes ("+pp"); FlashAttention-3's order, softmax(t) under
+ * P·V(t - 1): 2 yes ("+intra"); the persistent grid: 2 yes ("+p"));
  * bench/NOTES.md has the others measured. */
-static const int64_t configs[][8] = {{128, 128, 8, 2, 1, 3, 0, 0}, {128, 128, 8, 3, 1, 2, 2, 0},
-                                     {128, 64, 8, 3, 1, 2, 0, 2},  {128, 128, 8, 3, 1, 4, 0, 0},
-                                     {128, 128, 8, 3, 1, 4, 0, 2}, {64, 64, 4, 2, 1, 3, 0, 0}};
-#define N_KNOBS 8
+static const int64_t configs[][9] = {{128, 128, 8, 2, 1, 3, 0, 0, 0}, {128, 128, 8, 3, 1, 2, 0, 0, 2},
+                                     {128, 128, 8, 3, 1, 2, 2, 2, 0}, {128, 128, 8, 3, 1, 4, 0, 0, 0},
+                                     {128, 128, 8, 3, 1, 4, 0, 2, 0}, {128, 128, 8, 3, 1, 4, 2, 2, 0},
+                                     {128, 128, 8, 3, 1, 4, 2, 2, 2}, {64, 64, 4, 2, 1, 3, 0, 0, 0}};
+#define N_KNOBS 9
 
 static bool default_only; /* --default: skip the tile shapes of `configs` */
 static bool softcap;      /* --softcap: a softcap score modifier (c = 50) on every graph */
@@ -312,11 +314,12 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
             if (c == -2)
                 snprintf(label, sizeof label, "softcap");
             if (c >= 0)
-                snprintf(label, sizeof label, "%lld/%lld/%lld/%lld/%s", (long long)configs[c][0],
+                snprintf(label, sizeof label, "%lld/%lld/%lld/%lld/%s%s%s%s", (long long)configs[c][0],
                          (long long)configs[c][1], (long long)configs[c][2], (long long)configs[c][3],
-                         configs[c][5] >= 4 ? (configs[c][7] == 2 ? "tmawg+intra" : "tmawg")
-                         : configs[c][5] == 2 ? (configs[c][6] == 2 ? "tma+pp" : configs[c][7] == 2 ? "tma+intra" : "tma")
-                         : configs[c][5] == 1 ? "ws" : configs[c][4] ? "wgmma" : "mma");
+                         configs[c][5] >= 4 ? "tmawg" : configs[c][5] == 2 ? "tma" : configs[c][5] == 1 ? "ws"
+                         : configs[c][4] ? "wgmma" : "mma",
+                         configs[c][6] == 2 ? "+pp" : "", configs[c][7] == 2 ? "+intra" : "",
+                         configs[c][8] == 2 ? "+p" : "");
             hipdnnBackendDescriptor_t packs[SETS];
             for (int s = 0; s < SETS; s++)
                 packs[s] = bench_pack(4, uids, bufs[s]);

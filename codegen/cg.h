@@ -67,7 +67,9 @@ typedef struct cg_target {
     int sdpa_pack;        /* attention forward: 2 = GQA heads packed into a block's rows, 1 = never, 0 = by shape */
     int sdpa_splits;      /* attention forward: key splits (flash-decoding), 1 = none, 0 = by shape */
     int sdpa_pingpong;    /* attention forward with loaders: 2 = the computing warpgroups take turns, 1 = never, 0 = by shape */
-    int sdpa_intra;       /* attention forward with loaders: 2 = Q·Kᵀ(t + 1) under softmax(t), 1 = never, 0 = by shape */
+    int sdpa_intra;       /* attention forward with loaders: 2 = Q·Kᵀ(t) with P·V(t - 1), softmax(t) under P·V, 1 = never,
+                           * 0 = by shape */
+    int sdpa_persist;     /* attention forward with the TMA producer: 2 = persistent grid, 1 = never, 0 = by shape */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the
@@ -78,6 +80,7 @@ typedef struct cg_target {
  * kernel's varying dims, so one compiled kernel serves every size of them. */
 typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_WORKSPACE, CG_ARG_TMAP, CG_ARG_INT64 } cg_arg_kind;
 #define CG_TMAP_MAX_RANK 4
+#define CG_MAX_TMAPS 4 /* tensor-map parameters of one kernel */
 typedef struct cg_tmap {
     int rank;                               /* 1 .. CG_TMAP_MAX_RANK */
     uint64_t dims[CG_TMAP_MAX_RANK];        /* elements, innermost first */

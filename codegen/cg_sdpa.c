@@ -53,10 +53,13 @@ typedef struct sd {
     bool tma_wg;                              /* ws 2: the producer is a whole warpgroup (setmaxnreg) */
     int min_blocks;                           /* blocks an SM must hold (launch bounds) */
     bool pingpong;                            /* ws: two computing warpgroups take turns */
-    bool intra;                               /* ws: Q·Kᵀ of tile t + 1 under tile t's softmax */
+    bool intra;                               /* ws: Q·Kᵀ(t) and P·V(t - 1) issued together, softmax(t) under P·V */
     bool overlap;                             /* sm90: softmax of tile t under Q·Kᵀ of t + 1 */
     int pack;                                 /* query heads per block row set (HD_PACK, 1: none) */
     int split, split_cap;                     /* key splits (HD_SPLIT) and the scratch's room */
+    bool persist;                             /* ws 2: a persistent grid walks the work tiles (HD_PERSIST) */
+    int l2_heads;                             /* persist: query heads whose K/V share L2 (HD_L2_HEADS) */
+    unsigned blocks;                          /* persist: the grid (0: one block a work tile) */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -216,7 +219,7 @@ static int smem_bytes(const sd *s)
 {
     int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
     return 1024 + s->bm * dp * 2 + s->stages * s->bn * (dp + dvp) * 2 /* 1 KB: base alignment */
-           + (s->ws ? s->stages * 16 : 0);                              /* mbarriers */
+           + (s->ws ? s->stages * 16 + 16 : 0);                         /* mbarriers: K/V's, Q's */
 }
 
 /* The wgmma products: sm_90, head dims 64 or 128 (one or two 128-byte swizzle blocks; the
@@ -289,13 +292,17 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
         s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
     s->ws = s->sm90 ? loaders(s, t) : 0;
-    s->tma_wg = s->ws == 2 && t->sdpa_ws == 4 && s->bm == 128; /* two computing warpgroups */
+    /* by shape, two computing warpgroups behind the TMA producer run FlashAttention-3's schedule:
+     * the producer a whole warpgroup giving its registers away, the two taking turns, each with
+     * its softmax under the previous tile's P·V (bench/NOTES.md #9) */
+    bool fa3 = s->ws == 2 && s->bm == 128 && !decode_class(s) && t->sdpa_ws == 0;
+    s->tma_wg = s->ws == 2 && s->bm == 128 && (t->sdpa_ws == 4 || fa3);
     if (s->ws == 2 && t->sdpa_ws == 0 && t->sdpa_stages <= 0 && !decode_class(s))
         s->stages = 3; /* the TMA producer runs two tiles ahead (bench/NOTES.md) */
     if (s->sm90) /* 16 rows a computing warp; + the loaders */
         s->warps = s->bm / 16 + (s->ws == 1 || s->tma_wg ? 4 : s->ws == 2 ? 1 : 0);
-    s->pingpong = s->ws && s->bm == 128 && t->sdpa_pingpong == 2;
-    s->intra = s->ws && !s->pingpong && t->sdpa_intra == 2;
+    s->pingpong = s->ws && s->bm == 128 && (t->sdpa_pingpong == 2 || (fa3 && t->sdpa_pingpong == 0));
+    s->intra = s->ws && (t->sdpa_intra == 2 || (fa3 && t->sdpa_intra == 0));
     /* decode and one-warpgroup tiles: two blocks an SM (launch bounds cap the registers); never
      * with the cp.async loaders, whose setmaxnreg.inc would wait forever for registers the
      * second block holds */
@@ -334,6 +341,26 @@ static void device_split(sd *s, const cg_target *t)
     s->split = n < 2 ? 1 : (int)n;
 }
 
+/* K/V bytes the persistent grid's group of heads may keep in L2 (half of the H200's 50 MB). */
+#define L2_KV_BYTES (24LL << 20)
+
+/* The persistent grid (HD_PERSIST, knob 2; not by shape: no gain measured without a mask,
+ * bench/NOTES.md): behind the TMA producer, one query head a row tile, no key split, no RNG_DUMP.
+ * Heads go in groups whose K/V fit L2_KV_BYTES together; as many blocks as the device's
+ * multiprocessors hold (one a work tile when the device is unknown). */
+static void choose_persist(sd *s, const cg_target *t)
+{
+    s->persist = s->ws == 2 && s->pack == 1 && s->split == 1 && s->out[IR_SDPA_RNG_DUMP] < 0 &&
+                 t->sdpa_persist == 2;
+    if (!s->persist)
+        return;
+    int64_t kv = s->Skv * (s->D + s->Dv) * 2, heads = L2_KV_BYTES / (kv > 0 ? kv : 1) * (s->Hq / s->Hk);
+    int64_t all = s->B * s->Hq;
+    s->l2_heads = (int)(heads < 1 ? 1 : heads > all ? all : heads);
+    int64_t work = (s->Sq + s->bm - 1) / s->bm * all, cap = (int64_t)t->sm_count * blocks_per_sm(s);
+    s->blocks = (unsigned)(t->sm_count > 0 && cap < work ? cap : work);
+}
+
 /* ---- hooks --------------------------------------------------------------------------------- */
 
 /* A paged K or V row: the page table names the container block of token i. */
@@ -370,15 +397,15 @@ static void coord_hook(const sd *s, const char *name, int ti, int table, int64_t
                    (long long)bs, (long long)pt->strides[2], (long long)bs, (long long)T(s, ti)->dims[0]);
 }
 
-/* The tensor map over K or V ([B|blocks, H, S|page, D]): dims (D, H, S, B), boxes of 64 columns
- * x box_rows rows of one head. */
-static cg_tmap map_of(const sd *s, int ti)
+/* The tensor map over Q, K or V ([B|blocks, H, S|page, D]): dims (D, H, S, B), boxes of 64
+ * columns x `rows` rows of one head (K/V: box_rows; Q: a row tile). */
+static cg_tmap map_of(const sd *s, int ti, int rows)
 {
     const ir_tensor *t = T(s, ti);
     return (cg_tmap){.rank = 4, .dims = {(uint64_t)t->dims[3], (uint64_t)t->dims[1], (uint64_t)t->dims[2],
                                          (uint64_t)t->dims[0]},
                      .strides = {(uint64_t)t->strides[1] * 2, (uint64_t)t->strides[2] * 2, (uint64_t)t->strides[0] * 2},
-                     .box = {64, 1, (uint32_t)box_rows(s), 1}};
+                     .box = {64, 1, (uint32_t)rows, 1}};
 }
 
 static void stats_hook(const sd *s, base_sb *sb)
@@ -539,6 +566,10 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    "#define HD_SPLIT %d\n#define HD_MIN_BLOCKS %d\n#define HD_PINGPONG %d\n#define HD_INTRA %d\n"
                    "#define HD_TMA_WG %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws, s->overlap, s->pack,
                    s->split, s->min_blocks, s->pingpong, s->intra, s->tma_wg);
+    const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
+    bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
+    base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n", pair, s->persist,
+                   s->persist ? s->l2_heads : 1);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -587,6 +618,8 @@ static void set_launches(const sd *s, cg_kernel *out)
     out->entry = "hd_sdpa_fwd_kernel";
     out->grid[0] = cdiv(s->Sq * s->pack, s->bm) * (unsigned)s->split;
     out->grid[1] = (unsigned)(s->Hq / s->pack), out->grid[2] = (unsigned)s->B;
+    if (s->persist)
+        out->grid[0] = s->blocks, out->grid[1] = out->grid[2] = 1;
     out->block[0] = (unsigned)(s->warps * 32), out->block[1] = out->block[2] = 1;
     out->smem = (unsigned)smem_bytes(s);
     out->align = 16;
@@ -612,15 +645,18 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     if (!choose_tiles(&s, t, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
     device_split(&s, t);
+    choose_persist(&s, t);
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
-    int extra = (s.ws == 2 ? 2 : 0) + (s.split > 1); /* tensor maps, scratch */
+    int extra = (s.ws == 2 ? 2 + s.persist : 0) + (s.split > 1); /* tensor maps, scratch */
     if (st == HIPDNN_STATUS_SUCCESS && out->n_args + extra > CG_MAX_ARGS)
         st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS);
     if (st == HIPDNN_STATUS_SUCCESS) {
         if (s.ws == 2) {
-            out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = s.in[IR_SDPA_K], .map = map_of(&s, s.in[IR_SDPA_K])};
-            out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = s.in[IR_SDPA_V], .map = map_of(&s, s.in[IR_SDPA_V])};
+            int maps[3] = {s.in[IR_SDPA_K], s.in[IR_SDPA_V], s.in[IR_SDPA_Q]}; /* Q's: persistent grid */
+            for (int m = 0; m < 2 + s.persist; m++)
+                out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = maps[m],
+                                                    .map = map_of(&s, maps[m], m < 2 ? box_rows(&s) : s.bm)};
         }
         if (s.split > 1)
             out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};

@@ -24,7 +24,8 @@
  * jit.sdpa_ws (0 .. 4; default 0 = by shape): attention's wgmma main loop on sm_90 and its
  * loaders (a cp.async warpgroup, a TMA producer warp or warpgroup, or the computing warps); jit.sdpa_pingpong
  * (0, 1, 2): whether its two computing warpgroups take turns; jit.sdpa_intra (0, 1, 2): whether
- * each overlaps the next tile's Q·Kᵀ with this tile's softmax;
+ * each runs a tile's softmax under the previous tile's P·V (FlashAttention-3's order);
+ * jit.sdpa_persist (0, 1, 2): a persistent grid behind the TMA producer;
  * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
  * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
  * 0: chosen by shape).
@@ -42,7 +43,8 @@
 
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
-       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA };
+       KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
+       KNOB_SDPA_PERSIST };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -90,7 +92,8 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.sdpa_ws", .description = "attention forward on sm_90 with wgmma, who loads K/V: 1 a warpgroup "
      "that only loads with cp.async, 2 a warp whose one thread copies whole tiles with TMA (both: mbarriers, no "
      "block-wide barrier per tile), 3 every computing warp, 4 the TMA producer as a warpgroup that gives its "
-     "registers to the computing ones (setmaxnreg; 128-row tiles); 0 = by shape (TMA, but the computing warps "
+     "registers to the computing ones (setmaxnreg; 128-row tiles); 0 = by shape (TMA: a warpgroup for 128-row "
+     "prefill tiles, with jit.sdpa_pingpong and jit.sdpa_intra on by shape, else a warp; the computing warps "
      "for dense K/V on the decode path)",
      .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_ws, .n_valid = 5},
     {.id = "jit.sdpa_bwd_atomic", .description = "attention backward: 1 accumulates dQ with fp32 atomics "
@@ -107,8 +110,14 @@ static const fe_knob_def jit_knobs[] = {
      "computing warpgroups: 2 = they take turns issuing Q·Kᵀ (one's softmax under the other's products), 1 = never, "
      "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
     {.id = "jit.sdpa_intra", .description = "attention forward on sm_90 with loaders (jit.sdpa_ws 1 or 2): 2 = each "
-     "computing warpgroup issues Q·Kᵀ of the next tile before this tile's softmax (two score tiles in registers: "
-     "64-key tiles), 1 = never, 0 = by shape; not with jit.sdpa_pingpong 2",
+     "computing warpgroup issues Q·Kᵀ of tile t with P·V of tile t - 1 and runs tile t's softmax under P·V "
+     "(FlashAttention-3's order; with jit.sdpa_pingpong 2 the warpgroups take turns issuing the pair), "
+     "1 = never, 0 = by shape",
+     .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+    {.id = "jit.sdpa_persist", .description = "attention forward with the TMA producer (jit.sdpa_ws 2 or 4), one query "
+     "head a row tile, no key split: 2 = a persistent grid (one block a multiprocessor walks the work tiles, longest "
+     "first within groups of heads whose K/V share L2; the producer copies the next tile's Q under this one's "
+     "epilogue), 1 or 0 = one block a work tile (by shape: the persistent grid measured no faster, bench/NOTES.md)",
      .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
@@ -137,7 +146,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_wgmma = knobs[KNOB_SDPA_WGMMA] ? 1 : -1, .sdpa_ws = (int)knobs[KNOB_SDPA_WS],
                      .sdpa_bwd_atomic = (int)knobs[KNOB_SDPA_BWD_ATOMIC],
                      .sdpa_pack = (int)knobs[KNOB_SDPA_PACK], .sdpa_splits = (int)knobs[KNOB_SDPA_SPLITS],
-                     .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG], .sdpa_intra = (int)knobs[KNOB_SDPA_INTRA]};
+                     .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG], .sdpa_intra = (int)knobs[KNOB_SDPA_INTRA],
+                     .sdpa_persist = (int)knobs[KNOB_SDPA_PERSIST]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }
@@ -479,7 +489,7 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
 {
     void *ptrs[CG_MAX_ARGS], *args[CG_MAX_ARGS];
     float scalars[CG_MAX_ARGS];
-    tensor_map maps[2];
+    tensor_map maps[CG_MAX_TMAPS];
     int n_maps = 0;
     for (int a = 0; a < k->cg.n_args; a++) {
         const cg_arg *arg = &k->cg.args[a];
@@ -498,8 +508,8 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
             continue;
         }
         hipdnnStatus_t st = tensor_ptr(p, pack, arg->tensor, k->cg.align, &ptrs[a]);
-        if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP && n_maps == 2)
-            st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT launch: more than 2 tensor maps");
+        if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP && n_maps == CG_MAX_TMAPS)
+            st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT launch: more than %d tensor maps", CG_MAX_TMAPS);
         if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP)
             st = rt_tensor_map(&maps[n_maps], ptrs[a], arg->map.rank, 2, arg->map.dims,
                                arg->map.strides, arg->map.box);

@@ -37,12 +37,18 @@
  *   TMA producer (HD_WS 2): one thread of the last warp copies whole K/V tiles with the
  *       tensor-copy engine (hd_tma_produce: boxes of 64 columns, dense rows or pages, `full`
  *       completes on their bytes); the computing warpgroups as with HD_WS 1, optionally taking
- *       turns issuing Q·Kᵀ (HD_PINGPONG) or overlapping the next tile's Q·Kᵀ with the softmax
- *       (HD_INTRA). With HD_TMA_WG the producer is a whole warpgroup (warpgroup 0) that gives its
- *       registers away (setmaxnreg 40 / 232): nine warps cap every thread at 168 registers (three
- *       warps share a scheduler's quarter of the register file), twelve with setmaxnreg do not.
+ *       turns issuing their products (HD_PINGPONG) and in FlashAttention-3's order (HD_INTRA:
+ *       Q·Kᵀ of tile t issued with P·V of tile t - 1, tile t's softmax under P·V, O rescaled
+ *       once P·V landed). With HD_TMA_WG the producer is a whole warpgroup (warpgroup 0) that
+ *       gives its registers away (setmaxnreg 40 / 232): nine warps cap every thread at 168
+ *       registers (three warps share a scheduler's quarter of the register file), twelve with
+ *       setmaxnreg do not. HD_PERSIST: a persistent grid; each block walks work tiles
+ *       (hd_attn_setup_work: longest first within groups of HD_L2_HEADS heads), its K/V pipeline
+ *       carried across them, and the producer copies each work tile's Q (tensor map hd_map_q)
+ *       once the computing warps released the last one (Q's own full / empty mbarriers).
  * bench/NOTES.md says which is fastest where (the default on sm_90: the TMA producer, three
- * stages; the computing warps' own copies for dense K/V on the decode path).
+ * stages, for two computing warpgroups as a warpgroup with HD_PINGPONG and HD_INTRA; the computing
+ * warps' own copies for dense K/V on the decode path).
  * Decode (short queries, long keys): HD_PACK query heads that share a K/V head fill one
  * block's rows (packed row p is query row p / HD_PACK of head h0 + p % HD_PACK: GQA 32:8 at
  * Sq = 16 is one 64-row tile that reads its K/V once), and HD_SPLIT blocks share each row's keys
@@ -60,8 +66,14 @@
  *           HD_SM90, HD_WS, HD_OVERLAP  the main loop (above; HD_OVERLAP: the overlapped wgmma loop)
  *           HD_PINGPONG                 with HD_WS and two computing warpgroups: they take turns
  *                                       issuing Q·Kᵀ (named barriers 2 and 3)
- *           HD_INTRA                    with HD_WS: Q·Kᵀ of tile t + 1 issued before tile t's softmax
- *                                       (not with HD_PINGPONG)
+ *           HD_INTRA                    with HD_WS: Q·Kᵀ of tile t issued with P·V of tile t - 1, tile t's
+ *                                       softmax under P·V (FlashAttention-3's order; with HD_PINGPONG
+ *                                       the warpgroups take turns issuing the pair)
+ *           HD_O_PAIR                   1 when every hd_o_off is even and O is 16-bit: two columns
+ *                                       stored as one 32-bit word where O's pointer is 4-byte aligned
+ *           HD_PERSIST, HD_L2_HEADS     the persistent grid (HD_WS 2, HD_PACK 1, HD_SPLIT 1, no RNG_DUMP;
+ *                                       kernel parameter hd_map_q after hd_map_v: Q's tensor map, dims
+ *                                       (D, H, S, B), boxes of 64 columns x HD_BM rows) and its head groups
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -97,7 +109,8 @@
  *                                       to the scores: the max runs on raw scores and the scale
  *                                       folds into the exponent's FMA
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
- *   grid    (ceil(Sq·HD_PACK / HD_BM)·HD_SPLIT, Hq / HD_PACK, B), HD_WARPS·32 threads, HD_SMEM_BYTES
+ *   grid    (ceil(Sq·HD_PACK / HD_BM)·HD_SPLIT, Hq / HD_PACK, B) (HD_PERSIST: (blocks, 1, 1), any
+ *           number of blocks up to HD_NWORK), HD_WARPS·32 threads, HD_SMEM_BYTES
  *           dynamic shared memory; with HD_SPLIT > 1 then hd_sdpa_combine_kernel on
  *           (ceil(B·Hq·Sq / 4)) blocks of 128 threads, scratch B·Hq·Sq·HD_SPLIT·(HD_DV + 2) floats
  *   reference  ir_ref_sdpa_fwd (ir/ir_ref_sdpa.c)
@@ -140,6 +153,9 @@
 #define HD_SPLIT 1
 #define HD_PINGPONG 0
 #define HD_INTRA 0
+#define HD_O_PAIR 0
+#define HD_PERSIST 0
+#define HD_L2_HEADS 1
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -171,13 +187,15 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #define HD_DP ((HD_D + 63) / 64 * 64)     /* shared-memory row lengths (8-chunk swizzle) */
 #define HD_DVP ((HD_DV + 63) / 64 * 64)
 #define HD_NS (HD_BN / 8)                 /* n8 tiles of S per row tile */
+#define HD_MT ((HD_SQ * HD_PACK + HD_BM - 1) / HD_BM) /* row tiles of a head (group) */
+#define HD_NWORK (HD_MT * HD_B * HD_HQ)   /* HD_PERSIST: work tiles */
 #define HD_NO (HD_DV16 / 8)               /* n8 tiles of O per row tile */
 #define HD_KS (HD_D16 / 16)               /* k16 steps of Q·Kᵀ */
 #define HD_Q_REGS (HD_MW == 1 && HD_D16 <= 128) /* mma.sync: Q fragments stay in registers */
 #define HD_Q_BYTES (HD_BM * HD_DP * 2)
 #define HD_K_BYTES (HD_BN * HD_DP * 2)
 #define HD_V_BYTES (HD_BN * HD_DVP * 2)
-#define HD_SMEM_BYTES (1024 + HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES) + HD_WS * HD_STAGES * 16)
+#define HD_SMEM_BYTES (1024 + HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES) + (HD_WS ? HD_STAGES * 16 + 16 : 0))
 #define HD_LOG2E 1.4426950408889634f
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
@@ -229,6 +247,9 @@ typedef struct hd_attn_blk {
     void *ws;            /* HD_SPLIT > 1: the scratch of the partial results (hd_part_o) */
     int sq, skv, shift;  /* valid rows and keys of this batch; the band's diagonal shift */
     int t_lo, t_hi;      /* K/V tiles [t_lo, t_hi) hold every key a row of the block may see */
+    int n0;              /* HD_WS: K/V tiles the block's pipeline passed before this work tile */
+    int item;            /* HD_PERSIST: the block's work tiles before this one (Q's barrier parity) */
+    hd_u32 qbar;         /* HD_PERSIST: Q's `full` mbarrier (its `empty` one follows) */
     float scale2;        /* scale · log2(e) */
     float slope2;        /* ALiBi slope · log2(e) */
 } hd_attn_blk;
@@ -273,11 +294,12 @@ HD_DEVICE bool hd_tile_cut(const hd_attn_blk &k, int t)
     return cut;
 }
 
-HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
+/* The work tile of batch b, (first) query head h, row tile x counted from the last (the rows
+ * that see the most keys under a causal mask come first) and key split `split`. */
+HD_DEVICE void hd_attn_setup_at(hd_attn_blk &k, int b, int h, int x, int split, HD_PARAMS)
 {
-    int tiles = (HD_SQ * HD_PACK + HD_BM - 1) / HD_BM;
-    k.b = blockIdx.z, k.h = blockIdx.y * HD_PACK, k.split = (int)blockIdx.x % HD_SPLIT;
-    k.m0 = (tiles - 1 - (int)blockIdx.x / HD_SPLIT) * HD_BM;
+    k.b = b, k.h = h, k.split = split, k.n0 = 0, k.item = 0, k.qbar = 0;
+    k.m0 = (HD_MT - 1 - x) * HD_BM;
     k.sq = hd_seq_q(k.b, HD_ARGS), k.skv = hd_seq_kv(k.b, HD_ARGS);
     k.shift = HD_BOTTOM_RIGHT ? k.skv - k.sq : 0;
     k.scale2 = hd_scale(HD_ARGS) * HD_LOG2E;
@@ -302,6 +324,26 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
     k.t_hi = min(k.t_lo + per, k.t_hi);
 #endif
 }
+
+/* The block's work tile from its coordinates: grid (HD_MT · HD_SPLIT, Hq / HD_PACK, B). */
+HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
+{
+    hd_attn_setup_at(k, blockIdx.z, blockIdx.y * HD_PACK, (int)blockIdx.x / HD_SPLIT, (int)blockIdx.x % HD_SPLIT,
+                     HD_ARGS);
+}
+
+#if HD_PERSIST
+/* Work tile w of HD_NWORK (the persistent grid's order): heads in groups of HD_L2_HEADS (whose
+ * K/V stay in L2 together); within a group the row tiles from the last, each across the group's
+ * heads, so the longest causal tiles start first (longest-processing-time order). */
+HD_DEVICE void hd_attn_setup_work(hd_attn_blk &k, int w, HD_PARAMS)
+{
+    const int per_group = HD_L2_HEADS * HD_MT, g = w / per_group, r = w - g * per_group;
+    const int size = min(HD_L2_HEADS, HD_B * HD_HQ - g * HD_L2_HEADS);
+    const int hb = g * HD_L2_HEADS + r % size;
+    hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, r / size, 0, HD_ARGS);
+}
+#endif
 
 /* ---- loads ---------------------------------------------------------------------------------- */
 
@@ -401,9 +443,10 @@ HD_DEVICE void hd_qk(float (*s)[HD_NS][4], hd_u32 (*qf)[4], hd_u32 sq_, hd_u32 s
 }
 
 /* Scores to the log2 domain with bias, ALiBi and (when `cut`) the masks; then the online
- * softmax: s becomes P (unnormalised, dropout applied), acc's m, l and O rescaled. */
-HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_blk &k, int t,
-                          bool cut, int warp, int lane, HD_PARAMS)
+ * softmax: s becomes P (unnormalised, dropout applied), acc's m and l move on, and alpha gets the
+ * factor each row's O must be scaled by (hd_rescale_o: O may still be a product in flight). */
+HD_DEVICE void hd_softmax_p(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)[2], const hd_attn_blk &k, int t,
+                            bool cut, int warp, int lane, HD_PARAMS)
 {
 #pragma unroll
     for (int mi = 0; mi < HD_MW; mi++)
@@ -446,7 +489,7 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
             mx = fmaxf(a.m[mi][r], mx * k.scale2); /* a positive scale keeps the order */
 #endif
             float use = mx == HD_NEG_INF ? 0.0f : mx; /* a row with no key yet: every p is 0 */
-            float alpha = hd_exp2(a.m[mi][r] - use);
+            alpha[mi][r] = hd_exp2(a.m[mi][r] - use);
             a.m[mi][r] = mx;
             float sum = 0.0f;
 #pragma unroll
@@ -466,11 +509,29 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
 #endif
                     s[mi][ni][e] = p;
                 }
-            a.l[mi][r] = a.l[mi][r] * alpha + sum;
+            a.l[mi][r] = a.l[mi][r] * alpha[mi][r] + sum;
+        }
+}
+
+/* O's rows scaled by the softmax's factors. */
+HD_DEVICE void hd_rescale_o(hd_attn_acc &a, const float (*alpha)[2])
+{
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int r = 0; r < 2; r++)
 #pragma unroll
             for (int no = 0; no < HD_NO; no++)
-                a.o[mi][no][2 * r] *= alpha, a.o[mi][no][2 * r + 1] *= alpha;
-        }
+                a.o[mi][no][2 * r] *= alpha[mi][r], a.o[mi][no][2 * r + 1] *= alpha[mi][r];
+}
+
+/* hd_softmax_p, then O rescaled at once. */
+HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_blk &k, int t, bool cut, int warp,
+                          int lane, HD_PARAMS)
+{
+    float alpha[HD_MW][2];
+    hd_softmax_p(s, a, alpha, k, t, cut, warp, lane, HD_ARGS);
+    hd_rescale_o(a, alpha);
 }
 
 /* O += P·V for the tile's keys. */
@@ -517,12 +578,9 @@ HD_DEVICE void hd_qk_issue(float (*s)[HD_NS][4], hd_u32 sq_, hd_u32 sk, int warp
     hd_wgmma_commit();
 }
 
-/* Issues O += P·V on wgmma (one commit group): P from registers (s packed as mma.sync A
- * fragments: the layout wgmma takes for A), V (shared, N-major). */
-HD_DEVICE void hd_pv_issue(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
+/* P (s) packed as mma.sync A fragments: the layout wgmma takes for A from registers. */
+HD_DEVICE void hd_pack_p(hd_u32 (*pa)[4], float (*s)[HD_NS][4])
 {
-    float *d = &a.o[0][0][0];
-    hd_u32 pa[HD_BN / 16][4];
 #pragma unroll
     for (int kk = 0; kk < HD_BN / 16; kk++) {
         pa[kk][0] = hd_pack2(s[0][2 * kk][0], s[0][2 * kk][1]);
@@ -530,11 +588,26 @@ HD_DEVICE void hd_pv_issue(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
         pa[kk][2] = hd_pack2(s[0][2 * kk + 1][0], s[0][2 * kk + 1][1]);
         pa[kk][3] = hd_pack2(s[0][2 * kk + 1][2], s[0][2 * kk + 1][3]);
     }
+}
+
+/* Issues O += P·V on wgmma (one commit group): P packed (hd_pack_p; its registers stay untouched
+ * until the group completes), V (shared, N-major). */
+HD_DEVICE void hd_pv_issue_p(hd_attn_acc &a, hd_u32 (*pa)[4], hd_u32 sv)
+{
+    float *d = &a.o[0][0][0];
     hd_wgmma_fence();
 #pragma unroll
     for (int kk = 0; kk < HD_BN / 16; kk++) /* 16 keys = 16 rows of 128 bytes */
         hd_wgmma_rs<HD_DV>(d, pa[kk], hd_desc(sv + kk * 2048, HD_BN * 128, 1024));
     hd_wgmma_commit();
+}
+
+/* Issues O += P·V with P from the scores s. */
+HD_DEVICE void hd_pv_issue(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv)
+{
+    hd_u32 pa[HD_BN / 16][4];
+    hd_pack_p(pa, s);
+    hd_pv_issue_p(a, pa, sv);
 }
 
 #if HD_OVERLAP
@@ -675,6 +748,22 @@ HD_DEVICE float hd_row_final(int h, float &m, float &l, HD_PARAMS)
     return live ? keep * hd_drop_scale(HD_ARGS) / l : 0.0f;
 }
 
+/* O's columns c and c + 1 of the row at `off`: one 32-bit store where they share a word. */
+HD_DEVICE void hd_st_o2(hd_i64 off, float v0, float v1, HD_PARAMS)
+{
+#if HD_O_PAIR
+    if (((unsigned long long)HD_O_PTR & 3) == 0) {
+        hd_u32 w;
+        hd_st<HD_O_DT>(&w, 0, v0);
+        hd_st<HD_O_DT>(&w, 1, v1);
+        *(hd_u32 *)((hd_u16 *)HD_O_PTR + off) = w;
+        return;
+    }
+#endif
+    hd_st<HD_O_DT>(HD_O_PTR, off, v0);
+    hd_st<HD_O_DT>(HD_O_PTR, off + 1, v1);
+}
+
 #if HD_SPLIT > 1
 /* The scratch of a split run: per (row, split) the unnormalised O (fp32, HD_DV) and (m, l) of
  * the split's keys; rows (b, h, i) in order. hd_sdpa_combine_kernel merges the splits. */
@@ -715,10 +804,8 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
 #pragma unroll
             for (int no = 0; no < HD_NO; no++) {
                 int c = no * 8 + (lane & 3) * 2;
-                if (c < HD_DV) {
-                    hd_st<HD_O_DT>(HD_O_PTR, off + c, a.o[mi][no][2 * r] * inv);
-                    hd_st<HD_O_DT>(HD_O_PTR, off + c + 1, a.o[mi][no][2 * r + 1] * inv);
-                }
+                if (c < HD_DV)
+                    hd_st_o2(off + c, a.o[mi][no][2 * r] * inv, a.o[mi][no][2 * r + 1] * inv, HD_ARGS);
             }
             if ((lane & 3) == 0)
                 hd_row_stats(k.b, h, i, m, l, HD_ARGS);
@@ -779,8 +866,8 @@ HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd
                               const hd_tmap *mv, HD_PARAMS)
 {
     const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
-    for (int n = 0; n < k.t_hi - k.t_lo; n++) {
-        const int st = n % HD_STAGES, j0 = (k.t_lo + n) * HD_BN;
+    for (int i = 0; i < k.t_hi - k.t_lo; i++) {
+        const int n = k.n0 + i, st = n % HD_STAGES, j0 = (k.t_lo + i) * HD_BN;
         const int boxes = min(HD_BN / HD_BOX_ROWS, (k.skv - j0 + HD_BOX_ROWS - 1) / HD_BOX_ROWS);
         hd_mbar_wait(empty + st * 8, ((n / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
         const hd_u32 bar = full + st * 8, sk = s_kv + st * stage_bytes, sv = sk + HD_K_BYTES;
@@ -821,7 +908,7 @@ HD_DEVICE void hd_zero_v_tail(hd_u32 sv, const hd_attn_blk &k, int t, int ctid)
 /* Tile t (the block's n-th) once the loader filled its stage; its K stage's address (V follows). */
 HD_DEVICE hd_u32 hd_ws_acquire(const hd_attn_blk &k, int t, hd_u32 s_kv, hd_u32 full, int ctid)
 {
-    const int n = t - k.t_lo, st = n % HD_STAGES;
+    const int n = k.n0 + t - k.t_lo, st = n % HD_STAGES;
     hd_mbar_wait(full + st * 8, (n / HD_STAGES) & 1);
     const hd_u32 sk = s_kv + st * (HD_K_BYTES + HD_V_BYTES);
 #if HD_WS == 2
@@ -838,56 +925,87 @@ HD_DEVICE void hd_ws_release(const hd_attn_blk &k, int t, hd_u32 empty, int lane
 {
     __syncwarp();
     if (lane == 0)
-        hd_mbar_arrive(empty + ((t - k.t_lo) % HD_STAGES) * 8);
+        hd_mbar_arrive(empty + ((k.n0 + t - k.t_lo) % HD_STAGES) * 8);
 }
 
-/* The block's Q rows, loaded by the computing warps among themselves. */
+/* The block's Q rows, loaded by the computing warps among themselves; with HD_PERSIST the
+ * producer copies them (hd_tma_produce_q) and this waits for them. */
 HD_DEVICE void hd_ws_load_q(const hd_attn_blk &k, hd_u32 sq_, int ctid, HD_PARAMS)
 {
+#if HD_PERSIST
+    (void)sq_, (void)ctid;
+    hd_mbar_wait(k.qbar, k.item & 1);
+#else
     hd_load_q<HD_CTHREADS>(sq_, k, ctid, HD_ARGS);
     hd_cp_commit();
     hd_cp_wait<0>();
     hd_async_fence();
     asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory"); /* Q, among the computing warps */
+#endif
 }
 
 #if HD_INTRA
-/* The computing warpgroups with FlashAttention-3's intra-warpgroup overlap: Q·Kᵀ of tile t + 1 is
- * issued before the softmax of tile t, so the tensor cores work while it runs; then P·V of tile t.
- * Two score tiles live in registers (HD_INTRA wants 64-key tiles at head dim 128). */
+/* The computing warpgroups in FlashAttention-3's order (intra-warpgroup overlap): each iteration
+ * issues Q·Kᵀ of tile t and P·V of tile t - 1 together, then runs tile t's softmax while P·V is
+ * in flight; O is rescaled once P·V has landed. In registers: one score tile, P of the previous
+ * tile packed to 16 bits, O. With HD_PINGPONG the two warpgroups take turns issuing their pair of
+ * products (named barriers 2 and 3), so one's softmax runs under the other's products. */
 HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
                              hd_u32 empty, int ctid, HD_PARAMS)
 {
     const int warp = ctid >> 5, lane = ctid & 31;
     hd_ws_load_q(k, sq_, ctid, HD_ARGS);
+#if HD_PINGPONG
+    const int wg = warp >> 2;
+    if (wg == 1 && k.item == 0) /* the first turn is warpgroup 0's; each work tile hands it back */
+        asm volatile("bar.arrive 2, 256;" ::: "memory");
+#endif
     if (k.t_lo >= k.t_hi)
         return;
-    float sc[1][HD_NS][4], sn[1][HD_NS][4]; /* scores of tile t and of tile t + 1 */
-    hd_u32 sk = hd_ws_acquire(k, k.t_lo, s_kv, full, ctid);
-    hd_qk_issue(sc, sq_, sk, warp);
+    float s[1][HD_NS][4], alpha[1][2];
+    hd_u32 p[HD_BN / 16][4];
+    hd_u32 sk_prev = hd_ws_acquire(k, k.t_lo, s_kv, full, ctid);
+#if HD_PINGPONG
+    asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory");
+#endif
+    hd_qk_issue(s, sq_, sk_prev, warp);
+#if HD_PINGPONG
+    asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory");
+#endif
     hd_wgmma_wait0();
-    hd_acc_fence<HD_BN / 2>(&sc[0][0][0]);
-    for (int t = k.t_lo; t < k.t_hi; t++) {
-        const bool more = t + 1 < k.t_hi;
-        hd_u32 sk_next = 0;
-        if (more) {
-            sk_next = hd_ws_acquire(k, t + 1, s_kv, full, ctid);
-            hd_qk_issue(sn, sq_, sk_next, warp);
-        }
-        hd_acc_fence<HD_BN / 2>(&sc[0][0][0]); /* the softmax stays below the issue: they overlap */
-        hd_softmax(sc, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
-        hd_pv_issue(a, sc, sk + HD_K_BYTES);
+    hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+    hd_softmax(s, a, k, k.t_lo, hd_tile_cut(k, k.t_lo), warp, lane, HD_ARGS);
+    hd_pack_p(p, s);
+    for (int t = k.t_lo + 1; t < k.t_hi; t++) {
+        const hd_u32 sk = hd_ws_acquire(k, t, s_kv, full, ctid);
+#if HD_PINGPONG
+        asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory"); /* my turn */
+#endif
+        hd_qk_issue(s, sq_, sk, warp);
+        hd_pv_issue_p(a, p, sk_prev + HD_K_BYTES);
+#if HD_PINGPONG
+        asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory"); /* the other's turn */
+#endif
+        hd_wgmma_wait_<1>(); /* Q·Kᵀ(t); P·V(t - 1) still runs */
+        hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+        hd_softmax_p(s, a, alpha, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_wgmma_wait0();
         hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
-        hd_acc_fence<HD_BN / 2>(&sn[0][0][0]);
-        hd_ws_release(k, t, empty, lane);
-#pragma unroll
-        for (int ni = 0; ni < HD_NS; ni++)
-#pragma unroll
-            for (int e = 0; e < 4; e++)
-                sc[0][ni][e] = sn[0][ni][e];
-        sk = sk_next;
+        hd_ws_release(k, t - 1, empty, lane);
+        hd_rescale_o(a, alpha);
+        hd_pack_p(p, s);
+        sk_prev = sk;
     }
+#if HD_PINGPONG
+    asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory");
+#endif
+    hd_pv_issue_p(a, p, sk_prev + HD_K_BYTES);
+#if HD_PINGPONG
+    asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory");
+#endif
+    hd_wgmma_wait0();
+    hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
+    hd_ws_release(k, k.t_hi - 1, empty, lane);
 }
 #else
 HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
@@ -898,7 +1016,7 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #if HD_PINGPONG /* the two warpgroups take turns issuing Q·Kᵀ (named barriers 2 and 3): out of phase,
                  * one's softmax runs under the other's products; warpgroup 0 goes first */
     const int wg = warp >> 2;
-    if (wg == 1)
+    if (wg == 1 && k.item == 0) /* the first turn is warpgroup 0's; each work tile hands it back */
         asm volatile("bar.arrive 2, 256;" ::: "memory");
 #endif
     for (int t = k.t_lo; t < k.t_hi; t++) {
@@ -924,24 +1042,99 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #endif
 
 /* The kernels' parameters: the graph's, the TMA producer's tensor maps, the split's scratch. */
-#if HD_WS == 2
+#if HD_WS == 2 && HD_PERSIST
+#define HD_MAPS , const __grid_constant__ hd_tmap hd_map_k, const __grid_constant__ hd_tmap hd_map_v, \
+                const __grid_constant__ hd_tmap hd_map_q
+#elif HD_WS == 2
 #define HD_MAPS , const __grid_constant__ hd_tmap hd_map_k, const __grid_constant__ hd_tmap hd_map_v
 #else
 #define HD_MAPS
+#endif
+#if HD_PERSIST
+#define HD_MAP_Q (&hd_map_q)
+#else
+#define HD_MAP_Q ((const hd_tmap *)0)
 #endif
 #if HD_SPLIT > 1
 #define HD_KPARAMS HD_PARAMS HD_MAPS, void *hd_ws
 #else
 #define HD_KPARAMS HD_PARAMS HD_MAPS
 #endif
-#if HD_INTRA && HD_PINGPONG
-#error "HD_INTRA and HD_PINGPONG are two schedules of the computing warpgroups: one at a time"
-#endif
 #if (HD_WS == 1 || HD_TMA_WG) && HD_MIN_BLOCKS > 1
 #error "setmaxnreg moves registers within one block a multiprocessor: HD_WS 1 and HD_TMA_WG need HD_MIN_BLOCKS 1"
 #endif
 #if HD_RNG_DUMP && (HD_PACK > 1 || HD_SPLIT > 1)
 #error "RNG_DUMP walks whole rows of one head: no packed heads, no split keys"
+#endif
+#if HD_PERSIST && (HD_WS != 2 || HD_PACK > 1 || HD_SPLIT > 1 || HD_RNG_DUMP)
+#error "the persistent grid is the TMA producer's, one query head a row tile, no split keys, no RNG_DUMP"
+#endif
+
+/* O, m and l of a work tile's rows before its first key. */
+HD_DEVICE void hd_acc_init(hd_attn_acc &a)
+{
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            a.m[mi][r] = HD_NEG_INF, a.l[mi][r] = 0.0f;
+#pragma unroll
+            for (int no = 0; no < HD_NO; no++)
+                a.o[mi][no][2 * r] = a.o[mi][no][2 * r + 1] = 0.0f;
+        }
+}
+
+#if HD_WS == 2
+/* The producer thread's part of the block: the K/V tiles of its work tile; with HD_PERSIST those
+ * of every work tile the block takes (blockIdx.x, then every gridDim.x-th), each after the work
+ * tile's Q (one box per 64 columns, once the computing warps released the last one). */
+HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full, hd_u32 empty, hd_u32 qbar,
+                           const hd_tmap *mk, const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
+{
+#if HD_PERSIST
+    int n = 0, it = 0;
+    for (int w = blockIdx.x; w < HD_NWORK; w += gridDim.x, it++) {
+        hd_attn_setup_work(k, w, HD_ARGS);
+        k.n0 = n;
+        hd_mbar_wait(qbar + 8, (it & 1) ^ 1); /* a fresh barrier passes parity 1 */
+        hd_mbar_arrive_tx(qbar, (hd_u32)HD_Q_BYTES);
+#pragma unroll
+        for (int cb = 0; cb < HD_D / 64; cb++)
+            hd_tma_load4(sq_ + cb * HD_BM * 128, mq, qbar, cb * 64, k.h, k.m0, k.b);
+        hd_tma_produce(k, s_kv, full, empty, mk, mv, HD_ARGS);
+        n += k.t_hi - k.t_lo;
+    }
+#else
+    (void)sq_, (void)qbar, (void)mq;
+    hd_tma_produce(k, s_kv, full, empty, mk, mv, HD_ARGS);
+#endif
+}
+
+/* The computing warps' part (ctid 0 .. HD_CTHREADS - 1): each work tile's products, softmax and
+ * O; with HD_PERSIST Q's buffer goes back to the producer once the work tile's products are done,
+ * so the next Q loads under this one's epilogue. */
+HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full, hd_u32 empty,
+                               hd_u32 qbar, int ctid, HD_PARAMS)
+{
+#if HD_PERSIST
+    int n = 0, it = 0;
+    for (int w = blockIdx.x; w < HD_NWORK; w += gridDim.x, it++) {
+        hd_attn_setup_work(k, w, HD_ARGS);
+        k.n0 = n, k.item = it, k.qbar = qbar, k.ws = 0;
+        hd_acc_init(a);
+        hd_ws_consume(a, k, sq_, s_kv, full, empty, ctid, HD_ARGS);
+        __syncwarp();
+        if ((ctid & 31) == 0)
+            hd_mbar_arrive(qbar + 8);
+        hd_attn_finish(a, k, ctid, HD_ARGS);
+        n += k.t_hi - k.t_lo;
+    }
+#else
+    (void)qbar;
+    hd_ws_consume(a, k, sq_, s_kv, full, empty, ctid, HD_ARGS);
+    hd_attn_finish(a, k, ctid, HD_ARGS);
+#endif
+}
 #endif
 
 HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(HD_KPARAMS)
@@ -956,24 +1149,20 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     k.ws = 0;
 #endif
     hd_attn_acc a;
-#pragma unroll
-    for (int mi = 0; mi < HD_MW; mi++)
-#pragma unroll
-        for (int r = 0; r < 2; r++) {
-            a.m[mi][r] = HD_NEG_INF, a.l[mi][r] = 0.0f;
-#pragma unroll
-            for (int no = 0; no < HD_NO; no++)
-                a.o[mi][no][2 * r] = a.o[mi][no][2 * r + 1] = 0.0f;
-        }
+    hd_acc_init(a);
     /* the 128-byte swizzle repeats every 1024 bytes: wgmma tiles start on that boundary */
     const hd_u32 base = (hd_smem_addr(hd_smem) + 1023) & ~1023u;
 #if HD_WS
     const hd_u32 s_kv = base + HD_Q_BYTES, full = s_kv + HD_STAGES * (HD_K_BYTES + HD_V_BYTES);
-    const hd_u32 empty = full + HD_STAGES * 8;
+    const hd_u32 empty = full + HD_STAGES * 8, qbar = empty + HD_STAGES * 8; /* Q's full and empty (HD_PERSIST) */
     if (tid == 0) {
         for (int st = 0; st < HD_STAGES; st++) {
             hd_mbar_init(full + st * 8, HD_WS == 2 ? 1 : 128);
             hd_mbar_init(empty + st * 8, HD_CWARPS);
+        }
+        if (HD_PERSIST) {
+            hd_mbar_init(qbar, 1);
+            hd_mbar_init(qbar + 8, HD_CWARPS);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
@@ -982,19 +1171,17 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     if (tid < 128) { /* the producer warpgroup gives its registers to the computing ones; one thread copies */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (tid == 0)
-            hd_tma_produce(k, s_kv, full, empty, &hd_map_k, &hd_map_v, HD_ARGS);
+            hd_tma_role(k, base, s_kv, full, empty, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-        hd_ws_consume(a, k, base, s_kv, full, empty, tid - 128, HD_ARGS);
-        hd_attn_finish(a, k, tid - 128, HD_ARGS);
+        hd_compute_role(a, k, base, s_kv, full, empty, qbar, tid - 128, HD_ARGS);
     }
 #elif HD_WS == 2
     if (tid >= HD_CTHREADS) { /* the producer warp: one thread issues every copy */
         if (tid == HD_CTHREADS)
-            hd_tma_produce(k, s_kv, full, empty, &hd_map_k, &hd_map_v, HD_ARGS);
+            hd_tma_role(k, base, s_kv, full, empty, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
     } else {
-        hd_ws_consume(a, k, base, s_kv, full, empty, tid, HD_ARGS);
-        hd_attn_finish(a, k, tid, HD_ARGS);
+        hd_compute_role(a, k, base, s_kv, full, empty, qbar, tid, HD_ARGS);
     }
 #else
     if (tid < 128) { /* one branch per role: setmaxnreg moves registers to the computing warps */
@@ -1056,10 +1243,8 @@ HD_GLOBAL __launch_bounds__(128) void hd_sdpa_combine_kernel(HD_KPARAMS)
             const float4 o = *(const float4 *)(po + (hd_i64)s * HD_DV + c);
             acc.x += w * o.x, acc.y += w * o.y, acc.z += w * o.z, acc.w += w * o.w;
         }
-        hd_st<HD_O_DT>(HD_O_PTR, off + c, acc.x * inv);
-        hd_st<HD_O_DT>(HD_O_PTR, off + c + 1, acc.y * inv);
-        hd_st<HD_O_DT>(HD_O_PTR, off + c + 2, acc.z * inv);
-        hd_st<HD_O_DT>(HD_O_PTR, off + c + 3, acc.w * inv);
+        hd_st_o2(off + c, acc.x * inv, acc.y * inv, HD_ARGS);
+        hd_st_o2(off + c + 2, acc.z * inv, acc.w * inv, HD_ARGS);
     }
     if (lane == 0)
         hd_row_stats(b, h, i, ms, ls, HD_ARGS);

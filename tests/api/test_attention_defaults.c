@@ -4,7 +4,8 @@
  * (hipdnnSetCompileTarget_ext; real NVRTC, no GPU). Decode (GQA 32:8, Sq 1, 32768 keys) gets the
  * decode path: 4 query heads packed per block, the keys split in 33 (one wave at two blocks an
  * SM), the combine's scratch in the plan's workspace; paged K/V on that path get the TMA producer;
- * prefill at head dim 128 gets the TMA producer with 3 stages and needs no workspace. What was
+ * prefill at head dim 128 gets the TMA producer warpgroup with 3 stages, the two computing warpgroups taking
+ * turns in FlashAttention-3's order, and needs no workspace. What was
  * emitted is read back from HIPDNN_JIT_DUMP_DIR. Skips without NVRTC.
  */
 #include <criterion/criterion.h>
@@ -204,13 +205,14 @@ Test(attention_defaults, paged_decode_gets_the_tma_producer)
     free(src);
 }
 
-Test(attention_defaults, prefill_gets_the_tma_producer)
+Test(attention_defaults, prefill_gets_the_fa3_schedule)
 {
     int64_t ws;
     char *src = first_plan_source(2, 16, 16, 2048, 2048, false, &ws);
     cr_expect_eq(ws, 0);
-    const char *want[] = {"#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 9\n#define HD_STAGES 3\n",
-                          "#define HD_WS 2\n", "#define HD_PACK 1\n#define HD_SPLIT 1\n", "#define HD_PINGPONG 0\n"};
+    const char *want[] = {"#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 12\n#define HD_STAGES 3\n",
+                          "#define HD_WS 2\n", "#define HD_PACK 1\n#define HD_SPLIT 1\n",
+                          "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n"};
     expect_defines(src, want, 4, "prefill");
     free(src);
 }

@@ -430,27 +430,53 @@ Test(gpu_sdpa, knobs_every_tile_shape)
     gpu_set_knobs(0, NULL, NULL);
 }
 
+/* The persistent grid (jit.sdpa_persist 2) with several work tiles a block:
+ * more row tiles than the device has multiprocessors, so each block walks work tiles of several
+ * heads, its K/V pipeline and Q buffer carried from one to the next; causal (longest first),
+ * padding with per-batch lengths (some work tiles without a key) and GQA, at head dims 64 and 128. */
+Test(gpu_sdpa, persistent_many_tiles)
+{
+    static const char *const ids[] = {"jit.sdpa_persist", "jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_intra"};
+    static const int64_t knobs[][4] = {{2, 0, 0, 0}, {2, 4, 2, 2}, {2, 2, 0, 0}, {2, 4, 0, 2}};
+    for (int s = 0; s < 4; s++) {
+        gpu_set_knobs(4, ids, knobs[s]);
+        sdpa_case c = random_case();
+        c.B = 2, c.Hq = 40, c.Hk = s % 2 == 1 ? 10 : 40, c.Sq = rnd(257, 300), c.Skv = rnd(200, 420);
+        c.D = c.Dv = s == 2 ? 64 : 128, c.stats = true;
+        c.mask = s % 2 == 0 ? M_CAUSAL : M_NONE, c.padding = s % 2 == 1;
+        char tag[96];
+        snprintf(tag, sizeof tag, "persistent %s ws %lld pingpong %lld intra %lld",
+                 s % 2 == 0 ? "causal" : "padding gqa", (long long)knobs[s][1], (long long)knobs[s][2],
+                 (long long)knobs[s][3]);
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* The loaders of the wgmma loop with two computing warpgroups (head dim 128), with and without
- * their taking turns (jit.sdpa_pingpong) or overlapping the next tile's Q·Kᵀ with the softmax
- * (jit.sdpa_intra): the TMA producer (a warp, or a warpgroup giving its registers away) at 2 to 4
- * stages, cp.async loaders; masks, padding, dropout, GQA and Stats on random shapes. */
+ * their taking turns (jit.sdpa_pingpong) or FlashAttention-3's order (jit.sdpa_intra: softmax(t)
+ * under P·V(t - 1)), alone and together, on the persistent grid and one block a work tile
+ * (jit.sdpa_persist): the TMA producer (a warp, or a warpgroup giving its registers away) at 2 to
+ * 4 stages, cp.async loaders; masks, padding, dropout, GQA and Stats on random shapes. */
 Test(gpu_sdpa, loaders_and_pingpong)
 {
     static const char *const ids[] = {"jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_stages", "jit.sdpa_intra",
-                                      "jit.sdpa_block_n"};
-    static const int64_t knobs[][5] = {{2, 2, 0, 0, 0}, {2, 2, 2, 0, 0}, {1, 2, 3, 0, 0}, {2, 1, 3, 0, 0},
-                                       {0, 2, 0, 0, 0}, {1, 1, 2, 0, 0}, {2, 0, 3, 2, 64}, {2, 0, 4, 2, 64},
-                                       {1, 0, 3, 2, 64}, {4, 0, 3, 0, 0}, {4, 0, 3, 2, 128}, {4, 2, 2, 0, 0}};
-    for (int s = 0; s < 12; s++) {
-        gpu_set_knobs(5, ids, knobs[s]);
+                                      "jit.sdpa_block_n", "jit.sdpa_persist"};
+    static const int64_t knobs[][6] = {{2, 2, 0, 0, 0, 0}, {2, 2, 2, 0, 0, 2}, {1, 2, 3, 0, 0, 0}, {2, 1, 3, 0, 0, 2},
+                                       {0, 2, 0, 0, 0, 0}, {1, 1, 2, 0, 0, 0}, {2, 0, 3, 2, 64, 0}, {2, 0, 4, 2, 64, 2},
+                                       {1, 0, 3, 2, 64, 0}, {4, 0, 3, 0, 0, 0}, {4, 0, 3, 2, 128, 2}, {4, 2, 2, 0, 0, 0},
+                                       {2, 2, 3, 2, 128, 0}, {4, 2, 3, 2, 128, 0}, {1, 2, 3, 2, 128, 0}};
+    for (int s = 0; s < 15; s++) {
+        gpu_set_knobs(6, ids, knobs[s]);
         sdpa_case c = random_case();
         c.D = c.Dv = 128, c.stats = true, c.max_sum = s % 2 == 1, c.padding = s % 3 == 2, c.dropout = s == 9;
         c.mask = (mask_kind)(s % 3), c.Sq = rnd(65, 700), c.Skv = rnd(1, 900);
         if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
             c.Skv = c.Sq + rnd(0, 300);
         char tag[80];
-        snprintf(tag, sizeof tag, "ws %lld pingpong %lld stages %lld intra %lld bn %lld", (long long)knobs[s][0],
-                 (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3], (long long)knobs[s][4]);
+        snprintf(tag, sizeof tag, "ws %lld pingpong %lld stages %lld intra %lld bn %lld persist %lld",
+                 (long long)knobs[s][0], (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3],
+                 (long long)knobs[s][4], (long long)knobs[s][5]);
         run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);

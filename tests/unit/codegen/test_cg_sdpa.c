@@ -289,17 +289,37 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     build_fused(&g, &p, &v);
     cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
     cg_kernel k;
-    /* wgmma: 2 computing warpgroups + the TMA producer warp, 3 stages, the K/V tensor maps */
+    /* wgmma: 2 computing warpgroups + the TMA producer warpgroup taking turns, FlashAttention-3's
+     * order, 3 stages, the K/V tensor maps, and the persistent grid (jit.sdpa_persist 2): Q's map
+     * last, 8 work tiles on 8 of the 132 multiprocessors */
+    t.sdpa_persist = 2;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
-    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 9\n"
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 12\n"
                                         "#define HD_STAGES 3\n#define HD_SM90 1\n#define HD_WS 2\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_PERSIST 1\n#define HD_L2_HEADS 2\n"));
     cr_expect_str_eq(k.arch, "sm_90a");
+    cr_expect_eq(k.block[0], 384u);
+    cr_expect_eq(k.grid[0], 8u);
+    cr_expect_eq(k.grid[1] * k.grid[2], 1u);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 3 * 128 * 256 * 2 + 3 * 16 + 16);
+    for (int a = 1; a <= 3; a++) {
+        cr_expect_eq(k.args[k.n_args - a].kind, CG_ARG_TMAP);
+        cr_expect_eq(k.args[k.n_args - a].map.rank, 4);
+        cr_expect_eq(k.args[k.n_args - a].map.box[0], 64u);
+        cr_expect_eq(k.args[k.n_args - a].map.box[2], 128u);
+    }
+    cr_expect_eq(k.args[k.n_args - 1].tensor, g.ops[p.k[0].anchor].in[IR_SDPA_Q]);
+    cg_kernel_free(&k);
+    t.sdpa_persist = 0, t.sdpa_ws = 2; /* by shape one block a work tile; the TMA producer a warp */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_PERSIST 0\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_WARPS 9\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_PINGPONG 0\n#define HD_INTRA 0\n#define HD_TMA_WG 0\n"));
     cr_expect_eq(k.block[0], 288u);
-    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 3 * 128 * 256 * 2 + 3 * 16);
-    cr_expect_eq(k.args[k.n_args - 1].kind, CG_ARG_TMAP);
-    cr_expect_eq(k.args[k.n_args - 1].map.rank, 4);
-    cr_expect_eq(k.args[k.n_args - 1].map.box[0], 64u);
-    cr_expect_eq(k.args[k.n_args - 1].map.box[2], 128u);
+    cr_expect_eq(k.grid[0], 4u);
+    cr_expect_eq(k.grid[1], 2u);
+    cr_expect_eq(k.args[k.n_args - 1].tensor, g.ops[p.k[0].anchor].in[IR_SDPA_V]);
     cg_kernel_free(&k);
     t.sdpa_ws = 3; /* the computing warps load: 2 warpgroups, 2 stages */
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
@@ -312,7 +332,7 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_WARPS 12\n#define HD_STAGES 2\n#define HD_SM90 1\n#define HD_WS 1\n"));
     cr_expect_eq(k.block[0], 384u);
-    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2 + 2 * 16);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2 + 2 * 16 + 16);
     cg_kernel_free(&k);
     t.sdpa_ws = 0, t.sdpa_wgmma = -1; /* mma.sync: 4 warps of 32 rows, 64-key tiles */
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
@@ -405,16 +425,16 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
 /* The decode variants compile for sm_90 (wgmma) and sm_80: Sq 1 and 16 with GQA 32:8, paged K/V,
  * a sink and padding, a score modifier, MQA with Dv != D, fp16 on mma.sync, knob-set stages; and
  * the loaders: the TMA producer (dense, paged, prefill with padding and a modifier), the two
- * computing warpgroups taking turns (jit.sdpa_pingpong) and each overlapping the next tile's
- * Q·Kᵀ with its softmax (jit.sdpa_intra), behind cp.async loaders and TMA. */
+ * computing warpgroups taking turns (jit.sdpa_pingpong) and FlashAttention-3's order (jit.sdpa_intra),
+ * alone and together, behind cp.async loaders and TMA. */
 Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 5000, .D = 128,
                     .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR};
-    variant vs[14];
-    for (int i = 0; i < 14; i++)
+    variant vs[15];
+    for (int i = 0; i < 15; i++)
         vs[i] = base;
     vs[1].Sq = 16, vs[1].bshd = true;
     vs[2].paged = true;
@@ -429,12 +449,13 @@ Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
     vs[11].ws = 1, vs[11].Sq = 129, vs[11].mask = MASK_PADDING, vs[11].intra = 2, vs[11].bn = 64, vs[11].stages = 3;
     vs[12].ws = 4, vs[12].Sq = 300, vs[12].dropout = true;             /* the producer warpgroup */
     vs[13].ws = 4, vs[13].Sq = 300, vs[13].mask = MASK_CAUSAL, vs[13].intra = 2;
-    const char *names[14] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
+    vs[14].ws = 4, vs[14].Sq = 300, vs[14].mask = MASK_PADDING, vs[14].intra = 2, vs[14].pingpong = 2;
+    const char *names[15] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
                              "decode_softcap", "decode_mqa_f16_mma", "tma_decode", "tma_paged",
                              "loader_prefill_causal_pingpong", "tma_prefill_padding_mod_pingpong",
                              "tma_prefill_causal_intra", "loader_prefill_padding_intra", "tmawg_prefill_dropout",
-                             "tmawg_prefill_causal_intra"};
-    for (int i = 0; i < 14; i++)
+                             "tmawg_prefill_causal_intra", "tmawg_prefill_padding_intra_pingpong"};
+    for (int i = 0; i < 15; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

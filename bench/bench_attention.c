@@ -43,7 +43,8 @@ static const char *const knob_ids[] = {"jit.sdpa_block_m", "jit.sdpa_block_n", "
 static const int64_t configs[][9] = {{128, 128, 8, 2, 1, 3, 0, 0, 0}, {128, 128, 8, 3, 1, 2, 0, 0, 2},
                                      {128, 128, 8, 3, 1, 2, 2, 2, 0}, {128, 128, 8, 3, 1, 4, 0, 0, 0},
                                      {128, 128, 8, 3, 1, 4, 0, 2, 0}, {128, 128, 8, 3, 1, 4, 2, 2, 0},
-                                     {128, 128, 8, 3, 1, 4, 2, 2, 2}, {64, 64, 4, 2, 1, 3, 0, 0, 0}};
+                                     {128, 128, 8, 3, 1, 4, 2, 2, 2}, {64, 64, 4, 2, 1, 3, 0, 0, 0},
+                                     {64, 64, 4, 2, 0, 0, 0, 0, 0}};
 #define N_KNOBS 9
 
 static bool default_only; /* --default: skip the tile shapes of `configs` */
@@ -343,7 +344,8 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
 int main(int argc, char **argv)
 {
     static const int64_t shapes[][4] = {{16, 16, 1024, 64}, {8, 16, 2048, 128}, {4, 16, 4096, 128},
-                                        {2, 16, 8192, 128}, {1, 32, 16384, 128}, {4, 32, 4096, 64}};
+                                        {2, 16, 8192, 128}, {1, 32, 16384, 128}, {4, 32, 4096, 64},
+                                        {2, 16, 4096, 256}};
     bool backward = argc > 1 && strcmp(argv[1], "--backward") == 0;
     bool decode = argc > 1 && strcmp(argv[1], "--decode") == 0;
     softcap = argc > 1 && strcmp(argv[1], "--softcap") == 0;

@@ -222,11 +222,12 @@ static int smem_bytes(const sd *s)
            + (s->ws ? s->stages * 16 + 16 : 0);                         /* mbarriers: K/V's, Q's */
 }
 
-/* The wgmma products: sm_90, head dims 64 or 128 (one or two 128-byte swizzle blocks; the
- * accumulators' n), key tiles of 64 or 128; one warpgroup per 64 query rows. */
+/* The wgmma products: sm_90, head dims 64, 128, 192 or 256 (whole 128-byte swizzle blocks of 64
+ * columns; P·V in column chunks of 128 and 64), key tiles of 64 or 128; one warpgroup per 64
+ * query rows. */
 static bool wgmma_fits(const sd *s, const cg_target *t)
 {
-    bool dims = (s->D == 64 || s->D == 128) && (s->Dv == 64 || s->Dv == 128);
+    bool dims = s->D % 64 == 0 && s->Dv % 64 == 0 && s->D <= 256 && s->Dv <= 256;
     return strcmp(t->platform, "nvidia") == 0 && strcmp(t->arch, "sm_90") == 0 && t->sdpa_wgmma >= 0 &&
            dims && (s->bn == 64 || s->bn == 128);
 }
@@ -267,8 +268,9 @@ static int loaders(const sd *s, const cg_target *t)
     return s->bm == 64 && s->p->has_right ? 0 : 2;
 }
 
-/* Knobs where set; otherwise by head dim (FlashAttention-2's shapes: 4 warps, each two m16
- * row tiles; 128-key tiles at small head dims, 64 at 128, 64 rows at 256). */
+/* Knobs where set; otherwise by head dim (FlashAttention-2's shapes on mma.sync: 4 warps, each
+ * two m16 row tiles; 128-key tiles at small head dims, 64 at 128, 64 rows at 256; on wgmma 128
+ * rows, 128-key tiles up to head dim 128 and 64 beyond, 64 rows a warpgroup at head dim 64). */
 static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
 {
     int64_t dmax = s->D > s->Dv ? s->D : s->Dv;
@@ -287,14 +289,17 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     if (s->bm % (16 * s->warps) != 0)
         s->warps = s->bm / 16 < s->warps ? s->bm / 16 : s->warps; /* 64 rows: at most 4 warps */
     s->sm90 = wgmma_fits(s, t);
-    if (s->sm90 && t->sdpa_block_n <= 0 && !decode_class(s))
-        s->bn = 128; /* wgmma: 128-key tiles at both head dims */
+    if (s->sm90 && t->sdpa_block_n <= 0 && !decode_class(s) && dmax <= 128)
+        s->bn = 128; /* wgmma: 128-key tiles at head dims 64 and 128 */
+    if (s->sm90 && t->sdpa_block_m <= 0 && !decode_class(s) && dmax > 128)
+        s->bm = 128; /* 192 / 256: two warpgroups of 64 rows, 64-key tiles (O takes 96 / 128 registers) */
     if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
         s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
     s->ws = s->sm90 ? loaders(s, t) : 0;
     /* by shape, two computing warpgroups behind the TMA producer run FlashAttention-3's schedule:
      * the producer a whole warpgroup giving its registers away, the two taking turns, each with
-     * its softmax under the previous tile's P·V (bench/NOTES.md #9) */
+     * its softmax under the previous tile's P·V (bench/NOTES.md #9-#11; at head dims 192 / 256
+     * the producer warpgroup alone measured faster, #13, not yet checked on the GPU as a default) */
     bool fa3 = s->ws == 2 && s->bm == 128 && !decode_class(s) && t->sdpa_ws == 0;
     s->tma_wg = s->ws == 2 && s->bm == 128 && (t->sdpa_ws == 4 || fa3);
     if (s->ws == 2 && t->sdpa_ws == 0 && t->sdpa_stages <= 0 && !decode_class(s))

@@ -26,7 +26,7 @@
  * domain, unnormalised O in the m16n8 C-fragment layout) and shares the loads, the masks and the
  * softmax (hd_softmax). The main loops:
  *   mma.sync (HD_SM90 0; sm_80+, any head dim): as above, sequential per tile.
- *   wgmma (HD_SM90 1; sm_90a, head dims 64 / 128): one warpgroup per 64 query rows; Q·Kᵀ reads
+ *   wgmma (HD_SM90 1; sm_90a, head dims 64 / 128 / 192 / 256): one warpgroup per 64 query rows; Q·Kᵀ reads
  *       Q and K from shared memory, P·V takes P from registers (the mma.sync A fragment is the
  *       layout wgmma takes for A) and V N-major; tiles in the 128-byte-swizzle layout of the
  *       wgmma descriptors ([rows][64] column blocks), written by cp.async and fenced for the
@@ -591,14 +591,22 @@ HD_DEVICE void hd_pack_p(hd_u32 (*pa)[4], float (*s)[HD_NS][4])
 }
 
 /* Issues O += P·V on wgmma (one commit group): P packed (hd_pack_p; its registers stay untouched
- * until the group completes), V (shared, N-major). */
+ * until the group completes), V (shared, N-major), in column chunks of 128 (and one of 64 at
+ * head dims 64 and 192): chunk c0's accumulators start at O's element c0 / 2 of each thread. */
 HD_DEVICE void hd_pv_issue_p(hd_attn_acc &a, hd_u32 (*pa)[4], hd_u32 sv)
 {
     float *d = &a.o[0][0][0];
     hd_wgmma_fence();
 #pragma unroll
-    for (int kk = 0; kk < HD_BN / 16; kk++) /* 16 keys = 16 rows of 128 bytes */
-        hd_wgmma_rs<HD_DV>(d, pa[kk], hd_desc(sv + kk * 2048, HD_BN * 128, 1024));
+    for (int c0 = 0; c0 < HD_DV; c0 += 128)
+#pragma unroll
+        for (int kk = 0; kk < HD_BN / 16; kk++) { /* 16 keys = 16 rows of 128 bytes */
+            const hd_u64 db = hd_desc(sv + (c0 / 64) * HD_BN * 128 + kk * 2048, HD_BN * 128, 1024);
+            if (HD_DV - c0 >= 128)
+                hd_wgmma_rs<128>(d + c0 / 2, pa[kk], db);
+            else
+                hd_wgmma_rs<64>(d + c0 / 2, pa[kk], db);
+        }
     hd_wgmma_commit();
 }
 

@@ -300,8 +300,8 @@ Test(gpu_sdpa, gqa_mqa_and_layouts)
 
 Test(gpu_sdpa, head_dims_and_stats_outputs)
 {
-    static const int64_t d[][2] = {{8, 8}, {256, 256}, {192, 128}, {72, 72}, {128, 64}};
-    for (int r = 0; r < 5; r++) {
+    static const int64_t d[][2] = {{8, 8}, {256, 256}, {192, 128}, {72, 72}, {128, 64}, {192, 192}, {256, 256}};
+    for (int r = 0; r < 7; r++) {
         sdpa_case c = random_case();
         c.D = d[r][0], c.Dv = d[r][1], c.stats = true, c.max_sum = r % 2 == 0;
         c.mask = r % 2 ? M_CAUSAL : M_NONE;
@@ -360,7 +360,8 @@ static sdpa_case decode_case(int r)
     static const int64_t sq[] = {1, 4, 16, 64, 1, 7};
     sdpa_case c = random_case();
     c.B = rnd(1, 3), c.Sq = sq[r % 6], c.Skv = rnd(1, 6000), c.Hq = heads[r % 4][0], c.Hk = heads[r % 4][1];
-    c.D = c.Dv = r % 3 ? 128 : (rnd(0, 1) ? 64 : 96), c.stats = true;
+    static const int64_t other[] = {64, 96, 192, 256};
+    c.D = c.Dv = r % 3 ? 128 : other[rnd(0, 3)], c.stats = true;
     return c;
 }
 

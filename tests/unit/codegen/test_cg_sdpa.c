@@ -197,15 +197,16 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
 }
 
 /* The options: bias, ALiBi (causal), dropout, sink, scale tensor, GQA + BSHD, paged K/V, Dv != D,
- * custom dropout and Philox dropout with RNG_DUMP, the warp-specialized wgmma loop. */
+ * custom dropout and Philox dropout with RNG_DUMP, the warp-specialized wgmma loop, head dims 192
+ * and 256 on wgmma. */
 Test(codegen_sdpa, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
                     .stats = true};
-    variant vs[10];
-    for (int i = 0; i < 10; i++)
+    variant vs[13];
+    for (int i = 0; i < 13; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
@@ -217,9 +218,13 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
     vs[7].dmask = true, vs[7].rng_dump = true;
     vs[8].dropout = true, vs[8].rng_dump = true, vs[8].D = vs[8].Dv = 128;
     vs[9].ws = true, vs[9].D = vs[9].Dv = 128, vs[9].mask = MASK_PADDING, vs[9].rng_dump = true;
-    const char *names[10] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
-                             "custom_dropout_dump", "dropout_dump_wgmma", "warp_specialized"};
-    for (int i = 0; i < 10; i++)
+    vs[10].D = vs[10].Dv = 256, vs[10].dt = HIPDNN_DATA_BFLOAT16, vs[10].mask = MASK_CAUSAL; /* wgmma, FA3 order */
+    vs[11].D = vs[11].Dv = 192, vs[11].mask = MASK_PADDING, vs[11].paged = true;
+    vs[12].D = 256, vs[12].Dv = 64, vs[12].dropout = true, vs[12].bshd = true;
+    const char *names[13] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
+                             "custom_dropout_dump", "dropout_dump_wgmma", "warp_specialized", "d256_causal",
+                             "d192_paged_padding", "d256_dv64_dropout"};
+    for (int i = 0; i < 13; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

@@ -7,6 +7,8 @@
 #     full (default): the attention GPU tests (SUITES), decode and forward configs, softcap, and
 #                     the decode table beside PyTorch's FLASH and CUDNN
 #     quick:          the forward tests (gpu_sdpa, gpu_sdpa_mod), then the forward configs of SHAPE
+#                     (CFG: bench_attention options before the shape, e.g.
+#                     CFG='--knobs jit.sdpa_intra=1 --knobs jit.sdpa_persist=2')
 #     notests:        full without the tests
 set -u
 mode=${1:-full}
@@ -22,7 +24,7 @@ if [ "$mode" != notests ]; then
   done
 fi
 if [ "$mode" = quick ]; then
-  timeout ${T_BENCH:-60} .gpu/run bench_attention ${SHAPE:-4 16 4096 128} > "$out/fwd_cfg.txt" 2>&1
+  timeout ${T_BENCH:-60} .gpu/run bench_attention ${CFG:-} ${SHAPE:-4 16 4096 128} > "$out/fwd_cfg.txt" 2>&1
   cat "$out/fwd_cfg.txt"
   exit 0
 fi

@@ -21,8 +21,10 @@
  * Output: "B Hq Hk Sq Skv D paged config ms TB/s" per line.
  * Softcap (--softcap): each forward row also with a softcap score modifier c·tanh(S/c), c = 50
  * (config "softcap"), to report its cost as a ratio to the unmodified default kernel.
- * Usage: bench_attention [--backward | --decode | --softcap] [--default] [B H S D]  (--decode: [B Sq Skv])  (no sizes: the standard
- * list; --default: the default config only, as bench/suite.sh runs it)
+ * Usage: bench_attention [--backward | --decode | --softcap] [--default] [--knobs ID=V,ID=V ...]... [B H S D]
+ *        (--decode: [B Sq Skv]; no sizes: the standard list; --default: the default config only, as
+ *        bench/suite.sh runs it; each --knobs adds a config of engine knobs, labelled by its text,
+ *        run beside the default in place of the built-in ones: forward and decode)
  */
 #include <math.h>
 #include <string.h>
@@ -48,6 +50,43 @@ static const int64_t configs[][9] = {{128, 128, 8, 2, 1, 3, 0, 0, 0}, {128, 128,
 #define N_KNOBS 9
 
 static bool default_only; /* --default: skip the tile shapes of `configs` */
+
+/* Configs from the command line (--knobs "jit.sdpa_ws=4,jit.sdpa_intra=2"). */
+#define MAX_USER 8
+#define MAX_USER_KNOBS 12
+typedef struct user_cfg {
+    const char *label;                /* the option's text */
+    int n;
+    char ids[MAX_USER_KNOBS][48];
+    const char *id_ptrs[MAX_USER_KNOBS];
+    int64_t vals[MAX_USER_KNOBS];
+} user_cfg;
+static user_cfg users[MAX_USER];
+static int n_users;
+
+/* One --knobs argument into users[n_users]; exits with a message on a malformed one. */
+static void parse_knobs(const char *spec)
+{
+    if (n_users == MAX_USER) {
+        fprintf(stderr, "bench_attention: at most %d --knobs\n", MAX_USER);
+        exit(2);
+    }
+    user_cfg *u = &users[n_users++];
+    *u = (user_cfg){.label = spec};
+    for (const char *p = spec; *p != '\0';) {
+        const char *eq = strchr(p, '='), *end = strchr(p, ',');
+        end = end != NULL ? end : p + strlen(p);
+        if (eq == NULL || eq > end || eq - p >= 48 || u->n == MAX_USER_KNOBS) {
+            fprintf(stderr, "bench_attention: --knobs wants ID=V[,ID=V]..., got \"%s\"\n", spec);
+            exit(2);
+        }
+        memcpy(u->ids[u->n], p, (size_t)(eq - p));
+        u->ids[u->n][eq - p] = '\0';
+        u->id_ptrs[u->n] = u->ids[u->n];
+        u->vals[u->n++] = strtoll(eq + 1, NULL, 10);
+        p = *end == ',' ? end + 1 : end;
+    }
+}
 static bool softcap;      /* --softcap: a softcap score modifier (c = 50) on every graph */
 
 /* The score modifier graph c·tanh(S/c), c = 50 by value (examples/graphs/sdpa_softcap.json's). */
@@ -277,11 +316,14 @@ static void run_decode(int64_t B, int64_t Sq, int64_t Skv)
                 paged_meta(B, Sq, Skv, bufs[s]);
         }
         hipdnnBackendDescriptor_t g = decode_graph(B, Sq, Skv, paged);
-        for (int c = 0; c < (default_only ? 1 : 6); c++) {
-            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(g, c ? 5 : 0, ids, c ? alt[c] : NULL);
+        int n_cfg = default_only ? 1 : n_users > 0 ? 1 + n_users : 6;
+        for (int c = 0; c < n_cfg; c++) {
+            const user_cfg *u = n_users > 0 && c > 0 ? &users[c - 1] : NULL;
+            hipdnnBackendDescriptor_t plan = u != NULL ? bench_jit_plan_with(g, u->n, u->id_ptrs, u->vals)
+                                             : bench_jit_plan_with(g, c ? 5 : 0, ids, c ? alt[c] : NULL);
             float ms = bench_plan_ms(plan, n, uids, &bufs[0][0], D_N, SETS, 3, REPS);
             printf("%lld %d %d %lld %lld %d %d %s %.4f %.3f\n", (long long)B, D_HQ, D_HK, (long long)Sq,
-                   (long long)Skv, D_DIM, paged, names[c], ms, bytes / (ms * 1e-3) / 1e12);
+                   (long long)Skv, D_DIM, paged, u != NULL ? u->label : names[c], ms, bytes / (ms * 1e-3) / 1e12);
             fflush(stdout);
             hipdnnBackendDestroyDescriptor(plan);
         }
@@ -307,14 +349,16 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
         hipdnnBackendDescriptor_t g = attention_graph(B, H, S, D, causal, false);
         hipdnnBackendDescriptor_t gmod = softcap ? attention_graph(B, H, S, D, causal, true) : NULL;
         double flops = 4.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
-        int n_cfg = default_only ? 0 : (int)(sizeof configs / sizeof configs[0]);
+        int n_cfg = default_only ? 0 : n_users > 0 ? n_users : (int)(sizeof configs / sizeof configs[0]);
         for (int c = softcap ? -2 : -1; c < n_cfg; c++) {
+            const user_cfg *u = n_users > 0 && c >= 0 ? &users[c] : NULL;
             hipdnnBackendDescriptor_t plan = c < 0 ? bench_jit_plan_with(c == -2 ? gmod : g, 0, NULL, NULL)
-                                                   : bench_jit_plan_with(g, N_KNOBS, knob_ids, configs[c]);
+                                             : u != NULL ? bench_jit_plan_with(g, u->n, u->id_ptrs, u->vals)
+                                                         : bench_jit_plan_with(g, N_KNOBS, knob_ids, configs[c]);
             char label[48] = "default";
             if (c == -2)
                 snprintf(label, sizeof label, "softcap");
-            if (c >= 0)
+            if (c >= 0 && u == NULL)
                 snprintf(label, sizeof label, "%lld/%lld/%lld/%lld/%s%s%s%s", (long long)configs[c][0],
                          (long long)configs[c][1], (long long)configs[c][2], (long long)configs[c][3],
                          configs[c][5] >= 4 ? "tmawg" : configs[c][5] == 2 ? "tma" : configs[c][5] == 1 ? "ws"
@@ -326,7 +370,7 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
                 packs[s] = bench_pack(4, uids, bufs[s]);
             float ms = bench_median_ms(plan, packs, SETS, 3, REPS);
             printf("%lld %lld %lld %lld %d %s %.4f %.1f\n", (long long)B, (long long)H, (long long)S,
-                   (long long)D, causal, label, ms, flops / (ms * 1e-3) / 1e12);
+                   (long long)D, causal, u != NULL ? u->label : label, ms, flops / (ms * 1e-3) / 1e12);
             fflush(stdout);
             for (int s = 0; s < SETS; s++)
                 hipdnnBackendDestroyDescriptor(packs[s]);
@@ -353,6 +397,10 @@ int main(int argc, char **argv)
     argc -= backward || decode || softcap, argv += backward || decode || softcap;
     default_only = argc > 1 && strcmp(argv[1], "--default") == 0;
     argc -= default_only, argv += default_only;
+    while (argc > 2 && strcmp(argv[1], "--knobs") == 0) {
+        parse_knobs(argv[2]);
+        argc -= 2, argv += 2;
+    }
     bench_init("bench_attention");
     if (decode) { /* (B, Skv) at 131072 and 262144 tokens, each Sq */
         static const int64_t bs[][2] = {{1, 131072}, {4, 32768}, {16, 8192}, {64, 4096}};

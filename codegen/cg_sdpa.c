@@ -607,6 +607,10 @@ static bool plan(sd *s, const ir_graph *g, const ir_kernel *k, char *why, size_t
         s->n_mod += k->part[n] == IR_PART_SCORE;
     if (k->n_ops != 1 + s->n_mod)
         return cg_sdpa_fail(why, why_len, "attention fused with other ops than a score modifier has no template yet");
+    for (int i = IR_SDPA_DESCALE_Q; i <= IR_SDPA_SCALE_O; i++)
+        if (s->in[i] >= 0)
+            return cg_sdpa_fail(why, why_len, "FP8 attention (DESCALE_* / SCALE_* operands) has no kernel template "
+                                "yet: the reference engine runs it");
     if (s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len) || !check_options(s, why, why_len) ||
         !check_mod(s, why, why_len))
         return false;

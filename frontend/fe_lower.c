@@ -26,7 +26,7 @@ typedef struct port {
 typedef struct lowering {
     hipdnnBackendDescriptorType_t type;
     ir_op_kind kind;
-    port ports[24];
+    port ports[32];
 } lowering;
 
 #define I(id, s) {id, s, false}
@@ -104,10 +104,18 @@ static const lowering table[] = {
       I(HIPDNN_ATTR_OPERATION_SDPA_FWD_PAGE_TABLE_VDESC, IR_SDPA_PAGE_V),
       I(HIPDNN_ATTR_OPERATION_SDPA_FWD_SINK_TOKEN_EXT, IR_SDPA_SINK),
       I(HIPDNN_ATTR_OPERATION_SDPA_FWD_BLOCK_MASK_DESC, IR_SDPA_BLOCK_MASK),
+      I(HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_Q_EXT, IR_SDPA_DESCALE_Q),
+      I(HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_K_EXT, IR_SDPA_DESCALE_K),
+      I(HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_V_EXT, IR_SDPA_DESCALE_V),
+      I(HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_S_EXT, IR_SDPA_DESCALE_S),
+      I(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALE_S_EXT, IR_SDPA_SCALE_S),
+      I(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALE_O_EXT, IR_SDPA_SCALE_O),
       O(HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, IR_SDPA_O), O(HIPDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, IR_SDPA_STATS),
       O(HIPDNN_ATTR_OPERATION_SDPA_FWD_MAX_EXT, IR_SDPA_MAX),
       O(HIPDNN_ATTR_OPERATION_SDPA_FWD_SUM_EXP_EXT, IR_SDPA_SUM_EXP),
-      O(HIPDNN_ATTR_OPERATION_SDPA_FWD_RNG_DUMP_EXT, IR_SDPA_RNG_DUMP)}},
+      O(HIPDNN_ATTR_OPERATION_SDPA_FWD_RNG_DUMP_EXT, IR_SDPA_RNG_DUMP),
+      O(HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_S_EXT, IR_SDPA_AMAX_S),
+      O(HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_O_EXT, IR_SDPA_AMAX_O)}},
     {HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT, IR_OP_SDPA_BWD,
      {I(HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, IR_SDPAB_Q), I(HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT, IR_SDPAB_K),
       I(HIPDNN_ATTR_OPERATION_SDPA_BWD_V_EXT, IR_SDPAB_V), I(HIPDNN_ATTR_OPERATION_SDPA_BWD_O_EXT, IR_SDPAB_O),
@@ -144,10 +152,6 @@ static const lowering table[] = {
 /* Attributes the IR has no slot for: lowering refuses graphs that set them. */
 static const hipdnnBackendAttributeName_t unsupported[] = {
     HIPDNN_ATTR_OPERATION_BATCHNORM_PEER_STATS_EXT, HIPDNN_ATTR_OPERATION_BATCHNORM_BACKWARD_PEER_STATS_EXT,
-    HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_K_EXT,
-    HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_V_EXT, HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_S_EXT,
-    HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALE_S_EXT, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALE_O_EXT,
-    HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_S_EXT, HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_O_EXT,
 };
 
 /* ---- scalar attributes ------------------------------------------------------------------------------ */
@@ -349,7 +353,7 @@ static hipdnnStatus_t lower_op(fe_obj *o, const fe_graph_info *gi, int graph_com
     op->n_in = ir_op_info_of(l->kind)->n_in;
     op->n_out = ir_op_info_of(l->kind)->n_out;
     int x_rank = 0;
-    for (int p = 0; p < 24 && l->ports[p].id != 0; p++) {
+    for (int p = 0; p < (int)(sizeof l->ports / sizeof l->ports[0]) && l->ports[p].id != 0; p++) {
         fe_val *v = fe_get(o, l->ports[p].id);
         if (v->n == 0)
             continue;

@@ -813,7 +813,9 @@ static hipdnnStatus_t sdpa_fwd_outputs(fe_obj *op, const sdpa *s)
     return need_shape(op, &sink, 4, per_head, "[1,Hq,1,1]");
 }
 
-/* FP8 descale/scale inputs and amax outputs are per-tensor scalars (§4.9). */
+/* FP8 descale/scale inputs and amax outputs are per-tensor scalars (§4.9). The six inputs come
+ * together (they make the op FP8 attention, cuDNN's composite) and the amax outputs only with
+ * them. */
 static hipdnnStatus_t sdpa_fwd_fp8(fe_obj *op)
 {
     port fp8[] = {PORT(HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_Q_EXT, "DESCALE_Q"),
@@ -824,8 +826,18 @@ static hipdnnStatus_t sdpa_fwd_fp8(fe_obj *op)
                   PORT(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALE_O_EXT, "SCALE_O"),
                   PORT(HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_S_EXT, "AMAX_S"),
                   PORT(HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_O_EXT, "AMAX_O")};
-    for (size_t i = 0; i < sizeof fp8 / sizeof fp8[0]; i++)
+    int n_in = 0;
+    for (size_t i = 0; i < sizeof fp8 / sizeof fp8[0]; i++) {
         TRY(need_scalar(op, &fp8[i]));
+        n_in += i < 6 && fp8[i].set;
+    }
+    for (int i = 0; n_in > 0 && n_in < 6 && i < 6; i++)
+        if (!fp8[i].set)
+            return bad(op, "FP8 attention needs all of DESCALE_Q, DESCALE_K, DESCALE_V, DESCALE_S, SCALE_S and "
+                       "SCALE_O: %s is not set", fp8[i].name);
+    if (n_in == 0 && (fp8[6].set || fp8[7].set))
+        return bad(op, "%s is an output of FP8 attention: it needs the DESCALE_* and SCALE_* inputs",
+                   fp8[fp8[6].set ? 6 : 7].name);
     return OK;
 }
 

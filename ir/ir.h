@@ -142,13 +142,18 @@ enum ir_sdpa_in {
     IR_SDPA_Q, IR_SDPA_K, IR_SDPA_V, IR_SDPA_BIAS, IR_SDPA_SCALE, IR_SDPA_SEQ_Q, IR_SDPA_SEQ_KV,
     IR_SDPA_SEED, IR_SDPA_OFFSET, IR_SDPA_DROPOUT_MASK, IR_SDPA_DROPOUT_SCALE,
     IR_SDPA_PAGE_K, IR_SDPA_PAGE_V, IR_SDPA_SINK, IR_SDPA_BLOCK_MASK, IR_SDPA_SCORE_MOD,
-    IR_SDPA_N_IN
+    IR_SDPA_DESCALE_Q, IR_SDPA_DESCALE_K, IR_SDPA_DESCALE_V, IR_SDPA_DESCALE_S, IR_SDPA_SCALE_S,
+    IR_SDPA_SCALE_O, IR_SDPA_N_IN
 };
+/* IR_SDPA_DESCALE_* / SCALE_S / SCALE_O (one element each, all six or none) make the op FP8
+ * attention (op-semantics.md §4.9, cuDNN's composite): S·descale_q·descale_k, P·scale_s rounded
+ * to Q's type before P·V, O·descale_s·descale_v, O·scale_o stored; IR_SDPA_AMAX_S / AMAX_O
+ * (one element) get max P and max |O| before scale_o. */
 /* IR_SDPA_SCORE_MOD: the result M [B,Hq,Sq,Skv] of a score modifier (ir_score.c), a chain of
  * pointwise ops computed from a score tensor (ir_tensor.score) and one-element scalars; the op
  * uses M_ij in place of S_ij·scale (op-semantics.md §4.3 step 3). */
 enum ir_sdpa_out { IR_SDPA_O, IR_SDPA_STATS, IR_SDPA_MAX, IR_SDPA_SUM_EXP, IR_SDPA_RNG_DUMP,
-                   IR_SDPA_N_OUT };
+                   IR_SDPA_AMAX_S, IR_SDPA_AMAX_O, IR_SDPA_N_OUT };
 enum ir_sdpa_bwd_in {
     IR_SDPAB_Q, IR_SDPAB_K, IR_SDPAB_V, IR_SDPAB_O, IR_SDPAB_DO, IR_SDPAB_STATS, IR_SDPAB_BIAS,
     IR_SDPAB_SCALE, IR_SDPAB_SEQ_Q, IR_SDPAB_SEQ_KV, IR_SDPAB_SEED, IR_SDPAB_OFFSET,
@@ -178,7 +183,7 @@ typedef union ir_attrs {
 
 /* ---- the graph (ir_graph.c) ------------------------------------------------------------------- */
 
-#define IR_MAX_SLOTS 16
+#define IR_MAX_SLOTS 24
 
 typedef struct ir_tensor {
     int64_t uid;                /* the API's uid: identity for binding, not semantics */

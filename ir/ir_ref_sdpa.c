@@ -32,6 +32,12 @@
  *     + j, p), s = 1/(1−p); or custom: M = DROPOUT_MASK (else 1), s = DROPOUT_SCALE (else 1).
  *     RNG_DUMP_ij = M_ij (1 without dropout), for every (i, j), masked or not.
  *  7. O_i = Σ_j P_ij·V_j over j with S_ij > −inf; Stats_i = m + ln l; Max_i = m; Sum_exp_i = l.
+ * FP8 attention (the six DESCALE_* / SCALE_* operands, all present — cuDNN's composite,
+ * op-semantics.md §4.9): step 1 also multiplies by descale_q·descale_k; AMAX_S = max P_ij (step 5,
+ * before dropout); P_ij (after dropout) ·scale_s is rounded to Q's type before step 7, whose O_i
+ * is multiplied by descale_s·descale_v; AMAX_O = max |O_i| over the whole op (before scale_o); O
+ * is stored as O_i·scale_o. cuDNN's composite has no dropout, bias, sink or modifier with FP8;
+ * here they compose as the steps above order them.
  *
  * Backward (Q, K, V, O, dO, Stats → dQ, dK, dV, dBias), per row, S and M as above, s' = 1−p
  * (Philox), else DROPOUT_SCALE_INV, else 1/s (0 when s = 0) — the FE factorization:
@@ -57,6 +63,7 @@ typedef struct head_src {        /* Q, K or V [B,H,S,Dh], or a paged container [
 typedef struct sdpa_ops {        /* operands by meaning, whichever op's slots they came from */
     const ir_buf *q, *k, *v, *bias, *scale, *seq_q, *seq_kv, *seed, *offset;
     const ir_buf *dmask, *dscale, *dscale_inv, *page_k, *page_v, *sink, *block_mask, *mod_result;
+    const ir_buf *fp8[6];        /* FP8: descale q, k, v, s, scale s, o (IR_SDPA_DESCALE_Q order) */
     const ir_score_mod *mod;     /* the score modifier's chain (forward), NULL without one */
 } sdpa_ops;
 
@@ -69,6 +76,9 @@ typedef struct sdpa {
     bool philox;                 /* dropout decided by ir_dropout_keep */
     uint64_t seed, offset;
     double drop_s, drop_sinv;    /* dropout scale s and s' */
+    bool fp8;                    /* FP8 attention: the factors below apply */
+    double qk_descale, s_scale, sv_descale, o_scale; /* 1 without FP8 */
+    double amax_s, amax_o;       /* FP8: running max P and max |O| */
     /* the current (b, h) */
     int64_t b, h, hk, hv, sq, skv, shift;
     double slope;
@@ -264,6 +274,25 @@ static hipdnnStatus_t check_scalars(const sdpa *s)
     return OK;
 }
 
+/* The FP8 factors: all six operands one element each, or none (factors 1). */
+static hipdnnStatus_t check_fp8(sdpa *s)
+{
+    int n = 0;
+    double f[6] = {1, 1, 1, 1, 1, 1};
+    for (int i = 0; i < 6; i++)
+        if (s->in.fp8[i] != NULL) {
+            if (ir_buf_numel(s->in.fp8[i]) != 1)
+                return bad("the FP8 descale and scale operands must hold one element");
+            f[i] = scalar(s->in.fp8[i]), n++;
+        }
+    if (n != 0 && n != 6)
+        return bad("FP8 attention needs all six DESCALE_Q/K/V/S, SCALE_S, SCALE_O operands");
+    s->fp8 = n == 6;
+    s->qk_descale = f[0] * f[1], s->sv_descale = f[2] * f[3], s->s_scale = f[4], s->o_scale = f[5];
+    s->amax_s = s->amax_o = 0.0;
+    return OK;
+}
+
 static hipdnnStatus_t check_options(sdpa *s)
 {
     const ir_sdpa *p = s->p;
@@ -288,7 +317,8 @@ static hipdnnStatus_t check_options(sdpa *s)
     if (st != OK)
         return st;
     s->scale = s->in.scale != NULL ? scalar(s->in.scale) : p->attn_scale;
-    return check_dropout(s);
+    st = check_dropout(s);
+    return st == OK ? check_fp8(s) : st;
 }
 
 static hipdnnStatus_t sdpa_init(sdpa *s, const ir_sdpa *p, const sdpa_ops *in,
@@ -419,7 +449,7 @@ static double sdpa_score(const sdpa *s, int64_t i, int64_t j)
     int64_t idx[4];
     for (int64_t d = 0; d < s->D; d++)
         acc += q[d] * k[d];
-    acc *= s->scale;
+    acc *= s->scale * s->qk_descale;
     if (s->in.mod != NULL)
         acc = ir_score_mod_eval(s->in.mod, acc);
     if (s->in.bias != NULL) {
@@ -511,11 +541,31 @@ static void fwd_row(sdpa *s, const ir_ref_ctx *c, int64_t i)
         double pj;
         if (s->srow[j] == -INFINITY)
             continue;
-        pj = exp(s->srow[j] - m) / l * s->drop_s * s->mrow[j];
+        pj = exp(s->srow[j] - m) / l;
+        s->amax_s = pj > s->amax_s || isnan(pj) ? pj : s->amax_s; /* FP8's AMAX_S: before dropout */
+        pj *= s->drop_s * s->mrow[j];
+        if (s->fp8) /* P·scale_s in Q's type */
+            pj = ir_dtype_round(s->q.buf->dtype, pj * s->s_scale);
         for (int64_t d = 0; d < s->Dv; d++)
             s->orow[d] += pj * v[d];
     }
+    for (int64_t d = 0; s->fp8 && d < s->Dv; d++) {
+        s->orow[d] *= s->sv_descale;
+        s->amax_o = fabs(s->orow[d]) > s->amax_o || isnan(s->orow[d]) ? fabs(s->orow[d]) : s->amax_o;
+        s->orow[d] *= s->o_scale;
+    }
     fwd_store(s, c, i, m, l);
+}
+
+/* AMAX_S and AMAX_O of FP8 attention (fwd_check_outputs checked them). */
+static void fwd_store_amax(const sdpa *s, const ir_ref_ctx *c)
+{
+    ir_buf *amax[2] = {IR_OUT(c, IR_SDPA_AMAX_S), IR_OUT(c, IR_SDPA_AMAX_O)};
+    const double v[2] = {s->amax_s, s->amax_o};
+    int64_t idx[IR_MAX_RANK] = {0};
+    for (int n = 0; n < 2; n++)
+        if (amax[n] != NULL)
+            ir_store(amax[n], idx, v[n]);
 }
 
 static hipdnnStatus_t fwd_check_outputs(const sdpa *s, const ir_ref_ctx *c)
@@ -530,6 +580,9 @@ static hipdnnStatus_t fwd_check_outputs(const sdpa *s, const ir_ref_ctx *c)
             return bad("Stats, Max and Sum_exp must be [B,Hq,Sq,1]");
     if (dump != NULL && !dims_are(dump, s->B, s->Hq, s->Sq, s->Skv))
         return bad("RNG_DUMP must be [B,Hq,Sq,Skv]");
+    for (int n = IR_SDPA_AMAX_S; n <= IR_SDPA_AMAX_O; n++)
+        if (IR_OUT(c, n) != NULL && (!s->fp8 || ir_buf_numel(IR_OUT(c, n)) != 1))
+            return bad("AMAX_S and AMAX_O are one-element outputs of FP8 attention");
     return OK;
 }
 
@@ -544,6 +597,8 @@ static void fwd_ops(const ir_ref_ctx *c, sdpa_ops *o)
         .page_k = IR_IN(c, IR_SDPA_PAGE_K), .page_v = IR_IN(c, IR_SDPA_PAGE_V),
         .sink = IR_IN(c, IR_SDPA_SINK), .block_mask = IR_IN(c, IR_SDPA_BLOCK_MASK),
         .mod_result = IR_IN(c, IR_SDPA_SCORE_MOD)};
+    for (int i = 0; i < 6; i++)
+        o->fp8[i] = IR_IN(c, IR_SDPA_DESCALE_Q + i);
 }
 
 hipdnnStatus_t ir_ref_sdpa_fwd(const ir_sdpa *p, const ir_ref_ctx *c)
@@ -569,6 +624,8 @@ hipdnnStatus_t ir_ref_sdpa_fwd_mod(const ir_sdpa *p, const ir_score_mod *mod, co
             for (int64_t i = 0; i < s.Sq && st == OK; i++)
                 fwd_row(&s, c, i);
         }
+    if (st == OK)
+        fwd_store_amax(&s, c);
     sdpa_free(&s);
     return st;
 }

@@ -197,3 +197,125 @@ Test(execute_reference, engine_enumeration)
     cr_expect_eq(hipdnnGetEngineInfo_ext(handle, n, &id, NULL, NULL, NULL, NULL, NULL, NULL, NULL, NULL),
                  HIPDNN_STATUS_BAD_PARAM_OUT_OF_BOUND);
 }
+
+/* ---- FP8 attention on the reference engine ---------------------------------------------------- */
+
+/* The E4M3 byte of k/8 (|k| <= 15: every such value is exact in E4M3). */
+static uint8_t e4m3_of_eighths(int k)
+{
+    if (k == 0)
+        return 0;
+    int e = 0, a = k < 0 ? -k : k; /* |v| = a/8 = (1 + m/8)·2^e */
+    while (a >= 16)
+        a /= 2, e++; /* never taken for |k| <= 15 */
+    while (a < 8)
+        a *= 2, e--;
+    return (uint8_t)((k < 0 ? 0x80 : 0) | ((e + 7) << 3) | (a - 8));
+}
+
+/* x rounded to E4M3 (round to nearest even; subnormal step 2^-9; finite values up to 448). */
+static double e4m3_round(double x)
+{
+    double a = fabs(x), q = a < 0x1p-6 ? 0x1p-9 : ldexp(1.0, (int)floor(log2(a)) - 3);
+    double r = nearbyint(a / q) * q;
+    return copysign(r > 448.0 ? 448.0 : r, x);
+}
+
+/* SDPA forward with Q, K, V in E4M3 and cuDNN's FP8 factors through the public API on host
+ * memory, against the composite written out here: S = Q·Kᵀ·scale·dq·dk, causal, P = softmax,
+ * AMAX_S = max P, P8 = e4m3(P·scale_s), O = P8·V·ds·dv, AMAX_O = max |O|, O·scale_o stored
+ * (FLOAT). */
+Test(execute_reference, fp8_attention)
+{
+    enum { H = 2, S = 5, SKV = 7, D = 8 };
+    int64_t qd[] = {1, H, S, D}, kd[] = {1, H, SKV, D}, one[] = {1, 1, 1, 1}, sd[] = {1, H, S, 1};
+    hipdnnBackendDescriptor_t q = tu_tensor(1, HIPDNN_DATA_FP8_E4M3, 4, qd, false, NULL, 0);
+    hipdnnBackendDescriptor_t k = tu_tensor(2, HIPDNN_DATA_FP8_E4M3, 4, kd, false, NULL, 0);
+    hipdnnBackendDescriptor_t v = tu_tensor(3, HIPDNN_DATA_FP8_E4M3, 4, kd, false, NULL, 0);
+    hipdnnBackendDescriptor_t o = tensor(4, 4, qd, false), stats = tensor(5, 4, sd, false);
+    hipdnnBackendDescriptor_t f[6], amax[2];
+    for (int i = 0; i < 6; i++)
+        f[i] = tensor(10 + i, 4, one, false);
+    amax[0] = tensor(20, 4, one, false), amax[1] = tensor(21, 4, one, false);
+    hipdnnBackendDescriptor_t op;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &op));
+    set_desc(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, q);
+    set_desc(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, k);
+    set_desc(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC, v);
+    set_desc(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, o);
+    set_desc(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, stats);
+    static const hipdnnBackendAttributeName_t fa[6] = {
+        HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_K_EXT,
+        HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_V_EXT, HIPDNN_ATTR_OPERATION_SDPA_FWD_DESCALE_S_EXT,
+        HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALE_S_EXT, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCALE_O_EXT};
+    for (int i = 0; i < 6; i++)
+        set_desc(op, fa[i], f[i]);
+    set_desc(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_S_EXT, amax[0]);
+    set_desc(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_AMAX_O_EXT, amax[1]);
+    float scale = 0.35f;
+    bool causal = true, gen = true;
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &scale));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_FWD_CAUSAL_MASK_EXT, HIPDNN_TYPE_BOOLEAN, 1, &causal));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_FWD_GENERATE_STATS_EXT, HIPDNN_TYPE_BOOLEAN, 1, &gen));
+    TU_OK(hipdnnBackendFinalize(op));
+    int64_t ws_size = -1;
+    hipdnnBackendDescriptor_t plan = plan_for(&op, 1, &ws_size);
+
+    static uint8_t Q[H * S * D], K[H * SKV * D], V[H * SKV * D];
+    static int qk[H * S * D], kk[H * SKV * D], vk[H * SKV * D]; /* the eighths stored */
+    for (int i = 0; i < H * S * D; i++)
+        qk[i] = rand() % 31 - 15, Q[i] = e4m3_of_eighths(qk[i]);
+    for (int i = 0; i < H * SKV * D; i++) {
+        kk[i] = rand() % 31 - 15, K[i] = e4m3_of_eighths(kk[i]);
+        vk[i] = rand() % 31 - 15, V[i] = e4m3_of_eighths(vk[i]);
+    }
+    float F[6] = {0.5f + (float)rand() / RAND_MAX, 0.5f + (float)rand() / RAND_MAX, 0.5f + (float)rand() / RAND_MAX,
+                  1.0f / 256.0f, 256.0f, 1.0f + 3.0f * (float)rand() / RAND_MAX};
+    float O[H * S * D], St[H * S], A[2] = {NAN, NAN};
+    for (int i = 0; i < H * S * D; i++)
+        O[i] = NAN;
+    for (int i = 0; i < H * S; i++)
+        St[i] = NAN;
+    int64_t uids[] = {1, 2, 3, 4, 5, 10, 11, 12, 13, 14, 15, 20, 21};
+    void *ptrs[] = {Q, K, V, O, St, &F[0], &F[1], &F[2], &F[3], &F[4], &F[5], &A[0], &A[1]};
+    void *ws = malloc((size_t)ws_size + 1);
+    execute(plan, 13, uids, ptrs, ws);
+
+    double want_o[H * S * D], got_o[H * S * D], want_st[H * S], got_st[H * S], want_a[2] = {0, 0};
+    for (int h = 0; h < H; h++)
+        for (int i = 0; i < S; i++) {
+            double s[SKV], m = -INFINITY, l = 0.0;
+            for (int j = 0; j < SKV; j++) {
+                double acc = 0.0;
+                for (int d = 0; d < D; d++)
+                    acc += qk[(h * S + i) * D + d] / 8.0 * (kk[(h * SKV + j) * D + d] / 8.0);
+                s[j] = j > i ? -INFINITY : acc * scale * F[0] * F[1];
+                m = s[j] > m ? s[j] : m;
+            }
+            for (int j = 0; j <= i && j < SKV; j++)
+                l += exp(s[j] - m);
+            want_st[h * S + i] = m + log(l), got_st[h * S + i] = St[h * S + i];
+            for (int d = 0; d < D; d++) {
+                double acc = 0.0;
+                for (int j = 0; j <= i && j < SKV; j++) {
+                    double p = exp(s[j] - m) / l;
+                    want_a[0] = p > want_a[0] ? p : want_a[0];
+                    acc += e4m3_round(p * F[4]) * (vk[(h * SKV + j) * D + d] / 8.0);
+                }
+                acc *= (double)F[2] * F[3];
+                want_a[1] = fabs(acc) > want_a[1] ? fabs(acc) : want_a[1];
+                want_o[(h * S + i) * D + d] = acc * F[5], got_o[(h * S + i) * D + d] = O[(h * S + i) * D + d];
+            }
+        }
+    char what[64];
+    snprintf(what, sizeof what, "FP8 attention O, seed %u", seed);
+    tu_expect_close(what, got_o, want_o, H * S * D, tu_tol_for(HIPDNN_DATA_FLOAT, TU_DOT, SKV));
+    tu_expect_close("FP8 attention Stats", got_st, want_st, H * S, tu_tol_for(HIPDNN_DATA_FLOAT, TU_DOT, D));
+    double got_a[2] = {A[0], A[1]};
+    tu_expect_close("AMAX_S, AMAX_O", got_a, want_a, 2, tu_tol_for(HIPDNN_DATA_FLOAT, TU_DOT, SKV));
+    free(ws);
+    hipdnnBackendDestroyDescriptor(plan);
+    hipdnnBackendDescriptor_t all[] = {q, k, v, o, stats, f[0], f[1], f[2], f[3], f[4], f[5], amax[0], amax[1], op};
+    for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
+        hipdnnBackendDestroyDescriptor(all[i]);
+}

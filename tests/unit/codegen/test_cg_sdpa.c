@@ -33,6 +33,7 @@ typedef struct variant {
     int stages;    /* jit.sdpa_stages (0: default) */
     int pingpong;  /* jit.sdpa_pingpong */
     int intra;     /* jit.sdpa_intra */
+    bool fp8;      /* the six FP8 descale / scale operands */
     int bn;        /* jit.sdpa_block_n (0: default) */
 } variant;
 
@@ -119,6 +120,8 @@ static void build(ir_graph *g, const variant *v)
         op.in[IR_SDPA_DROPOUT_MASK] = add(g, v->dt, 1, 1, v->Sq, v->Skv, false);
     if (v->mod)
         add_mod(g, v, &op);
+    for (int i = IR_SDPA_DESCALE_Q; v->fp8 && i <= IR_SDPA_SCALE_O; i++)
+        op.in[i] = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
     ir_add_op(g, &op);
     cr_assert_eq(ir_graph_seal(g), HIPDNN_STATUS_SUCCESS);
 }
@@ -488,6 +491,10 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     expect_refused(&a, "Philox and custom dropout", "exclusive");
     a = v, a.mod = 4, a.Skv = 65;
     expect_refused(&a, "a [1,1,1,Skv] modifier operand", "one-element scalar");
+    a = v, a.dt = HIPDNN_DATA_FP8_E4M3, a.fp8 = true;
+    expect_refused(&a, "FP8 attention", "FP8 attention (DESCALE_* / SCALE_* operands) has no kernel template");
+    a = v, a.fp8 = true; /* bf16 operands with the FP8 factors: still FP8 attention's semantics */
+    expect_refused(&a, "bf16 with FP8 factors", "the reference engine runs it");
     a = v, a.Hq = 3, a.Hk = 2;
     ir_graph g; /* Hq not a multiple of Hk: the reference says BAD_PARAM; the template refuses */
     build(&g, &a);

@@ -1076,25 +1076,37 @@ static desc mk_sdpa_fwd_full(void)
     set_t(op, SFX(SINK_TOKEN), F32(1, 4, 1, 1));
     return op;
 }
-/* FP8 scales, a scale tensor instead of the value, a custom dropout mask */
-static desc mk_sdpa_fwd_fp8(void)
+/* B 1, Hq 2, Hk 1 (MQA), Sq = Skv = 4, D 32 of type dt; a scale tensor instead of the value */
+static desc mk_sdpa_fwd_small(hipdnnDataType_t dt)
 {
     desc op = op_new(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT);
-    set_t(op, SF(QDESC), TEN(HIPDNN_DATA_FP8_E4M3, 1, 2, 4, 32));
-    set_t(op, SF(KDESC), TEN(HIPDNN_DATA_FP8_E4M3, 1, 1, 4, 32));
-    set_t(op, SF(VDESC), TEN(HIPDNN_DATA_FP8_E4M3, 1, 1, 4, 32));
-    set_t(op, SF(ODESC), TEN(HIPDNN_DATA_FP8_E4M3, 1, 2, 4, 32));
+    set_t(op, SF(QDESC), TEN(dt, 1, 2, 4, 32));
+    set_t(op, SF(KDESC), TEN(dt, 1, 1, 4, 32));
+    set_t(op, SF(VDESC), TEN(dt, 1, 1, 4, 32));
+    set_t(op, SF(ODESC), TEN(dt, 1, 2, 4, 32));
     set_t(op, SF(SCALEDESC), scalar_f32(0.125f));
+    return op;
+}
+/* FP8 attention (all six factors, both maxima), causal + ALiBi */
+static desc mk_sdpa_fwd_fp8(void)
+{
+    desc op = mk_sdpa_fwd_small(HIPDNN_DATA_FP8_E4M3);
     static const hipdnnBackendAttributeName_t fp8[] = {SFX(DESCALE_Q), SFX(DESCALE_K), SFX(DESCALE_V),
                                                        SFX(DESCALE_S), SFX(SCALE_S), SFX(SCALE_O),
                                                        SFX(AMAX_S), SFX(AMAX_O)};
     for (int i = 0; i < 8; i++)
         set_t(op, fp8[i], F32(1, 1, 1, 1));
+    set_i64(op, SFA(RIGHT_BOUND), 0);
+    set_bool(op, SFA(ALIBI_MASK), true);
+    return op;
+}
+/* a custom dropout mask and scale */
+static desc mk_sdpa_fwd_custom_dropout(void)
+{
+    desc op = mk_sdpa_fwd_small(HIPDNN_DATA_HALF);
     set_f32(op, SFA(DROPOUT_PROBABILITY), 0.2f);
     set_t(op, SFX(DROPOUT_MASK), TEN(HIPDNN_DATA_HALF, 1, 1, 4, 4));
     set_t(op, SFX(DROPOUT_SCALE), scalar_f32(1.25f));
-    set_i64(op, SFA(RIGHT_BOUND), 0);
-    set_bool(op, SFA(ALIBI_MASK), true);
     return op;
 }
 /* paged K/V: containers [nblk 6, H 2, bs 4, D], page tables [B,1,P 3,1], Skv <= 12 */
@@ -1122,6 +1134,7 @@ T(sdpa_fwd, valid)
     expect_ok(mk_sdpa_fwd());
     expect_ok(mk_sdpa_fwd_full());
     expect_ok(mk_sdpa_fwd_fp8());
+    expect_ok(mk_sdpa_fwd_custom_dropout());
     expect_ok(mk_sdpa_fwd_paged());
 }
 T(sdpa_fwd, valid_variants)
@@ -1249,10 +1262,10 @@ T(sdpa_fwd, seed_offset_dropout_tensors)
     op = mk_sdpa_fwd_full();
     set_t(op, SFX(OFFSET), scalar_f32(0.0f));
     expect_bad(op, "OFFSET has data type FLOAT, must be INT32 or INT64");
-    op = mk_sdpa_fwd_fp8();
+    op = mk_sdpa_fwd_custom_dropout();
     set_t(op, SFX(DROPOUT_MASK), TEN(HIPDNN_DATA_HALF, 1, 1, 4, 5));
     expect_bad(op, "DROPOUT_MASK [1,1,4,5] does not broadcast");
-    op = mk_sdpa_fwd_fp8();
+    op = mk_sdpa_fwd_custom_dropout();
     set_t(op, SFX(DROPOUT_SCALE), F32(1, 1, 1, 2));
     expect_bad(op, "DROPOUT_SCALE [1,1,1,2] must be a scalar");
 }
@@ -1299,6 +1312,27 @@ T(sdpa_fwd, fp8_scalars)
         snprintf(needle, sizeof needle, "%s [1,1,1,2] must be a scalar", names[i]);
         expect_bad(op, needle);
     }
+}
+/* The six FP8 inputs come together and the maxima only with them; FP8 attention composes with a
+ * sink and dropout (the reference engine's definition; no GPU template yet). */
+T(sdpa_fwd, fp8_all_or_none)
+{
+    desc op = mk_sdpa_fwd_small(HIPDNN_DATA_FP8_E4M3);
+    static const hipdnnBackendAttributeName_t five[] = {SFX(DESCALE_Q), SFX(DESCALE_K), SFX(DESCALE_V),
+                                                        SFX(DESCALE_S), SFX(SCALE_O)};
+    for (int i = 0; i < 5; i++)
+        set_t(op, five[i], F32(1, 1, 1, 1));
+    expect_bad(op, "FP8 attention needs all of DESCALE_Q, DESCALE_K, DESCALE_V, DESCALE_S, SCALE_S and SCALE_O: "
+                   "SCALE_S is not set");
+    op = mk_sdpa_fwd();
+    set_t(op, SFX(AMAX_O), F32(1, 1, 1, 1));
+    expect_bad(op, "AMAX_O is an output of FP8 attention");
+    op = mk_sdpa_fwd_fp8();
+    set_f32(op, SFA(DROPOUT_PROBABILITY), 0.1f);
+    set_t(op, SFX(SEED), scalar_i64(1));
+    set_t(op, SFX(OFFSET), scalar_i64(0));
+    set_t(op, SFX(SINK_TOKEN), F32(1, 2, 1, 1));
+    expect_ok(op);
 }
 T(sdpa_fwd, sink_and_rng_dump)
 {
@@ -1747,7 +1781,7 @@ static desc (*const valid_ops[])(void) = {
     mk_bn_inference, mk_bn_inference_2d, mk_bn_inference_variance, mk_bn_training,
     mk_bn_training_min, mk_bn_backward, mk_bn_backward_min, mk_gen_stats,
     mk_layernorm, mk_layernorm_inferred, mk_layernorm_nc11, mk_rmsnorm, mk_rmsnorm_bias_inference,
-    mk_sdpa_fwd, mk_sdpa_fwd_full, mk_sdpa_fwd_fp8, mk_sdpa_fwd_paged, mk_sdpa_fwd_paged_any_skv, mk_sdpa_bwd, mk_sdpa_bwd_full,
+    mk_sdpa_fwd, mk_sdpa_fwd_full, mk_sdpa_fwd_fp8, mk_sdpa_fwd_custom_dropout, mk_sdpa_fwd_paged, mk_sdpa_fwd_paged_any_skv, mk_sdpa_bwd, mk_sdpa_bwd_full,
     mk_pcl, mk_pcl_transposed, mk_bsq, mk_bsq_axis0, mk_bsd, mk_bsd_b_padded, mk_custom,
 };
 

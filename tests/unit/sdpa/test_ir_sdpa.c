@@ -109,6 +109,8 @@ static void poison_bytes(hipdnnDataType_t t, unsigned char out[8])
         memcpy(out, &hn, 2);
     else if (t == HIPDNN_DATA_BFLOAT16)
         memcpy(out, &bn, 2);
+    else if (t == HIPDNN_DATA_FP8_E4M3)
+        out[0] = 0x7f; /* E4M3's NaN */
 }
 
 static void tt_poison(tt *t)
@@ -618,6 +620,134 @@ static void fwd_case(cfg *c)
     check_fwd(&t, &e);
     expect_free(&e);
     case_free(&t);
+}
+
+/* ---- FP8 attention ---------------------------------------------------------------------------- */
+
+/* FP8 attention as cuDNN's composite writes it (op-semantics.md §4.9), written out here: S·scale·
+ * descale_q·descale_k, causal cut, softmax, AMAX_S = max P, P·scale_s rounded to E4M3, O =
+ * Σ P8·V·descale_v·descale_s, AMAX_O = max |O|, O·scale_o stored (E4M3 or FLOAT). */
+static void naive_fp8(const tcase *t, const double f[6], double *o, double *stats, double amax[2])
+{
+    const cfg *c = &t->c;
+    double *srow = malloc((size_t)c->Skv * sizeof *srow);
+    amax[0] = amax[1] = 0.0;
+    for (int64_t b = 0, n = 0; b < c->B; b++)
+        for (int64_t h = 0; h < c->Hq; h++)
+            for (int64_t i = 0; i < c->Sq; i++, n++) {
+                int64_t hk = h / (c->Hq / c->Hk), hv = h / (c->Hq / c->Hv);
+                double m = -INFINITY, l = 0.0;
+                for (int64_t j = 0; j < c->Skv; j++) {
+                    double acc = 0.0;
+                    for (int64_t d = 0; d < c->D; d++)
+                        acc += get4(&t->q, b, h, i, d) * get4(&t->k, b, hk, j, d);
+                    srow[j] = c->p.has_right && j > i ? -INFINITY : acc * (c->scale_value * (f[0] * f[1]));
+                    m = srow[j] > m ? srow[j] : m;
+                }
+                for (int64_t j = 0; j < c->Skv && m != -INFINITY; j++)
+                    l += srow[j] == -INFINITY ? 0.0 : exp(srow[j] - m);
+                stats[n] = m == -INFINITY ? -INFINITY : m + log(l);
+                for (int64_t d = 0; d < c->Dv; d++) {
+                    double acc = 0.0;
+                    for (int64_t j = 0; j < c->Skv && m != -INFINITY; j++) {
+                        if (srow[j] == -INFINITY)
+                            continue;
+                        double pj = exp(srow[j] - m) / l;
+                        amax[0] = pj > amax[0] ? pj : amax[0];
+                        acc += ir_dtype_round(HIPDNN_DATA_FP8_E4M3, pj * f[4]) * get4(&t->v, b, hv, j, d);
+                    }
+                    acc *= f[2] * f[3];
+                    amax[1] = fabs(acc) > amax[1] ? fabs(acc) : amax[1];
+                    o[n * c->Dv + d] = acc * f[5];
+                }
+            }
+    free(srow);
+}
+
+/* Q, K, V in E4M3 with the six factors (scale_s a power of two, descale_s its inverse, as
+ * recipes choose them), plain and causal, GQA, O in E4M3 or FLOAT, Stats, AMAX_S and AMAX_O. */
+Test(sdpa_fwd, fp8_attention)
+{
+    seed_fresh("sdpa_fwd::fp8_attention");
+    for (int it = 0; it < 8; it++) {
+        tcase t = {0};
+        cfg *c = &t.c;
+        cfg_base(c, 12, 16);
+        c->in_t = HIPDNN_DATA_FP8_E4M3, c->out_t = it % 2 ? HIPDNN_DATA_FP8_E4M3 : HIPDNN_DATA_FLOAT;
+        c->stats = true, c->layout = (int)irand(0, 2);
+        if (it >= 4)
+            c->Hk = c->Hv = 1; /* MQA */
+        c->p.has_right = it % 3 == 1, c->p.right_bound = 0;
+        case_build(&t);
+        const double s_scale = ldexp(1.0, (int)irand(6, 8));
+        const double f[6] = {uniform(0.5, 2), uniform(0.5, 2), uniform(0.5, 2), 1.0 / s_scale, s_scale,
+                             uniform(1, 8)};
+        tt fp8[6], amax[2];
+        for (int n = 0; n < 6; n++) {
+            scalar_tensor(&fp8[n], HIPDNN_DATA_FLOAT, f[n]);
+            t.in[IR_SDPA_DESCALE_Q + n] = &fp8[n].b;
+        }
+        for (int n = 0; n < 2; n++) {
+            tt_init(&amax[n], HIPDNN_DATA_FLOAT, (const int64_t[]){1, 1, 1, 1}, LAYOUT[0], false);
+            t.out[IR_SDPA_AMAX_S + n] = &amax[n].b;
+        }
+        double fv[6];
+        for (int n = 0; n < 6; n++)
+            fv[n] = get4(&fp8[n], 0, 0, 0, 0); /* the values as stored */
+        cr_assert_eq(run_fwd(&t), HIPDNN_STATUS_SUCCESS, "seed %llu", (unsigned long long)seed_used);
+        int64_t rows = c->B * c->Hq * c->Sq;
+        double *o = malloc((size_t)(rows * c->Dv) * sizeof *o), *stats = malloc((size_t)rows * sizeof *stats);
+        double want_amax[2], got_amax[2] = {get4(&amax[0], 0, 0, 0, 0), get4(&amax[1], 0, 0, 0, 0)};
+        naive_fp8(&t, fv, o, stats, want_amax);
+        for (int64_t n = 0; n < rows * c->Dv; n++)
+            o[n] = ir_dtype_round(c->out_t, o[n]);
+        double *got = malloc((size_t)(rows * c->Dv) * sizeof *got);
+        for (int64_t b = 0, n = 0; b < c->B; b++)
+            for (int64_t h = 0; h < c->Hq; h++)
+                for (int64_t i = 0; i < c->Sq; i++)
+                    for (int64_t d = 0; d < c->Dv; d++, n++)
+                        got[n] = get4(&t.o, b, h, i, d);
+        expect_close("FP8 O", got, o, rows * c->Dv, c->out_t);
+        check_rows(&t.stats, stats, "FP8 Stats");
+        expect_close("AMAX_S, AMAX_O", got_amax, want_amax, 2, HIPDNN_DATA_FLOAT);
+        free(o), free(stats), free(got);
+        for (int n = 0; n < 6; n++)
+            tt_free(&fp8[n]);
+        tt_free(&amax[0]), tt_free(&amax[1]);
+        case_free(&t);
+    }
+}
+
+/* FP8 attention needs all six factors of one element each; AMAX_S is FP8 attention's output. */
+Test(sdpa_fwd, fp8_operand_errors)
+{
+    seed_fresh("sdpa_fwd::fp8_operand_errors");
+    for (int it = 0; it < 3; it++) {
+        tcase t = {0};
+        cfg_base(&t.c, 6, 6);
+        t.c.in_t = HIPDNN_DATA_FP8_E4M3;
+        case_build(&t);
+        tt fp8[6];
+        for (int n = 0; n < 6; n++) {
+            scalar_tensor(&fp8[n], HIPDNN_DATA_FLOAT, 1.0);
+            t.in[IR_SDPA_DESCALE_Q + n] = (it == 0 && n == 4) || it == 2 ? NULL : &fp8[n].b;
+        }
+        if (it == 2) /* AMAX_S without the FP8 inputs */
+            t.out[IR_SDPA_AMAX_S] = &fp8[0].b;
+        if (it == 1) { /* SCALE_O of two elements */
+            tt_free(&fp8[5]);
+            tt_init(&fp8[5], HIPDNN_DATA_FLOAT, (const int64_t[]){1, 1, 1, 2}, LAYOUT[0], false);
+            t.in[IR_SDPA_SCALE_O] = &fp8[5].b;
+        }
+        cr_expect_eq(run_fwd(&t), HIPDNN_STATUS_BAD_PARAM, "case %d", it);
+        char msg[256];
+        base_last_error(msg, sizeof msg, true);
+        static const char *const want[3] = {"all six", "one element", "outputs of FP8 attention"};
+        cr_expect(strstr(msg, want[it]) != NULL, "case %d: message '%s'", it, msg);
+        for (int n = 0; n < 6; n++)
+            tt_free(&fp8[n]);
+        case_free(&t);
+    }
 }
 
 /* ---- forward tests --------------------------------------------------------------------------- */

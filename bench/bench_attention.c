@@ -24,7 +24,8 @@
  * Usage: bench_attention [--backward | --decode | --softcap] [--default] [--knobs ID=V,ID=V ...]... [B H S D]
  *        (--decode: [B Sq Skv]; no sizes: the standard list; --default: the default config only, as
  *        bench/suite.sh runs it; each --knobs adds a config of engine knobs, labelled by its text,
- *        run beside the default in place of the built-in ones: forward and decode)
+ *        run beside the default in place of the built-in ones: forward (with --softcap on the
+ *        softcap graph) and decode)
  */
 #include <math.h>
 #include <string.h>
@@ -353,7 +354,7 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
         for (int c = softcap ? -2 : -1; c < n_cfg; c++) {
             const user_cfg *u = n_users > 0 && c >= 0 ? &users[c] : NULL;
             hipdnnBackendDescriptor_t plan = c < 0 ? bench_jit_plan_with(c == -2 ? gmod : g, 0, NULL, NULL)
-                                             : u != NULL ? bench_jit_plan_with(g, u->n, u->id_ptrs, u->vals)
+                                             : u != NULL ? bench_jit_plan_with(softcap ? gmod : g, u->n, u->id_ptrs, u->vals)
                                                          : bench_jit_plan_with(g, N_KNOBS, knob_ids, configs[c]);
             char label[48] = "default";
             if (c == -2)

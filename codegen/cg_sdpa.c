@@ -60,6 +60,7 @@ typedef struct sd {
     bool persist;                             /* ws 2: a persistent grid walks the work tiles (HD_PERSIST) */
     int l2_heads;                             /* persist: query heads whose K/V share L2 (HD_L2_HEADS) */
     unsigned blocks;                          /* persist: the grid (0: one block a work tile) */
+    bool sw_exp;                              /* half the softmax's exponentials on the FMA pipes */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -573,8 +574,8 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    s->split, s->min_blocks, s->pingpong, s->intra, s->tma_wg);
     const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
-    base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n", pair, s->persist,
-                   s->persist ? s->l2_heads : 1);
+    base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n",
+                   pair, s->persist, s->persist ? s->l2_heads : 1, s->sw_exp);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -655,6 +656,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         return HIPDNN_STATUS_NOT_SUPPORTED;
     device_split(&s, t);
     choose_persist(&s, t);
+    s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     int extra = (s.ws == 2 ? 2 + s.persist : 0) + (s.split > 1); /* tensor maps, scratch */

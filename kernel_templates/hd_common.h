@@ -15,6 +15,7 @@
  *   block scale  hd_block_scale<SCALE_DT>(amax, qmax, &code), hd_bs_quant and hd_bs_fp4 are the
  *                device twin of ir_ref_bs_quantize's scale and value rules (ir/ir_ref_quant.c),
  *                bit for bit.
+ *   math         hd_exp2_poly: 2^x on the FMA and integer pipes (no special-function unit).
  */
 #define HD_DT_FLOAT 0
 #define HD_DT_HALF 2
@@ -33,6 +34,24 @@
 /* ---- scalar conversions ----------------------------------------------------------------------- */
 
 HD_DEVICE float hd_bf16_to_f32(hd_u16 h) { return hd_bits_f32((hd_u32)h << 16); }
+
+/* 2^x without the special-function unit, for kernels whose exponentials queue there (attention
+ * with a tanh per score): n = floor(x), 2^(x − n) by a degree-3 minimax polynomial on [0, 1)
+ * (relative error < 7.5e-5), n added to the exponent. 0 below 2^-125 (-inf included, as
+ * ex2.approx.ftz flushes), +inf from 128 on, NaN stays NaN. */
+HD_DEVICE float hd_exp2_poly(float x)
+{
+    if (x != x)
+        return x;
+    if (x >= 128.0f)
+        return hd_bits_f32(0x7f800000u);
+    if (x < -125.0f)
+        return 0.0f;
+    const float n = floorf(x), f = x - n;
+    const float p = fmaf(fmaf(fmaf(7.802452147e-02f, f, 2.260671556e-01f), f, 6.958335638e-01f), f,
+                         9.999251962e-01f);
+    return hd_bits_f32(hd_f32_bits(p) + ((hd_u32)(int)n << 23));
+}
 
 HD_DEVICE hd_u16 hd_f32_to_bf16(float f)
 {

@@ -71,6 +71,9 @@
  *                                       the warpgroups take turns issuing the pair)
  *           HD_O_PAIR                   1 when every hd_o_off is even and O is 16-bit: two columns
  *                                       stored as one 32-bit word where O's pointer is 4-byte aligned
+ *           HD_SW_EXP                   1: half the softmax's exponentials by hd_exp2_poly (FMA pipes), the
+ *                                       others on the special-function unit, which a tanh per score
+ *                                       (softcap) already keeps busy
  *           HD_PERSIST, HD_L2_HEADS     the persistent grid (HD_WS 2, HD_PACK 1, HD_SPLIT 1, no RNG_DUMP;
  *                                       kernel parameter hd_map_q after hd_map_v: Q's tensor map, dims
  *                                       (D, H, S, B), boxes of 64 columns x HD_BM rows) and its head groups
@@ -156,6 +159,7 @@
 #define HD_O_PAIR 0
 #define HD_PERSIST 0
 #define HD_L2_HEADS 1
+#define HD_SW_EXP 0
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -497,10 +501,12 @@ HD_DEVICE void hd_softmax_p(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)
 #pragma unroll
                 for (int e = 2 * r; e < 2 * r + 2; e++) {
 #if HD_FOLD
-                    float p = hd_exp2(fmaf(s[mi][ni][e], k.scale2, -use));
+                    const float x = fmaf(s[mi][ni][e], k.scale2, -use);
 #else
-                    float p = hd_exp2(s[mi][ni][e] - use);
+                    const float x = s[mi][ni][e] - use;
 #endif
+                    /* HD_SW_EXP: every other n8 tile's exponentials off the special-function unit */
+                    float p = HD_SW_EXP && (ni & 1) ? hd_exp2_poly(x) : hd_exp2(x);
                     sum += p;
 #if HD_DROPOUT || HD_DMASK
                     int row = (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row);

@@ -34,6 +34,7 @@ typedef struct variant {
     int pingpong;  /* jit.sdpa_pingpong */
     int intra;     /* jit.sdpa_intra */
     bool fp8;      /* the six FP8 descale / scale operands */
+    bool sw_exp;   /* jit.sdpa_sw_exp 2 */
     int bn;        /* jit.sdpa_block_n (0: default) */
 } variant;
 
@@ -145,7 +146,7 @@ static int emit_and_compile(const variant *v, const char *what)
     for (int a = 0; a < 2; a++) {
         cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0,
                        .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong,
-                       .sdpa_intra = v->intra, .sdpa_block_n = v->bn};
+                       .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -434,15 +435,16 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
  * a sink and padding, a score modifier, MQA with Dv != D, fp16 on mma.sync, knob-set stages; and
  * the loaders: the TMA producer (dense, paged, prefill with padding and a modifier), the two
  * computing warpgroups taking turns (jit.sdpa_pingpong) and FlashAttention-3's order (jit.sdpa_intra),
- * alone and together, behind cp.async loaders and TMA. */
+ * alone and together, behind cp.async loaders and TMA; softcap with half its exponentials by
+ * polynomial (jit.sdpa_sw_exp). */
 Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 5000, .D = 128,
                     .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR};
-    variant vs[15];
-    for (int i = 0; i < 15; i++)
+    variant vs[16];
+    for (int i = 0; i < 16; i++)
         vs[i] = base;
     vs[1].Sq = 16, vs[1].bshd = true;
     vs[2].paged = true;
@@ -458,12 +460,13 @@ Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
     vs[12].ws = 4, vs[12].Sq = 300, vs[12].dropout = true;             /* the producer warpgroup */
     vs[13].ws = 4, vs[13].Sq = 300, vs[13].mask = MASK_CAUSAL, vs[13].intra = 2;
     vs[14].ws = 4, vs[14].Sq = 300, vs[14].mask = MASK_PADDING, vs[14].intra = 2, vs[14].pingpong = 2;
-    const char *names[15] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
+    vs[15] = base, vs[15].ws = 4, vs[15].Sq = 300, vs[15].mask = MASK_NONE, vs[15].mod = 1, vs[15].sw_exp = true;
+    const char *names[16] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
                              "decode_softcap", "decode_mqa_f16_mma", "tma_decode", "tma_paged",
                              "loader_prefill_causal_pingpong", "tma_prefill_padding_mod_pingpong",
                              "tma_prefill_causal_intra", "loader_prefill_padding_intra", "tmawg_prefill_dropout",
-                             "tmawg_prefill_causal_intra", "tmawg_prefill_padding_intra_pingpong"};
-    for (int i = 0; i < 15; i++)
+                             "tmawg_prefill_causal_intra", "tmawg_prefill_padding_intra_pingpong", "tmawg_softcap_poly_exp2"};
+    for (int i = 0; i < 16; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

@@ -269,8 +269,8 @@ Test(execute_reference, fp8_attention)
         kk[i] = rand() % 31 - 15, K[i] = e4m3_of_eighths(kk[i]);
         vk[i] = rand() % 31 - 15, V[i] = e4m3_of_eighths(vk[i]);
     }
-    float F[6] = {0.5f + (float)rand() / RAND_MAX, 0.5f + (float)rand() / RAND_MAX, 0.5f + (float)rand() / RAND_MAX,
-                  1.0f / 256.0f, 256.0f, 1.0f + 3.0f * (float)rand() / RAND_MAX};
+    float F[6] = {1.0f + 0.5f * urand(), 1.0f + 0.5f * urand(), 1.0f + 0.5f * urand(), 1.0f / 256.0f, 256.0f,
+                  2.5f + 1.5f * urand()};
     float O[H * S * D], St[H * S], A[2] = {NAN, NAN};
     for (int i = 0; i < H * S * D; i++)
         O[i] = NAN;

@@ -21,7 +21,7 @@ Test(ir_ref_run, op_table)
         {IR_OP_MATMUL, "matmul", IR_ROLE_ANCHOR, 2, 1},
         {IR_OP_CONV_WGRAD, "conv_wgrad", IR_ROLE_ANCHOR, 2, 1},
         {IR_OP_BN_TRAIN, "bn_training", IR_ROLE_ANCHOR, 7, 5},
-        {IR_OP_SDPA_FWD, "sdpa_fwd", IR_ROLE_ANCHOR, 16, 5},
+        {IR_OP_SDPA_FWD, "sdpa_fwd", IR_ROLE_ANCHOR, 22, 7},
         {IR_OP_BS_DEQUANTIZE, "block_scale_dequantize", IR_ROLE_POINTWISE, 2, 1},
         {IR_OP_PAGED_CACHE_LOAD, "paged_cache_load", IR_ROLE_ALONE, 3, 1},
         {IR_OP_CUSTOM, "custom", IR_ROLE_ALONE, 0, 0},

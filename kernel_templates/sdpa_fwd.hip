@@ -70,7 +70,7 @@
  *                                       softmax under P·V (FlashAttention-3's order; with HD_PINGPONG
  *                                       the warpgroups take turns issuing the pair)
  *           HD_O_PAIR                   1 when every hd_o_off is even and O is 16-bit: two columns
- *                                       stored as one 32-bit word where O's pointer is 4-byte aligned
+ *                                       stored as one 32-bit word (tensors are 16-byte aligned)
  *           HD_SW_EXP                   1: half the softmax's exponentials by hd_exp2_poly (FMA pipes), the
  *                                       others on the special-function unit, which a tanh per score
  *                                       (softcap) already keeps busy
@@ -339,13 +339,15 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 #if HD_PERSIST
 /* Work tile w of HD_NWORK (the persistent grid's order): heads in groups of HD_L2_HEADS (whose
  * K/V stay in L2 together); within a group the row tiles from the last, each across the group's
- * heads, so the longest causal tiles start first (longest-processing-time order). */
-HD_DEVICE void hd_attn_setup_work(hd_attn_blk &k, int w, HD_PARAMS)
+ * heads, so the longest causal tiles start first (longest-processing-time order). It is the
+ * block's work tile number `item`, after n0 K/V tiles of its pipeline; qbar: Q's mbarriers. */
+HD_DEVICE void hd_attn_setup_work(hd_attn_blk &k, int w, int item, int n0, hd_u32 qbar, HD_PARAMS)
 {
     const int per_group = HD_L2_HEADS * HD_MT, g = w / per_group, r = w - g * per_group;
     const int size = min(HD_L2_HEADS, HD_B * HD_HQ - g * HD_L2_HEADS);
     const int hb = g * HD_L2_HEADS + r % size;
     hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, r / size, 0, HD_ARGS);
+    k.n0 = n0, k.item = item, k.qbar = qbar, k.ws = 0;
 }
 #endif
 
@@ -765,17 +767,15 @@ HD_DEVICE float hd_row_final(int h, float &m, float &l, HD_PARAMS)
 /* O's columns c and c + 1 of the row at `off`: one 32-bit store where they share a word. */
 HD_DEVICE void hd_st_o2(hd_i64 off, float v0, float v1, HD_PARAMS)
 {
-#if HD_O_PAIR
-    if (((unsigned long long)HD_O_PTR & 3) == 0) {
-        hd_u32 w;
-        hd_st<HD_O_DT>(&w, 0, v0);
-        hd_st<HD_O_DT>(&w, 1, v1);
-        *(hd_u32 *)((hd_u16 *)HD_O_PTR + off) = w;
-        return;
-    }
-#endif
+#if HD_O_PAIR /* the launch requires 16-byte aligned tensors (cg_kernel.align): the word is aligned */
+    hd_u32 w;
+    hd_st<HD_O_DT>(&w, 0, v0);
+    hd_st<HD_O_DT>(&w, 1, v1);
+    *(hd_u32 *)((hd_u16 *)HD_O_PTR + off) = w;
+#else
     hd_st<HD_O_DT>(HD_O_PTR, off, v0);
     hd_st<HD_O_DT>(HD_O_PTR, off + 1, v1);
+#endif
 }
 
 #if HD_SPLIT > 1
@@ -1108,8 +1108,7 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
 #if HD_PERSIST
     int n = 0, it = 0;
     for (int w = blockIdx.x; w < HD_NWORK; w += gridDim.x, it++) {
-        hd_attn_setup_work(k, w, HD_ARGS);
-        k.n0 = n;
+        hd_attn_setup_work(k, w, it, n, qbar, HD_ARGS);
         hd_mbar_wait(qbar + 8, (it & 1) ^ 1); /* a fresh barrier passes parity 1 */
         hd_mbar_arrive_tx(qbar, (hd_u32)HD_Q_BYTES);
 #pragma unroll
@@ -1133,8 +1132,7 @@ HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, hd_u3
 #if HD_PERSIST
     int n = 0, it = 0;
     for (int w = blockIdx.x; w < HD_NWORK; w += gridDim.x, it++) {
-        hd_attn_setup_work(k, w, HD_ARGS);
-        k.n0 = n, k.item = it, k.qbar = qbar, k.ws = 0;
+        hd_attn_setup_work(k, w, it, n, qbar, HD_ARGS);
         hd_acc_init(a);
         hd_ws_consume(a, k, sq_, s_kv, full, empty, ctid, HD_ARGS);
         __syncwarp();
@@ -1155,8 +1153,10 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
 {
     extern __shared__ __align__(1024) unsigned char hd_smem[];
     const int tid = threadIdx.x;
-    hd_attn_blk k;
+    hd_attn_blk k; /* HD_PERSIST: each role sets it per work tile (hd_attn_setup_work) */
+#if !HD_PERSIST
     hd_attn_setup(k, HD_ARGS);
+#endif
 #if HD_SPLIT > 1
     k.ws = hd_ws;
 #else

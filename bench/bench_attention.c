@@ -19,8 +19,9 @@
  * 2·B·Skv·8·128·2. Configs beside the default: no split, the TMA producer (jit.sdpa_ws 2) with 3
  * or 4 stages or 128-key tiles, packing off.
  * Output: "B Hq Hk Sq Skv D paged config ms TB/s" per line.
- * Softcap (--softcap): each forward row also with a softcap score modifier c·tanh(S/c), c = 50
- * (config "softcap"), to report its cost as a ratio to the unmodified default kernel.
+ * Softcap (--softcap): each non-causal forward row also with a softcap score modifier c·tanh(S/c),
+ * c = 50 (config "softcap"; a modifier excludes the causal mask), to report its cost as a ratio to
+ * the unmodified default kernel.
  * Usage: bench_attention [--backward | --decode | --softcap] [--default] [--knobs ID=V,ID=V ...]... [B H S D]
  *        (--decode: [B Sq Skv]; no sizes: the standard list; --default: the default config only, as
  *        bench/suite.sh runs it; each --knobs adds a config of engine knobs, labelled by its text,
@@ -346,7 +347,7 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
     for (int s = 0; s < SETS; s++)
         for (int i = 0; i < 4; i++)
             bufs[s][i] = bench_random_bf16(n);
-    for (int causal = 0; causal < 2; causal++) {
+    for (int causal = 0; causal < (softcap ? 1 : 2); causal++) { /* a score modifier excludes the causal mask */
         hipdnnBackendDescriptor_t g = attention_graph(B, H, S, D, causal, false);
         hipdnnBackendDescriptor_t gmod = softcap ? attention_graph(B, H, S, D, causal, true) : NULL;
         double flops = 4.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);

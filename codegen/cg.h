@@ -71,6 +71,8 @@ typedef struct cg_target {
                            * 0 = by shape */
     int sdpa_persist;     /* attention forward with the TMA producer: 2 = persistent grid, 1 = never, 0 = by shape */
     int sdpa_sw_exp;      /* attention forward: 2 = half the softmax's exponentials by polynomial, 1 = never, 0 = by shape */
+    int sdpa_o_tma;       /* attention forward with the TMA producer: 2 = O through shared memory and TMA stores,
+                           * 1 = never, 0 = by shape */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

@@ -61,6 +61,7 @@ typedef struct sd {
     int l2_heads;                             /* persist: query heads whose K/V share L2 (HD_L2_HEADS) */
     unsigned blocks;                          /* persist: the grid (0: one block a work tile) */
     bool sw_exp;                              /* half the softmax's exponentials on the FMA pipes */
+    bool o_tma;                               /* O through Q's shared memory and TMA stores (HD_O_TMA) */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -299,16 +300,17 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     s->ws = s->sm90 ? loaders(s, t) : 0;
     /* by shape, two computing warpgroups behind the TMA producer run FlashAttention-3's schedule:
      * the producer a whole warpgroup giving its registers away, the two taking turns, each with
-     * its softmax under the previous tile's P·V (bench/NOTES.md #9-#11; at head dims 192 / 256
-     * the producer warpgroup alone measured faster, #13, not yet checked on the GPU as a default) */
+     * its softmax under the previous tile's P·V (bench/NOTES.md #9-#11); at head dim 256 the
+     * producer warpgroup alone (O takes 128 registers: the overlap's second tile spills, #13) */
     bool fa3 = s->ws == 2 && s->bm == 128 && !decode_class(s) && t->sdpa_ws == 0;
+    bool fa3_order = fa3 && dmax <= 192;
     s->tma_wg = s->ws == 2 && s->bm == 128 && (t->sdpa_ws == 4 || fa3);
     if (s->ws == 2 && t->sdpa_ws == 0 && t->sdpa_stages <= 0 && !decode_class(s))
         s->stages = 3; /* the TMA producer runs two tiles ahead (bench/NOTES.md) */
     if (s->sm90) /* 16 rows a computing warp; + the loaders */
         s->warps = s->bm / 16 + (s->ws == 1 || s->tma_wg ? 4 : s->ws == 2 ? 1 : 0);
-    s->pingpong = s->ws && s->bm == 128 && (t->sdpa_pingpong == 2 || (fa3 && t->sdpa_pingpong == 0));
-    s->intra = s->ws && (t->sdpa_intra == 2 || (fa3 && t->sdpa_intra == 0));
+    s->pingpong = s->ws && s->bm == 128 && (t->sdpa_pingpong == 2 || (fa3_order && t->sdpa_pingpong == 0));
+    s->intra = s->ws && (t->sdpa_intra == 2 || (fa3_order && t->sdpa_intra == 0));
     /* decode and one-warpgroup tiles: two blocks an SM (launch bounds cap the registers); never
      * with the cp.async loaders, whose setmaxnreg.inc would wait forever for registers the
      * second block holds */
@@ -365,6 +367,20 @@ static void choose_persist(sd *s, const cg_target *t)
     s->l2_heads = (int)(heads < 1 ? 1 : heads > all ? all : heads);
     int64_t work = (s->Sq + s->bm - 1) / s->bm * all, cap = (int64_t)t->sm_count * blocks_per_sm(s);
     s->blocks = (unsigned)(t->sm_count > 0 && cap < work ? cap : work);
+}
+
+/* O through shared memory and TMA stores (HD_O_TMA): behind the TMA producer, one query head a
+ * row tile, no key split, O of Q's 16-bit type in rows TMA can address (16-byte strides), its
+ * head dim a multiple of 64 no wider than Q's buffer rows. By shape (knob 0) with
+ * FlashAttention-3's schedule (head dims up to 192), where it measured 2-8% faster
+ * (bench/NOTES.md #18). */
+static void choose_o_tma(sd *s, const cg_target *t)
+{
+    const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
+    int64_t dp = (s->D + 63) / 64 * 64;
+    bool fits = s->ws == 2 && s->sm90 && s->pack == 1 && s->split == 1 && o->dtype == T(s, s->in[IR_SDPA_Q])->dtype &&
+                cg_sdpa_rows_ok(o) && s->Dv % 64 == 0 && s->Dv <= dp;
+    s->o_tma = fits && (t->sdpa_o_tma == 2 || (t->sdpa_o_tma == 0 && s->intra && s->pingpong && s->tma_wg));
 }
 
 /* ---- hooks --------------------------------------------------------------------------------- */
@@ -574,8 +590,8 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    s->split, s->min_blocks, s->pingpong, s->intra, s->tma_wg);
     const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
-    base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n",
-                   pair, s->persist, s->persist ? s->l2_heads : 1, s->sw_exp);
+    base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n"
+                   "#define HD_O_TMA %d\n", pair, s->persist, s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -656,18 +672,22 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         return HIPDNN_STATUS_NOT_SUPPORTED;
     device_split(&s, t);
     choose_persist(&s, t);
+    choose_o_tma(&s, t);
     s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
-    int extra = (s.ws == 2 ? 2 + s.persist : 0) + (s.split > 1); /* tensor maps, scratch */
+    int extra = (s.ws == 2 ? 2 + s.persist + s.o_tma : 0) + (s.split > 1); /* tensor maps, scratch */
     if (st == HIPDNN_STATUS_SUCCESS && out->n_args + extra > CG_MAX_ARGS)
         st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS);
     if (st == HIPDNN_STATUS_SUCCESS) {
         if (s.ws == 2) {
-            int maps[3] = {s.in[IR_SDPA_K], s.in[IR_SDPA_V], s.in[IR_SDPA_Q]}; /* Q's: persistent grid */
-            for (int m = 0; m < 2 + s.persist; m++)
-                out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = maps[m],
-                                                    .map = map_of(&s, maps[m], m < 2 ? box_rows(&s) : s.bm)};
+            /* K's, V's, Q's (the persistent grid), O's (HD_O_TMA: 64-row boxes, one a warpgroup) */
+            int maps[4] = {s.in[IR_SDPA_K], s.in[IR_SDPA_V], s.in[IR_SDPA_Q], s.out[IR_SDPA_O]};
+            int rows[4] = {box_rows(&s), box_rows(&s), s.bm, 64};
+            for (int m = 0; m < 4; m++)
+                if (m < 2 || (m == 2 && s.persist) || (m == 3 && s.o_tma))
+                    out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = maps[m],
+                                                        .map = map_of(&s, maps[m], rows[m])};
         }
         if (s.split > 1)
             out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};

@@ -26,7 +26,8 @@
  * (0, 1, 2): whether its two computing warpgroups take turns; jit.sdpa_intra (0, 1, 2): whether
  * each runs a tile's softmax under the previous tile's P·V (FlashAttention-3's order);
  * jit.sdpa_persist (0, 1, 2): a persistent grid behind the TMA producer; jit.sdpa_sw_exp (0, 1, 2):
- * half the softmax's exponentials on the FMA pipes;
+ * half the softmax's exponentials on the FMA pipes; jit.sdpa_o_tma (0, 1, 2): O stored through
+ * shared memory by TMA;
  * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
  * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
  * 0: chosen by shape).
@@ -45,7 +46,7 @@
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
        KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
-       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP };
+       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -122,8 +123,13 @@ static const fe_knob_def jit_knobs[] = {
      .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
     {.id = "jit.sdpa_sw_exp", .description = "attention forward: 2 = half the softmax's exponentials by a polynomial "
      "on the FMA pipes (relative error < 7.5e-5), the others on the special-function unit, for score modifiers "
-     "that keep that unit busy (tanh); 1 or 0 = all on the special-function unit (by shape: not yet measured)",
+     "that keep that unit busy (tanh); 1 or 0 = all on the special-function unit (by shape: the polynomial measured "
+     "slower, bench/NOTES.md)",
      .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+    {.id = "jit.sdpa_o_tma", .description = "attention forward with the TMA producer (jit.sdpa_ws 2 or 4), one query "
+     "head a row tile, no key split, O of Q's type: 2 = each computing warpgroup writes its rows of O over its rows "
+     "of Q's shared-memory buffer and one thread copies them out by TMA, 1 = every thread stores its O values, "
+     "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -153,7 +159,7 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_pack = (int)knobs[KNOB_SDPA_PACK], .sdpa_splits = (int)knobs[KNOB_SDPA_SPLITS],
                      .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG], .sdpa_intra = (int)knobs[KNOB_SDPA_INTRA],
                      .sdpa_persist = (int)knobs[KNOB_SDPA_PERSIST],
-                     .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP]};
+                     .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP], .sdpa_o_tma = (int)knobs[KNOB_SDPA_O_TMA]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

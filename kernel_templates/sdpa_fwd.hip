@@ -47,8 +47,10 @@
  *       carried across them, and the producer copies each work tile's Q (tensor map hd_map_q)
  *       once the computing warps released the last one (Q's own full / empty mbarriers).
  * bench/NOTES.md says which is fastest where (the default on sm_90: the TMA producer, three
- * stages, for two computing warpgroups as a warpgroup with HD_PINGPONG and HD_INTRA; the computing
- * warps' own copies for dense K/V on the decode path).
+ * stages, for two computing warpgroups as a warpgroup with HD_PINGPONG and HD_INTRA and O stored
+ * through shared memory by TMA (HD_O_TMA); the computing warps' own copies for dense K/V on the
+ * decode path). The softmax is compiled twice, with and without the per-element masks
+ * (hd_softmax_p_<CUT>): only the tiles a mask cuts pay for them.
  * Decode (short queries, long keys): HD_PACK query heads that share a K/V head fill one
  * block's rows (packed row p is query row p / HD_PACK of head h0 + p % HD_PACK: GQA 32:8 at
  * Sq = 16 is one 64-row tile that reads its K/V once), and HD_SPLIT blocks share each row's keys
@@ -74,6 +76,11 @@
  *           HD_SW_EXP                   1: half the softmax's exponentials by hd_exp2_poly (FMA pipes), the
  *                                       others on the special-function unit, which a tanh per score
  *                                       (softcap) already keeps busy
+ *           HD_O_TMA                    O through shared memory and TMA stores (HD_WS 2, HD_SM90, HD_PACK 1,
+ *                                       HD_SPLIT 1, O of Q's 16-bit type, HD_DVP <= HD_DP): each computing
+ *                                       warpgroup writes its rows of O over its own rows of Q's buffer;
+ *                                       kernel parameter hd_map_o after the others: O's tensor map, dims
+ *                                       (DV, H, S, B), boxes of 64 columns x 64 rows
  *           HD_PERSIST, HD_L2_HEADS     the persistent grid (HD_WS 2, HD_PACK 1, HD_SPLIT 1, no RNG_DUMP;
  *                                       kernel parameter hd_map_q after hd_map_v: Q's tensor map, dims
  *                                       (D, H, S, B), boxes of 64 columns x HD_BM rows) and its head groups
@@ -160,6 +167,7 @@
 #define HD_PERSIST 0
 #define HD_L2_HEADS 1
 #define HD_SW_EXP 0
+#define HD_O_TMA 0
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -349,6 +357,15 @@ HD_DEVICE void hd_attn_setup_work(hd_attn_blk &k, int w, int item, int n0, hd_u3
     hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, r / size, 0, HD_ARGS);
     k.n0 = n0, k.item = item, k.qbar = qbar, k.ws = 0;
 }
+
+/* The block's item-th work tile: rounds of gridDim.x tiles, every other round walked backwards
+ * (a snake), so a block that took one of the longest tiles of a round takes one of the shortest of
+ * the next and the blocks' shares of a causal grid stay even. */
+HD_DEVICE int hd_work_at(int item)
+{
+    const int g = (int)gridDim.x, x = (int)blockIdx.x;
+    return item * g + (item & 1 ? g - 1 - x : x);
+}
 #endif
 
 /* ---- loads ---------------------------------------------------------------------------------- */
@@ -448,11 +465,14 @@ HD_DEVICE void hd_qk(float (*s)[HD_NS][4], hd_u32 (*qf)[4], hd_u32 sq_, hd_u32 s
     }
 }
 
-/* Scores to the log2 domain with bias, ALiBi and (when `cut`) the masks; then the online
- * softmax: s becomes P (unnormalised, dropout applied), acc's m and l move on, and alpha gets the
- * factor each row's O must be scaled by (hd_rescale_o: O may still be a product in flight). */
-HD_DEVICE void hd_softmax_p(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)[2], const hd_attn_blk &k, int t,
-                            bool cut, int warp, int lane, HD_PARAMS)
+/* Scores to the log2 domain with bias, ALiBi and (CUT: a tile the masks cut) the masks; then the
+ * online softmax: s becomes P (unnormalised, dropout applied), acc's m and l move on, and alpha
+ * gets the factor each row's O must be scaled by (hd_rescale_o: O may still be a product in
+ * flight). CUT is a template argument so that the tiles no mask cuts run without a per-score
+ * test (a run-time flag became a predicated select per score: bench/NOTES.md #17). */
+template <bool CUT>
+HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)[2], const hd_attn_blk &k, int t,
+                             int warp, int lane, HD_PARAMS)
 {
 #pragma unroll
     for (int mi = 0; mi < HD_MW; mi++)
@@ -477,7 +497,7 @@ HD_DEVICE void hd_softmax_p(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)
                 x += k.slope2 * (float)(j - i);
 #endif
                 (void)i, (void)j, (void)h;
-                if (cut && hd_masked(k, i, j))
+                if (CUT && hd_masked(k, i, j))
                     x = HD_NEG_INF;
                 s[mi][ni][e] = x;
             }
@@ -519,6 +539,16 @@ HD_DEVICE void hd_softmax_p(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)
                 }
             a.l[mi][r] = a.l[mi][r] * alpha[mi][r] + sum;
         }
+}
+
+/* hd_softmax_p_ for tile t, with the masks where `cut` (hd_tile_cut). */
+HD_DEVICE void hd_softmax_p(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)[2], const hd_attn_blk &k, int t,
+                            bool cut, int warp, int lane, HD_PARAMS)
+{
+    if (cut)
+        hd_softmax_p_<true>(s, a, alpha, k, t, warp, lane, HD_ARGS);
+    else
+        hd_softmax_p_<false>(s, a, alpha, k, t, warp, lane, HD_ARGS);
 }
 
 /* O's rows scaled by the softmax's factors. */
@@ -827,10 +857,59 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
         }
 }
 
-/* The epilogue of the computing thread ctid: O and the row statistics, then RNG_DUMP. */
-HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, int ctid, HD_PARAMS)
+#if HD_O_TMA
+/* O through shared memory (HD_O_TMA): each computing warpgroup's 64 rows normalised, rounded to
+ * 16 bits and written over its own rows of Q's buffer (its last Q·Kᵀ has completed; no other
+ * warpgroup reads them) in the 128-byte-swizzle layout of O's tensor map, then one thread copies
+ * them out (boxes of 64 columns x 64 rows; the copy clips rows past Sq) and waits until the copy
+ * has read them. The row statistics as hd_attn_store. */
+HD_DEVICE void hd_attn_store_tma(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, const hd_tmap *mo, int ctid,
+                                 HD_PARAMS)
 {
+    const int warp = ctid >> 5, lane = ctid & 31, wg = warp >> 2;
+#pragma unroll
+    for (int r = 0; r < 2; r++) {
+        const int row = warp * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row);
+        float l = a.l[0][r], m = a.m[0][r];
+        l += hd_shfl_xor(l, 1);
+        l += hd_shfl_xor(l, 2);
+        const float inv = hd_row_final(k.h, m, l, HD_ARGS);
+#pragma unroll
+        for (int no = 0; no < HD_NO; no++) {
+            hd_u32 w;
+            hd_st<HD_O_DT>(&w, 0, a.o[0][no][2 * r] * inv);
+            hd_st<HD_O_DT>(&w, 1, a.o[0][no][2 * r + 1] * inv);
+            asm volatile("st.shared.u32 [%0], %1;" ::"r"(sq_ + hd_wg_off(row, no, HD_BM) + (lane & 3) * 4), "r"(w)
+                         : "memory");
+        }
+        if ((lane & 3) == 0 && i < HD_SQ)
+            hd_row_stats(k.b, k.h, i, m, l, HD_ARGS);
+    }
+    hd_async_fence(); /* written by the threads, read by the tensor-copy engine */
+    asm volatile("bar.sync %0, 128;" ::"r"(4 + wg) : "memory");
+    if ((ctid & 127) == 0) {
+#pragma unroll
+        for (int cb = 0; cb < HD_DV / 64; cb++)
+            asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%1, %2, %3, %4}], [%5];"
+                         ::"l"((hd_u64)mo), "r"(cb * 64), "r"(k.h), "r"(k.m0 + wg * 64), "r"(k.b),
+                         "r"(sq_ + (cb * HD_BM + wg * 64) * 128) : "memory");
+        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
+        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+    }
+}
+#endif
+
+/* The epilogue of the computing thread ctid: O and the row statistics, then RNG_DUMP (sq_: Q's
+ * buffer, mo: O's tensor map; both used with HD_O_TMA only). */
+HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, const hd_tmap *mo, int ctid,
+                              HD_PARAMS)
+{
+#if HD_O_TMA
+    hd_attn_store_tma(a, k, sq_, mo, ctid, HD_ARGS);
+#else
+    (void)sq_, (void)mo;
     hd_attn_store(a, k, ctid, HD_ARGS);
+#endif
 #if HD_RNG_DUMP /* the mask used, for every score of the block's rows (masked or not) */
     for (hd_i64 n = ctid; n < (hd_i64)HD_BM * HD_SKV; n += HD_CTHREADS) {
         int i = k.m0 + (int)(n / HD_SKV), j = (int)(n % HD_SKV);
@@ -1056,19 +1135,26 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #endif
 
 /* The kernels' parameters: the graph's, the TMA producer's tensor maps, the split's scratch. */
-#if HD_WS == 2 && HD_PERSIST
-#define HD_MAPS , const __grid_constant__ hd_tmap hd_map_k, const __grid_constant__ hd_tmap hd_map_v, \
-                const __grid_constant__ hd_tmap hd_map_q
-#elif HD_WS == 2
-#define HD_MAPS , const __grid_constant__ hd_tmap hd_map_k, const __grid_constant__ hd_tmap hd_map_v
+#if HD_WS == 2
+#define HD_MAPS_KV , const __grid_constant__ hd_tmap hd_map_k, const __grid_constant__ hd_tmap hd_map_v
 #else
-#define HD_MAPS
+#define HD_MAPS_KV
 #endif
 #if HD_PERSIST
+#define HD_MAPS_Q , const __grid_constant__ hd_tmap hd_map_q
 #define HD_MAP_Q (&hd_map_q)
 #else
+#define HD_MAPS_Q
 #define HD_MAP_Q ((const hd_tmap *)0)
 #endif
+#if HD_O_TMA
+#define HD_MAPS_O , const __grid_constant__ hd_tmap hd_map_o
+#define HD_MAP_O (&hd_map_o)
+#else
+#define HD_MAPS_O
+#define HD_MAP_O ((const hd_tmap *)0)
+#endif
+#define HD_MAPS HD_MAPS_KV HD_MAPS_Q HD_MAPS_O
 #if HD_SPLIT > 1
 #define HD_KPARAMS HD_PARAMS HD_MAPS, void *hd_ws
 #else
@@ -1082,6 +1168,9 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #endif
 #if HD_PERSIST && (HD_WS != 2 || HD_PACK > 1 || HD_SPLIT > 1 || HD_RNG_DUMP)
 #error "the persistent grid is the TMA producer's, one query head a row tile, no split keys, no RNG_DUMP"
+#endif
+#if HD_O_TMA && (HD_WS != 2 || !HD_SM90 || HD_PACK > 1 || HD_SPLIT > 1 || HD_O_DT != HD_DT || HD_DVP > HD_DP || HD_DV % 64)
+#error "O through TMA: the TMA producer's wgmma loop, one query head a row tile, no split keys, O of Q's type over Q's rows"
 #endif
 
 /* O, m and l of a work tile's rows before its first key. */
@@ -1100,14 +1189,14 @@ HD_DEVICE void hd_acc_init(hd_attn_acc &a)
 
 #if HD_WS == 2
 /* The producer thread's part of the block: the K/V tiles of its work tile; with HD_PERSIST those
- * of every work tile the block takes (blockIdx.x, then every gridDim.x-th), each after the work
+ * of every work tile the block takes (hd_work_at), each after the work
  * tile's Q (one box per 64 columns, once the computing warps released the last one). */
 HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full, hd_u32 empty, hd_u32 qbar,
                            const hd_tmap *mk, const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
 {
 #if HD_PERSIST
-    int n = 0, it = 0;
-    for (int w = blockIdx.x; w < HD_NWORK; w += gridDim.x, it++) {
+    int n = 0;
+    for (int it = 0, w; (w = hd_work_at(it)) < HD_NWORK; it++) {
         hd_attn_setup_work(k, w, it, n, qbar, HD_ARGS);
         hd_mbar_wait(qbar + 8, (it & 1) ^ 1); /* a fresh barrier passes parity 1 */
         hd_mbar_arrive_tx(qbar, (hd_u32)HD_Q_BYTES);
@@ -1123,28 +1212,38 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
 #endif
 }
 
+/* Q's buffer back to the producer (one arrival per computing warp). */
+HD_DEVICE void hd_q_release(hd_u32 qbar, int ctid)
+{
+    __syncwarp();
+    if ((ctid & 31) == 0)
+        hd_mbar_arrive(qbar + 8);
+}
+
 /* The computing warps' part (ctid 0 .. HD_CTHREADS - 1): each work tile's products, softmax and
- * O; with HD_PERSIST Q's buffer goes back to the producer once the work tile's products are done,
- * so the next Q loads under this one's epilogue. */
+ * O (mo: O's tensor map with HD_O_TMA); with HD_PERSIST Q's buffer goes back to the producer once
+ * the work tile's products are done, so the next Q loads under this one's epilogue (with
+ * HD_O_TMA once O, staged in that buffer, has been copied out). */
 HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full, hd_u32 empty,
-                               hd_u32 qbar, int ctid, HD_PARAMS)
+                               hd_u32 qbar, const hd_tmap *mo, int ctid, HD_PARAMS)
 {
 #if HD_PERSIST
-    int n = 0, it = 0;
-    for (int w = blockIdx.x; w < HD_NWORK; w += gridDim.x, it++) {
+    int n = 0;
+    for (int it = 0, w; (w = hd_work_at(it)) < HD_NWORK; it++) {
         hd_attn_setup_work(k, w, it, n, qbar, HD_ARGS);
         hd_acc_init(a);
         hd_ws_consume(a, k, sq_, s_kv, full, empty, ctid, HD_ARGS);
-        __syncwarp();
-        if ((ctid & 31) == 0)
-            hd_mbar_arrive(qbar + 8);
-        hd_attn_finish(a, k, ctid, HD_ARGS);
+        if (!HD_O_TMA)
+            hd_q_release(qbar, ctid);
+        hd_attn_finish(a, k, sq_, mo, ctid, HD_ARGS);
+        if (HD_O_TMA)
+            hd_q_release(qbar, ctid);
         n += k.t_hi - k.t_lo;
     }
 #else
     (void)qbar;
     hd_ws_consume(a, k, sq_, s_kv, full, empty, ctid, HD_ARGS);
-    hd_attn_finish(a, k, ctid, HD_ARGS);
+    hd_attn_finish(a, k, sq_, mo, ctid, HD_ARGS);
 #endif
 }
 #endif
@@ -1188,14 +1287,14 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
             hd_tma_role(k, base, s_kv, full, empty, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-        hd_compute_role(a, k, base, s_kv, full, empty, qbar, tid - 128, HD_ARGS);
+        hd_compute_role(a, k, base, s_kv, full, empty, qbar, HD_MAP_O, tid - 128, HD_ARGS);
     }
 #elif HD_WS == 2
     if (tid >= HD_CTHREADS) { /* the producer warp: one thread issues every copy */
         if (tid == HD_CTHREADS)
             hd_tma_role(k, base, s_kv, full, empty, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
     } else {
-        hd_compute_role(a, k, base, s_kv, full, empty, qbar, tid, HD_ARGS);
+        hd_compute_role(a, k, base, s_kv, full, empty, qbar, HD_MAP_O, tid, HD_ARGS);
     }
 #else
     if (tid < 128) { /* one branch per role: setmaxnreg moves registers to the computing warps */
@@ -1204,12 +1303,12 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
         hd_ws_consume(a, k, base, s_kv, full, empty, tid - 128, HD_ARGS);
-        hd_attn_finish(a, k, tid - 128, HD_ARGS);
+        hd_attn_finish(a, k, base, (const hd_tmap *)0, tid - 128, HD_ARGS);
     }
 #endif
 #else
     hd_attn_mainloop(a, k, base, tid, HD_ARGS);
-    hd_attn_finish(a, k, tid, HD_ARGS);
+    hd_attn_finish(a, k, base, (const hd_tmap *)0, tid, HD_ARGS);
 #endif
 }
 

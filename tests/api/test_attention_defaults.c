@@ -212,7 +212,7 @@ Test(attention_defaults, prefill_gets_the_fa3_schedule)
     cr_expect_eq(ws, 0);
     const char *want[] = {"#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 12\n#define HD_STAGES 3\n",
                           "#define HD_WS 2\n", "#define HD_PACK 1\n#define HD_SPLIT 1\n",
-                          "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n"};
-    expect_defines(src, want, 4, "prefill");
+                          "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n", "#define HD_O_TMA 1\n"};
+    expect_defines(src, want, 5, "prefill");
     free(src);
 }

@@ -454,6 +454,34 @@ Test(gpu_sdpa, persistent_many_tiles)
     gpu_set_knobs(0, NULL, NULL);
 }
 
+/* O through shared memory and TMA stores (jit.sdpa_o_tma 2): one and two computing warpgroups
+ * (head dims 64 and 128; 192 with Dv 128), one block a work tile and the persistent grid, the
+ * producer a warp or a warpgroup; row counts off the 64-row boxes (Sq 1, < 64, between tiles:
+ * the copy clips the rows past Sq, whole boxes included), [b,s,h,d] and padded rows, both types,
+ * causal and padding masks, Stats. */
+Test(gpu_sdpa, o_through_tma)
+{
+    static const char *const ids[] = {"jit.sdpa_o_tma", "jit.sdpa_persist", "jit.sdpa_ws"};
+    static const int64_t knobs[][3] = {{2, 0, 0}, {2, 2, 0}, {2, 0, 2}, {2, 2, 4}, {2, 0, 0}, {2, 2, 0}};
+    static const int64_t sq[] = {1, 37, 130, 300, 64, 700};
+    for (int s = 0; s < 6; s++) {
+        gpu_set_knobs(3, ids, knobs[s]);
+        sdpa_case c = random_case();
+        c.D = c.Dv = s == 4 ? 64 : 128, c.stats = true, c.Sq = sq[s], c.Skv = rnd(1, 500);
+        if (s == 5)
+            c.D = 192, c.Dv = 128;
+        if (s == 3)
+            c.B = 2, c.Hq = 40, c.Hk = 10; /* more row tiles than multiprocessors */
+        c.mask = (mask_kind)(s % 3), c.padding = s % 2 == 1;
+        if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
+            c.Skv = c.Sq + rnd(0, 300);
+        char tag[80];
+        snprintf(tag, sizeof tag, "o_tma persist %lld ws %lld", (long long)knobs[s][1], (long long)knobs[s][2]);
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* The loaders of the wgmma loop with two computing warpgroups (head dim 128), with and without
  * their taking turns (jit.sdpa_pingpong) or FlashAttention-3's order (jit.sdpa_intra: softmax(t)
  * under P·V(t - 1)), alone and together, on the persistent grid and one block a work tile

@@ -1,0 +1,21 @@
+#!/usr/bin/env python3
+"""torch_sdpa_once.py B H S D [backend] — a few calls of PyTorch's scaled_dot_product_attention
+forward through one backend (cudnn, flash or efficient; default cudnn), non-causal then causal, for
+a profiler to look at (bench/attn_profile.sh): bf16 [b,s,h,d] activations as [b,h,s,d] views, the
+inputs of compare_attention.py. Each mask runs twice; the profiler skips the first.
+"""
+import sys
+import torch
+import torch.nn.functional as F
+from torch.nn.attention import SDPBackend, sdpa_kernel
+
+B, H, S, D = (int(x) for x in sys.argv[1:5])
+backend = {"cudnn": SDPBackend.CUDNN_ATTENTION, "flash": SDPBackend.FLASH_ATTENTION,
+           "efficient": SDPBackend.EFFICIENT_ATTENTION}[sys.argv[5] if len(sys.argv) > 5 else "cudnn"]
+q, k, v = (torch.randn(B, S, H, D, device="cuda", dtype=torch.bfloat16).transpose(1, 2) for _ in range(3))
+torch.cuda.synchronize()
+with sdpa_kernel(backend):
+    for causal in (False, True):
+        for _ in range(2):
+            F.scaled_dot_product_attention(q, k, v, is_causal=causal)
+torch.cuda.synchronize()

@@ -202,12 +202,16 @@ HD_DEVICE void hd_mbar_arrive_tx(hd_u32 bar, hd_u32 bytes)
 {
     asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 }
-/* Waits until the barrier's phase of parity `parity` has completed. */
+/* Waits until the barrier's phase of parity `parity` has completed. The suspend-time hint (10 ms)
+ * lets the hardware park the warp until the phase completes: without it try_wait returns after a
+ * short system-defined time and the loop spins, taking issue slots from the warps that share the
+ * scheduler (the TMA producer's wait for a free stage spun ~250 times a tile: bench/NOTES.md #20). */
 HD_DEVICE void hd_mbar_wait(hd_u32 bar, hd_u32 parity)
 {
     hd_u32 done = 0;
     while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
+        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2, 10000000; "
+                     "selp.u32 %0, 1, 0, p; }"
                      : "=r"(done) : "r"(bar), "r"(parity) : "memory");
 }
 

@@ -73,6 +73,8 @@ typedef struct cg_target {
     int sdpa_sw_exp;      /* attention forward: 2 = half the softmax's exponentials by polynomial, 1 = never, 0 = by shape */
     int sdpa_o_tma;       /* attention forward with the TMA producer: 2 = O through shared memory and TMA stores,
                            * 1 = never, 0 = by shape */
+    int sdpa_l2_ahead;    /* attention forward with the TMA producer, one block a work tile: 2 = prefetch the next
+                           * wave's Q and first K/V tile into L2, 1 = never, 0 = by shape */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

@@ -62,6 +62,7 @@ typedef struct sd {
     unsigned blocks;                          /* persist: the grid (0: one block a work tile) */
     bool sw_exp;                              /* half the softmax's exponentials on the FMA pipes */
     bool o_tma;                               /* O through Q's shared memory and TMA stores (HD_O_TMA) */
+    int l2_ahead;                             /* blocks ahead whose first tiles go to L2 (HD_L2_AHEAD, 0: none) */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -270,9 +271,13 @@ static int loaders(const sd *s, const cg_target *t)
     return s->bm == 64 && s->p->has_right ? 0 : 2;
 }
 
+/* Query rows from which head dim 64 takes 128-row tiles (bench/NOTES.md #21). */
+#define D64_FA3_ROWS 2048
+
 /* Knobs where set; otherwise by head dim (FlashAttention-2's shapes on mma.sync: 4 warps, each
  * two m16 row tiles; 128-key tiles at small head dims, 64 at 128, 64 rows at 256; on wgmma 128
- * rows, 128-key tiles up to head dim 128 and 64 beyond, 64 rows a warpgroup at head dim 64). */
+ * rows, 128-key tiles up to head dim 128 and 64 beyond, 64 rows a warpgroup at head dim 64 below
+ * D64_FA3_ROWS query rows). */
 static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
 {
     int64_t dmax = s->D > s->Dv ? s->D : s->Dv;
@@ -295,8 +300,11 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
         s->bn = 128; /* wgmma: 128-key tiles at head dims 64 and 128 */
     if (s->sm90 && t->sdpa_block_m <= 0 && !decode_class(s) && dmax > 128)
         s->bm = 128; /* 192 / 256: two warpgroups of 64 rows, 64-key tiles (O takes 96 / 128 registers) */
-    if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64)
-        s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64; /* one warpgroup, two blocks an SM */
+    /* head dim 64: one warpgroup, two blocks an SM for short queries (one block's start and end
+     * under the other's loop); from 2048 query rows the FA3 schedule's 128 x 128 tiles
+     * (bench/NOTES.md #21) */
+    if (s->sm90 && t->sdpa_block_m <= 0 && dmax <= 64 && (decode_class(s) || s->Sq < D64_FA3_ROWS))
+        s->bm = 64, s->bn = t->sdpa_block_n > 0 ? s->bn : 64;
     s->ws = s->sm90 ? loaders(s, t) : 0;
     /* by shape, two computing warpgroups behind the TMA producer run FlashAttention-3's schedule:
      * the producer a whole warpgroup giving its registers away, the two taking turns, each with
@@ -311,10 +319,11 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
         s->warps = s->bm / 16 + (s->ws == 1 || s->tma_wg ? 4 : s->ws == 2 ? 1 : 0);
     s->pingpong = s->ws && s->bm == 128 && (t->sdpa_pingpong == 2 || (fa3_order && t->sdpa_pingpong == 0));
     s->intra = s->ws && (t->sdpa_intra == 2 || (fa3_order && t->sdpa_intra == 0));
-    /* decode and one-warpgroup tiles: two blocks an SM (launch bounds cap the registers); never
-     * with the cp.async loaders, whose setmaxnreg.inc would wait forever for registers the
-     * second block holds */
-    s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 256 && s->ws != 1 && !s->tma_wg ? 2 : 1;
+    /* decode and one-warpgroup tiles: two blocks an SM (launch bounds cap the registers at
+     * 65536 / (2 · threads): at most 192 threads keep the 168 a 128-key wgmma tile needs; with 256
+     * ptxas fails to allocate, found by gpu_sdpa/knobs_every_tile_shape); never with the cp.async
+     * loaders, whose setmaxnreg.inc would wait forever for registers the second block holds */
+    s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 192 && s->ws != 1 && !s->tma_wg ? 2 : 1;
     int cap = cg_sdpa_smem_cap(t);
     while (smem_bytes(s) > cap && s->stages > 2)
         s->stages--;
@@ -381,6 +390,17 @@ static void choose_o_tma(sd *s, const cg_target *t)
     bool fits = s->ws == 2 && s->sm90 && s->pack == 1 && s->split == 1 && o->dtype == T(s, s->in[IR_SDPA_Q])->dtype &&
                 cg_sdpa_rows_ok(o) && s->Dv % 64 == 0 && s->Dv <= dp;
     s->o_tma = fits && (t->sdpa_o_tma == 2 || (t->sdpa_o_tma == 0 && s->intra && s->pingpong && s->tma_wg));
+}
+
+/* The L2 prefetch one wave ahead (HD_L2_AHEAD = the blocks the device's multiprocessors hold at
+ * once): behind the TMA producer on one block a work tile, one query head a row tile, no key
+ * split, the device known. By shape (knob 0) with FlashAttention-3's schedule, where it measured
+ * even to +2.6% (causal; bench/NOTES.md #22). */
+static void choose_l2_ahead(sd *s, const cg_target *t)
+{
+    bool fits = s->ws == 2 && !s->persist && s->pack == 1 && s->split == 1 && t->sm_count > 0;
+    bool by_shape = t->sdpa_l2_ahead == 0 && s->intra && s->pingpong && s->tma_wg;
+    s->l2_ahead = fits && (t->sdpa_l2_ahead == 2 || by_shape) ? t->sm_count * blocks_per_sm(s) : 0;
 }
 
 /* ---- hooks --------------------------------------------------------------------------------- */
@@ -591,7 +611,8 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
     const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
     base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n"
-                   "#define HD_O_TMA %d\n", pair, s->persist, s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma);
+                   "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n", pair, s->persist, s->persist ? s->l2_heads : 1,
+                   s->sw_exp, s->o_tma, s->l2_ahead);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -673,19 +694,22 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     device_split(&s, t);
     choose_persist(&s, t);
     choose_o_tma(&s, t);
+    choose_l2_ahead(&s, t);
     s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
-    int extra = (s.ws == 2 ? 2 + s.persist + s.o_tma : 0) + (s.split > 1); /* tensor maps, scratch */
+    bool q_map = s.persist || s.l2_ahead > 0;
+    int extra = (s.ws == 2 ? 2 + q_map + s.o_tma : 0) + (s.split > 1); /* tensor maps, scratch */
     if (st == HIPDNN_STATUS_SUCCESS && out->n_args + extra > CG_MAX_ARGS)
         st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS);
     if (st == HIPDNN_STATUS_SUCCESS) {
         if (s.ws == 2) {
-            /* K's, V's, Q's (the persistent grid), O's (HD_O_TMA: 64-row boxes, one a warpgroup) */
+            /* K's, V's, Q's (the persistent grid, the L2 prefetch), O's (HD_O_TMA: 64-row boxes, one a
+             * warpgroup) */
             int maps[4] = {s.in[IR_SDPA_K], s.in[IR_SDPA_V], s.in[IR_SDPA_Q], s.out[IR_SDPA_O]};
             int rows[4] = {box_rows(&s), box_rows(&s), s.bm, 64};
             for (int m = 0; m < 4; m++)
-                if (m < 2 || (m == 2 && s.persist) || (m == 3 && s.o_tma))
+                if (m < 2 || (m == 2 && q_map) || (m == 3 && s.o_tma))
                     out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = maps[m],
                                                         .map = map_of(&s, maps[m], rows[m])};
         }

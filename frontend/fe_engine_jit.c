@@ -27,7 +27,7 @@
  * each runs a tile's softmax under the previous tile's P·V (FlashAttention-3's order);
  * jit.sdpa_persist (0, 1, 2): a persistent grid behind the TMA producer; jit.sdpa_sw_exp (0, 1, 2):
  * half the softmax's exponentials on the FMA pipes; jit.sdpa_o_tma (0, 1, 2): O stored through
- * shared memory by TMA;
+ * shared memory by TMA; jit.sdpa_l2_ahead (0, 1, 2): the next wave's first tiles prefetched into L2;
  * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
  * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
  * 0: chosen by shape).
@@ -46,7 +46,7 @@
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
        KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
-       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA };
+       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -130,6 +130,10 @@ static const fe_knob_def jit_knobs[] = {
      "head a row tile, no key split, O of Q's type: 2 = each computing warpgroup writes its rows of O over its rows "
      "of Q's shared-memory buffer and one thread copies them out by TMA, 1 = every thread stores its O values, "
      "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+    {.id = "jit.sdpa_l2_ahead", .description = "attention forward with the TMA producer, one block a work tile, one "
+     "query head a row tile, no key split: 2 = the producer prefetches into L2 the Q tile and first K/V tile of the "
+     "block one wave of multiprocessors ahead in launch order, so that block's start waits on L2; 1 = never, "
+     "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -159,7 +163,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_pack = (int)knobs[KNOB_SDPA_PACK], .sdpa_splits = (int)knobs[KNOB_SDPA_SPLITS],
                      .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG], .sdpa_intra = (int)knobs[KNOB_SDPA_INTRA],
                      .sdpa_persist = (int)knobs[KNOB_SDPA_PERSIST],
-                     .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP], .sdpa_o_tma = (int)knobs[KNOB_SDPA_O_TMA]};
+                     .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP], .sdpa_o_tma = (int)knobs[KNOB_SDPA_O_TMA],
+                     .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -224,3 +224,11 @@ HD_DEVICE void hd_tma_load4(hd_u32 dst, const hd_tmap *map, hd_u32 bar, int c0, 
                  " [%0], [%1, {%2, %3, %4, %5}], [%6];"
                  ::"r"(dst), "l"((hd_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(bar) : "memory");
 }
+
+/* The box of the rank-4 `map` at coordinates (c0 .. c3) fetched into L2 only (no shared memory, no
+ * barrier): a later copy of it then comes from L2. */
+HD_DEVICE void hd_tma_prefetch4(const hd_tmap *map, int c0, int c1, int c2, int c3)
+{
+    asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];"
+                 ::"l"((hd_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(c3) : "memory");
+}

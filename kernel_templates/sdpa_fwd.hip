@@ -81,6 +81,10 @@
  *                                       warpgroup writes its rows of O over its own rows of Q's buffer;
  *                                       kernel parameter hd_map_o after the others: O's tensor map, dims
  *                                       (DV, H, S, B), boxes of 64 columns x 64 rows
+ *           HD_L2_AHEAD                 > 0 (one block a work tile, HD_WS 2, HD_PACK 1, HD_SPLIT 1): the producer
+ *                                       prefetches into L2 the Q tile and first K/V tile of the block
+ *                                       HD_L2_AHEAD blocks on (about the one that takes this multiprocessor
+ *                                       next); kernel parameter hd_map_q as with HD_PERSIST
  *           HD_PERSIST, HD_L2_HEADS     the persistent grid (HD_WS 2, HD_PACK 1, HD_SPLIT 1, no RNG_DUMP;
  *                                       kernel parameter hd_map_q after hd_map_v: Q's tensor map, dims
  *                                       (D, H, S, B), boxes of 64 columns x HD_BM rows) and its head groups
@@ -168,6 +172,7 @@
 #define HD_L2_HEADS 1
 #define HD_SW_EXP 0
 #define HD_O_TMA 0
+#define HD_L2_AHEAD 0
 HD_DEVICE hd_i64 hd_q_off(int b, int h, int i, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SQ + i) * HD_D; }
 HD_DEVICE hd_i64 hd_k_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_D; }
 HD_DEVICE hd_i64 hd_v_off(int b, int h, int j, HD_PARAMS) { return ((hd_i64)(b * HD_HQ + h) * HD_SKV + j) * HD_DV; }
@@ -950,14 +955,44 @@ HD_DEVICE void hd_ws_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_
 }
 
 #if HD_WS == 2
+#if HD_L2_AHEAD
+/* Into L2, HD_L2_AHEAD blocks ahead in launch order (about the block that takes this
+ * multiprocessor's turn next): that block's Q tile and first K/V tile, so that its start waits on
+ * L2, not on memory. */
+HD_DEVICE void hd_prefetch_ahead(const hd_tmap *mk, const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
+{
+    const unsigned gx = gridDim.x, gy = gridDim.y;
+    const unsigned l = blockIdx.x + gx * (blockIdx.y + gy * blockIdx.z) + HD_L2_AHEAD;
+    if (l >= gx * gy * gridDim.z)
+        return;
+    hd_attn_blk n;
+    hd_attn_setup_at(n, (int)(l / gx / gy), (int)(l / gx % gy), (int)(l % gx), 0, HD_ARGS);
+#pragma unroll
+    for (int cb = 0; cb < HD_D / 64; cb++)
+        hd_tma_prefetch4(mq, cb * 64, n.h, n.m0, n.b);
+    for (int r = 0, j0 = n.t_lo * HD_BN; n.t_lo < n.t_hi && r < HD_BN && j0 + r < n.skv; r += HD_BOX_ROWS) {
+        int c1, c2, c3;
+        hd_k_at(n.b, n.h, j0 + r, c1, c2, c3, HD_ARGS);
+#pragma unroll
+        for (int cb = 0; cb < HD_D / 64; cb++)
+            hd_tma_prefetch4(mk, cb * 64, c1, c2, c3);
+        hd_v_at(n.b, n.h, j0 + r, c1, c2, c3, HD_ARGS);
+#pragma unroll
+        for (int cb = 0; cb < HD_DV / 64; cb++)
+            hd_tma_prefetch4(mv, cb * 64, c1, c2, c3);
+    }
+}
+#endif
+
 /* The TMA producer (one thread): tile n of the block into stage n % HD_STAGES once the computing
  * warps released it, as boxes of HD_BOX_ROWS rows x 64 columns of K and V at the coordinates the
  * hooks give (hd_k_at / hd_v_at: dense rows, or a page of a paged cache); `full` completes with
  * the bytes of the boxes issued. Boxes wholly past the batch's keys are not copied (a paged
  * table may end there): the consumers zero V's rows past skv (hd_zero_v_tail). */
 HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_u32 empty, const hd_tmap *mk,
-                              const hd_tmap *mv, HD_PARAMS)
+                              const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
 {
+    (void)mq;
     const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
     for (int i = 0; i < k.t_hi - k.t_lo; i++) {
         const int n = k.n0 + i, st = n % HD_STAGES, j0 = (k.t_lo + i) * HD_BN;
@@ -977,6 +1012,10 @@ HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd
             for (int cb = 0; cb < HD_DV / 64; cb++)
                 hd_tma_load4(sv + (cb * HD_BN + r) * 128, mv, bar, cb * 64, c1, c2, c3);
         }
+#if HD_L2_AHEAD
+        if (i == 0) /* once the block's own first tile is on its way */
+            hd_prefetch_ahead(mk, mv, mq, HD_ARGS);
+#endif
     }
 }
 
@@ -1140,7 +1179,7 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #else
 #define HD_MAPS_KV
 #endif
-#if HD_PERSIST
+#if HD_PERSIST || HD_L2_AHEAD
 #define HD_MAPS_Q , const __grid_constant__ hd_tmap hd_map_q
 #define HD_MAP_Q (&hd_map_q)
 #else
@@ -1168,6 +1207,9 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #endif
 #if HD_PERSIST && (HD_WS != 2 || HD_PACK > 1 || HD_SPLIT > 1 || HD_RNG_DUMP)
 #error "the persistent grid is the TMA producer's, one query head a row tile, no split keys, no RNG_DUMP"
+#endif
+#if HD_L2_AHEAD && (HD_WS != 2 || HD_PERSIST || HD_PACK > 1 || HD_SPLIT > 1)
+#error "the L2 prefetch ahead is the TMA producer's on one block a work tile, one query head a row tile, no split keys"
 #endif
 #if HD_O_TMA && (HD_WS != 2 || !HD_SM90 || HD_PACK > 1 || HD_SPLIT > 1 || HD_O_DT != HD_DT || HD_DVP > HD_DP || HD_DV % 64)
 #error "O through TMA: the TMA producer's wgmma loop, one query head a row tile, no split keys, O of Q's type over Q's rows"
@@ -1203,12 +1245,12 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
 #pragma unroll
         for (int cb = 0; cb < HD_D / 64; cb++)
             hd_tma_load4(sq_ + cb * HD_BM * 128, mq, qbar, cb * 64, k.h, k.m0, k.b);
-        hd_tma_produce(k, s_kv, full, empty, mk, mv, HD_ARGS);
+        hd_tma_produce(k, s_kv, full, empty, mk, mv, mq, HD_ARGS);
         n += k.t_hi - k.t_lo;
     }
 #else
-    (void)sq_, (void)qbar, (void)mq;
-    hd_tma_produce(k, s_kv, full, empty, mk, mv, HD_ARGS);
+    (void)sq_, (void)qbar;
+    hd_tma_produce(k, s_kv, full, empty, mk, mv, mq, HD_ARGS);
 #endif
 }
 

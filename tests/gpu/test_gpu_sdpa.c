@@ -454,6 +454,18 @@ Test(gpu_sdpa, persistent_many_tiles)
     gpu_set_knobs(0, NULL, NULL);
 }
 
+/* Head dim 64 from 2048 query rows takes the FA3 schedule's 128 x 128 tiles by default (below,
+ * one 64-row warpgroup): causal, and padding with per-batch lengths and Stats, both types. */
+Test(gpu_sdpa, head_dim_64_long_queries)
+{
+    for (int s = 0; s < 2; s++) {
+        sdpa_case c = random_case();
+        c.B = 1, c.Hq = 2, c.Hk = s ? 1 : 2, c.D = c.Dv = 64, c.Sq = rnd(2048, 2300), c.Skv = rnd(2048, 2300);
+        c.mask = s ? M_NONE : M_CAUSAL, c.padding = s == 1, c.stats = true;
+        run(c, s ? "d64 long padding" : "d64 long causal");
+    }
+}
+
 /* O through shared memory and TMA stores (jit.sdpa_o_tma 2): one and two computing warpgroups
  * (head dims 64 and 128; 192 with Dv 128), one block a work tile and the persistent grid, the
  * producer a warp or a warpgroup; row counts off the 64-row boxes (Sq 1, < 64, between tiles:

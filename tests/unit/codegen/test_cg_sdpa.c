@@ -38,6 +38,7 @@ typedef struct variant {
     int bn;        /* jit.sdpa_block_n (0: default) */
     bool o_tma;    /* jit.sdpa_o_tma 2 */
     bool persist;  /* jit.sdpa_persist 2 */
+    bool l2_ahead; /* jit.sdpa_l2_ahead 2 */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -149,7 +150,8 @@ static int emit_and_compile(const variant *v, const char *what)
         cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0,
                        .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong,
                        .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0,
-                       .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist ? 2 : 0};
+                       .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist ? 2 : 0,
+                       .sdpa_l2_ahead = v->l2_ahead ? 2 : 0};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -206,15 +208,15 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
 /* The options: bias, ALiBi (causal), dropout, sink, scale tensor, GQA + BSHD, paged K/V, Dv != D,
  * custom dropout and Philox dropout with RNG_DUMP, the warp-specialized wgmma loop, head dims 192
  * and 256 on wgmma, O through TMA stores (one and two computing warpgroups, the persistent grid,
- * Dv < D). */
+ * Dv < D), the L2 prefetch ahead (two and one computing warpgroups, GQA). */
 Test(codegen_sdpa, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
                     .stats = true};
-    variant vs[16];
-    for (int i = 0; i < 16; i++)
+    variant vs[18];
+    for (int i = 0; i < 18; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
@@ -232,11 +234,13 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
     vs[13].D = vs[13].Dv = 128, vs[13].o_tma = true, vs[13].mask = MASK_CAUSAL, vs[13].bshd = true;
     vs[14].o_tma = true, vs[14].persist = true, vs[14].mask = MASK_PADDING, vs[14].sink = true;
     vs[15].D = 192, vs[15].Dv = 128, vs[15].o_tma = true, vs[15].persist = true, vs[15].dt = HIPDNN_DATA_BFLOAT16;
-    const char *names[16] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
+    vs[16].D = vs[16].Dv = 128, vs[16].l2_ahead = true, vs[16].mask = MASK_CAUSAL, vs[16].Hk = 2;
+    vs[17].l2_ahead = true, vs[17].mask = MASK_PADDING, vs[17].bshd = true;
+    const char *names[18] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
                              "custom_dropout_dump", "dropout_dump_wgmma", "warp_specialized", "d256_causal",
                              "d192_paged_padding", "d256_dv64_dropout", "o_tma_causal", "o_tma_persist_d64",
-                             "o_tma_persist_d192_dv128"};
-    for (int i = 0; i < 16; i++)
+                             "o_tma_persist_d192_dv128", "l2_ahead_causal_gqa", "l2_ahead_d64_padding"};
+    for (int i = 0; i < 18; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
@@ -389,9 +393,6 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     ir_graph_free(&g);
 }
 
-/* Head dims 192 and 256 on the prefill path: two 64-row warpgroups behind the TMA producer
- * warpgroup; FlashAttention-3's order and turns at 192, the producer warpgroup alone at 256
- * (bench/NOTES.md #13: there O's 128 registers leave no room for the overlap's second tile). */
 /* The source variant v gets on sm_90 with every knob at its default (the caller frees it). */
 static char *default_source(const variant *v)
 {
@@ -408,17 +409,35 @@ static char *default_source(const variant *v)
     return src;
 }
 
-Test(codegen_sdpa, wide_head_dims_pick_their_schedule)
+/* Head dims on the prefill path: 64 with one warpgroup of 64 rows (two blocks an SM) below 2048
+ * query rows and the FA3 schedule's 128 x 128 tiles from there; 192 and 256 as two 64-row
+ * warpgroups behind the TMA producer warpgroup, FlashAttention-3's order and turns at 192, the
+ * producer warpgroup alone at 256 (bench/NOTES.md #13, #21: at 256 O's 128 registers leave no
+ * room for the overlap's second tile); with the FA3 schedule O leaves by TMA and the next wave's
+ * first tiles are prefetched into L2. */
+Test(codegen_sdpa, head_dims_pick_their_schedule)
 {
-    const int64_t dims[] = {192, 256};
-    const char *const want[] = {"#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n",
-                                "#define HD_PINGPONG 0\n#define HD_INTRA 0\n#define HD_TMA_WG 1\n"};
-    for (int d = 0; d < 2; d++) {
-        variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 16, .Sq = 4096, .Skv = 4096, .D = dims[d], .Dv = dims[d]};
+    struct { int64_t d, sq; const char *tiles, *sched; } cases[] = {
+        {64, 1024, "#define HD_BM 64\n#define HD_BN 64\n#define HD_WARPS 5\n",
+         "#define HD_PINGPONG 0\n#define HD_INTRA 0\n#define HD_TMA_WG 0\n"},
+        {64, 2048, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 12\n",
+         "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n"},
+        {192, 4096, "#define HD_BM 128\n#define HD_BN 64\n#define HD_WARPS 12\n",
+         "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n"},
+        {256, 4096, "#define HD_BM 128\n#define HD_BN 64\n#define HD_WARPS 12\n",
+         "#define HD_PINGPONG 0\n#define HD_INTRA 0\n#define HD_TMA_WG 1\n"}};
+    for (int c = 0; c < 4; c++) {
+        variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 16, .Sq = cases[c].sq, .Skv = cases[c].sq,
+                     .D = cases[c].d, .Dv = cases[c].d};
         char *src = default_source(&v);
-        cr_expect_not_null(strstr(src, "#define HD_BM 128\n#define HD_BN 64\n#define HD_WARPS 12\n"), "D %lld",
-                           (long long)dims[d]);
-        cr_expect_not_null(strstr(src, want[d]), "D %lld: %s", (long long)dims[d], want[d]);
+        cr_expect_not_null(strstr(src, cases[c].tiles), "D %lld Sq %lld: %s", (long long)v.D, (long long)v.Sq,
+                           cases[c].tiles);
+        cr_expect_not_null(strstr(src, cases[c].sched), "D %lld Sq %lld: %s", (long long)v.D, (long long)v.Sq,
+                           cases[c].sched);
+        /* with the FA3 schedule, O through TMA and the L2 prefetch one wave (132 blocks) ahead */
+        bool fa3 = strstr(cases[c].sched, "#define HD_PINGPONG 1") != NULL;
+        cr_expect_eq(strstr(src, "#define HD_O_TMA 1\n#define HD_L2_AHEAD 132\n") != NULL, fa3, "D %lld Sq %lld",
+                     (long long)v.D, (long long)v.Sq);
         free(src);
     }
 }
@@ -561,6 +580,30 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     build_fused(&g, &p, &v);
     cr_expect(!cg_supports_on(&g, &p.k[0], &amd, why, sizeof why));
     cr_expect_not_null(strstr(why, "sm_80"), "%s", why);
+    ir_partition_free(&p);
+    ir_graph_free(&g);
+}
+
+/* A decode-class shape (Sq <= 64) with the knobs' 128 x 128 wgmma tiles of two warpgroups: one
+ * block an SM (two would cap a thread at 128 registers, where ptxas fails to allocate the
+ * tile: gpu_sdpa/knobs_every_tile_shape found it), and it compiles. */
+Test(codegen_sdpa, decode_with_wide_tiles_compiles, .timeout = 300)
+{
+    variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 8, .Hk = 4, .Sq = 40, .Skv = 300, .D = 128, .Dv = 128,
+                 .stats = true, .bshd = true, .mask = MASK_PADDING};
+    ir_graph g;
+    build(&g, &v);
+    ir_partition p;
+    one_supported_kernel(&g, &p, "decode_wide_tiles");
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_ws = 3, .sdpa_stages = 3,
+                   .sdpa_block_n = 128, .sdpa_block_m = 128, .sdpa_warps = 8};
+    cg_kernel k;
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 8\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_MIN_BLOCKS 1\n"));
+    if (have_compiler())
+        cr_expect_eq(compile_emitted(&k, "decode_wide_tiles"), 1, "compiles for sm_90a");
+    cg_kernel_free(&k);
     ir_partition_free(&p);
     ir_graph_free(&g);
 }

@@ -389,9 +389,10 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
 
 int main(int argc, char **argv)
 {
-    static const int64_t shapes[][4] = {{16, 16, 1024, 64}, {8, 16, 2048, 128}, {4, 16, 4096, 128},
-                                        {2, 16, 8192, 128}, {1, 32, 16384, 128}, {4, 32, 4096, 64},
-                                        {2, 16, 4096, 256}};
+    /* the standard list: D=128 at S = 1k .. 16k (the range), D=64, 192 and 256 */
+    static const int64_t shapes[][4] = {{16, 16, 1024, 64}, {16, 16, 1024, 128}, {8, 16, 2048, 128},
+                                        {4, 16, 4096, 128}, {2, 16, 8192, 128}, {1, 32, 16384, 128},
+                                        {4, 32, 4096, 64}, {4, 16, 4096, 192}, {2, 16, 4096, 256}};
     bool backward = argc > 1 && strcmp(argv[1], "--backward") == 0;
     bool decode = argc > 1 && strcmp(argv[1], "--decode") == 0;
     softcap = argc > 1 && strcmp(argv[1], "--softcap") == 0;

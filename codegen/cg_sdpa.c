@@ -378,6 +378,10 @@ static void choose_persist(sd *s, const cg_target *t)
     s->blocks = (unsigned)(t->sm_count > 0 && cap < work ? cap : work);
 }
 
+/* Whether the kernel runs FlashAttention-3's schedule (the producer warpgroup, the two computing
+ * warpgroups taking turns, each in FA3's order): the defaults of HD_O_TMA and HD_L2_AHEAD. */
+static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma_wg; }
+
 /* O through shared memory and TMA stores (HD_O_TMA): behind the TMA producer, one query head a
  * row tile, no key split, O of Q's 16-bit type in rows TMA can address (16-byte strides), its
  * head dim a multiple of 64 no wider than Q's buffer rows. By shape (knob 0) with
@@ -389,7 +393,7 @@ static void choose_o_tma(sd *s, const cg_target *t)
     int64_t dp = (s->D + 63) / 64 * 64;
     bool fits = s->ws == 2 && s->sm90 && s->pack == 1 && s->split == 1 && o->dtype == T(s, s->in[IR_SDPA_Q])->dtype &&
                 cg_sdpa_rows_ok(o) && s->Dv % 64 == 0 && s->Dv <= dp;
-    s->o_tma = fits && (t->sdpa_o_tma == 2 || (t->sdpa_o_tma == 0 && s->intra && s->pingpong && s->tma_wg));
+    s->o_tma = fits && (t->sdpa_o_tma == 2 || (t->sdpa_o_tma == 0 && fa3_schedule(s)));
 }
 
 /* The L2 prefetch one wave ahead (HD_L2_AHEAD = the blocks the device's multiprocessors hold at
@@ -399,7 +403,7 @@ static void choose_o_tma(sd *s, const cg_target *t)
 static void choose_l2_ahead(sd *s, const cg_target *t)
 {
     bool fits = s->ws == 2 && !s->persist && s->pack == 1 && s->split == 1 && t->sm_count > 0;
-    bool by_shape = t->sdpa_l2_ahead == 0 && s->intra && s->pingpong && s->tma_wg;
+    bool by_shape = t->sdpa_l2_ahead == 0 && fa3_schedule(s);
     s->l2_ahead = fits && (t->sdpa_l2_ahead == 2 || by_shape) ? t->sm_count * blocks_per_sm(s) : 0;
 }
 

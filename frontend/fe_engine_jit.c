@@ -56,7 +56,9 @@ static const int64_t sdpa_block_m[] = {0, 64, 128};
 static const int64_t sdpa_block_n[] = {0, 32, 64, 128};
 static const int64_t sdpa_warps[] = {0, 4, 8};
 static const int64_t sdpa_stages[] = {0, 2, 3, 4};
-static const int64_t sdpa_pack[] = {0, 1, 2};
+/* The attention knobs' three states: 0 = by shape, 1 = never, 2 = always (where it fits). */
+static const int64_t tri_state[] = {0, 1, 2};
+#define TRI_STATE .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = tri_state, .n_valid = 3
 static const int64_t sdpa_ws[] = {0, 1, 2, 3, 4};
 static const int64_t sdpa_splits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
 static const int64_t sdpa_wgmma[] = {0, 1};
@@ -103,37 +105,37 @@ static const fe_knob_def jit_knobs[] = {
      .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_wgmma, .n_valid = 2},
     {.id = "jit.sdpa_pack", .description = "attention forward: 2 packs the query heads that share a K/V head "
      "into one block's rows (GQA decode), 1 never, 0 = by shape (Sq <= 64)",
-     .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+     TRI_STATE},
     {.id = "jit.sdpa_splits", .description = "attention forward: blocks that split each row's keys (flash-decoding, "
      "then a combine launch); 0 = by shape (Sq <= 64 and too few blocks), 1 = no split; at most twice the "
      "shape's choice (the workspace is sized from the shapes)",
      .min = 0, .max = 128, .stride = 1, .dflt = 0, .valid = sdpa_splits, .n_valid = 9},
     {.id = "jit.sdpa_pingpong", .description = "attention forward on sm_90 with loaders (jit.sdpa_ws 1 or 2) and two "
      "computing warpgroups: 2 = they take turns issuing Q·Kᵀ (one's softmax under the other's products), 1 = never, "
-     "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+     "0 = by shape", TRI_STATE},
     {.id = "jit.sdpa_intra", .description = "attention forward on sm_90 with loaders (jit.sdpa_ws 1 or 2): 2 = each "
      "computing warpgroup issues Q·Kᵀ of tile t with P·V of tile t - 1 and runs tile t's softmax under P·V "
      "(FlashAttention-3's order; with jit.sdpa_pingpong 2 the warpgroups take turns issuing the pair), "
      "1 = never, 0 = by shape",
-     .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+     TRI_STATE},
     {.id = "jit.sdpa_persist", .description = "attention forward with the TMA producer (jit.sdpa_ws 2 or 4), one query "
      "head a row tile, no key split: 2 = a persistent grid (one block a multiprocessor walks the work tiles, longest "
      "first within groups of heads whose K/V share L2; the producer copies the next tile's Q under this one's "
      "epilogue), 1 or 0 = one block a work tile (by shape: the persistent grid measured no faster, bench/NOTES.md)",
-     .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+     TRI_STATE},
     {.id = "jit.sdpa_sw_exp", .description = "attention forward: 2 = half the softmax's exponentials by a polynomial "
      "on the FMA pipes (relative error < 7.5e-5), the others on the special-function unit, for score modifiers "
      "that keep that unit busy (tanh); 1 or 0 = all on the special-function unit (by shape: the polynomial measured "
      "slower, bench/NOTES.md)",
-     .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+     TRI_STATE},
     {.id = "jit.sdpa_o_tma", .description = "attention forward with the TMA producer (jit.sdpa_ws 2 or 4), one query "
      "head a row tile, no key split, O of Q's type: 2 = each computing warpgroup writes its rows of O over its rows "
      "of Q's shared-memory buffer and one thread copies them out by TMA, 1 = every thread stores its O values, "
-     "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+     "0 = by shape", TRI_STATE},
     {.id = "jit.sdpa_l2_ahead", .description = "attention forward with the TMA producer, one block a work tile, one "
      "query head a row tile, no key split: 2 = the producer prefetches into L2 the Q tile and first K/V tile of the "
      "block one wave of multiprocessors ahead in launch order, so that block's start waits on L2; 1 = never, "
-     "0 = by shape", .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = sdpa_pack, .n_valid = 3},
+     "0 = by shape", TRI_STATE},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 

@@ -955,6 +955,40 @@ HD_DEVICE void hd_ws_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_
 }
 
 #if HD_WS == 2
+/* The boxes (HD_BOX_ROWS rows x 64 columns) of K/V tile j0 / HD_BN that hold keys of the batch:
+ * boxes wholly past them are not copied (a paged table may end there). */
+HD_DEVICE int hd_tile_boxes(const hd_attn_blk &k, int j0)
+{
+    return min(HD_BN / HD_BOX_ROWS, (k.skv - j0 + HD_BOX_ROWS - 1) / HD_BOX_ROWS);
+}
+
+/* The first `boxes` boxes of K and V from key j0 on, at the coordinates the hooks give (hd_k_at /
+ * hd_v_at: dense rows, or a page of a paged cache): into the stage at sk / sv completing on bar,
+ * or with PREFETCH into L2 only. */
+template <bool PREFETCH>
+HD_DEVICE void hd_kv_boxes(const hd_attn_blk &k, int j0, int boxes, hd_u32 sk, hd_u32 sv, hd_u32 bar,
+                           const hd_tmap *mk, const hd_tmap *mv, HD_PARAMS)
+{
+    for (int x = 0; x < boxes; x++) {
+        const int r = x * HD_BOX_ROWS;
+        int c1, c2, c3;
+        hd_k_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
+#pragma unroll
+        for (int cb = 0; cb < HD_D / 64; cb++)
+            if (PREFETCH)
+                hd_tma_prefetch4(mk, cb * 64, c1, c2, c3);
+            else
+                hd_tma_load4(sk + (cb * HD_BN + r) * 128, mk, bar, cb * 64, c1, c2, c3);
+        hd_v_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
+#pragma unroll
+        for (int cb = 0; cb < HD_DV / 64; cb++)
+            if (PREFETCH)
+                hd_tma_prefetch4(mv, cb * 64, c1, c2, c3);
+            else
+                hd_tma_load4(sv + (cb * HD_BN + r) * 128, mv, bar, cb * 64, c1, c2, c3);
+    }
+}
+
 #if HD_L2_AHEAD
 /* Into L2, HD_L2_AHEAD blocks ahead in launch order (about the block that takes this
  * multiprocessor's turn next): that block's Q tile and first K/V tile, so that its start waits on
@@ -970,17 +1004,9 @@ HD_DEVICE void hd_prefetch_ahead(const hd_tmap *mk, const hd_tmap *mv, const hd_
 #pragma unroll
     for (int cb = 0; cb < HD_D / 64; cb++)
         hd_tma_prefetch4(mq, cb * 64, n.h, n.m0, n.b);
-    for (int r = 0, j0 = n.t_lo * HD_BN; n.t_lo < n.t_hi && r < HD_BN && j0 + r < n.skv; r += HD_BOX_ROWS) {
-        int c1, c2, c3;
-        hd_k_at(n.b, n.h, j0 + r, c1, c2, c3, HD_ARGS);
-#pragma unroll
-        for (int cb = 0; cb < HD_D / 64; cb++)
-            hd_tma_prefetch4(mk, cb * 64, c1, c2, c3);
-        hd_v_at(n.b, n.h, j0 + r, c1, c2, c3, HD_ARGS);
-#pragma unroll
-        for (int cb = 0; cb < HD_DV / 64; cb++)
-            hd_tma_prefetch4(mv, cb * 64, c1, c2, c3);
-    }
+    const int j0 = n.t_lo * HD_BN;
+    if (n.t_lo < n.t_hi)
+        hd_kv_boxes<true>(n, j0, hd_tile_boxes(n, j0), 0, 0, 0, mk, mv, HD_ARGS);
 }
 #endif
 
@@ -995,23 +1021,11 @@ HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd
     (void)mq;
     const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
     for (int i = 0; i < k.t_hi - k.t_lo; i++) {
-        const int n = k.n0 + i, st = n % HD_STAGES, j0 = (k.t_lo + i) * HD_BN;
-        const int boxes = min(HD_BN / HD_BOX_ROWS, (k.skv - j0 + HD_BOX_ROWS - 1) / HD_BOX_ROWS);
+        const int n = k.n0 + i, st = n % HD_STAGES, j0 = (k.t_lo + i) * HD_BN, boxes = hd_tile_boxes(k, j0);
         hd_mbar_wait(empty + st * 8, ((n / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
-        const hd_u32 bar = full + st * 8, sk = s_kv + st * stage_bytes, sv = sk + HD_K_BYTES;
+        const hd_u32 bar = full + st * 8, sk = s_kv + st * stage_bytes;
         hd_mbar_arrive_tx(bar, (hd_u32)(boxes * HD_BOX_ROWS * (HD_D + HD_DV) * 2));
-        for (int x = 0; x < boxes; x++) {
-            const int r = x * HD_BOX_ROWS;
-            int c1, c2, c3;
-            hd_k_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
-#pragma unroll
-            for (int cb = 0; cb < HD_D / 64; cb++)
-                hd_tma_load4(sk + (cb * HD_BN + r) * 128, mk, bar, cb * 64, c1, c2, c3);
-            hd_v_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
-#pragma unroll
-            for (int cb = 0; cb < HD_DV / 64; cb++)
-                hd_tma_load4(sv + (cb * HD_BN + r) * 128, mv, bar, cb * 64, c1, c2, c3);
-        }
+        hd_kv_boxes<false>(k, j0, boxes, sk, sk + HD_K_BYTES, bar, mk, mv, HD_ARGS);
 #if HD_L2_AHEAD
         if (i == 0) /* once the block's own first tile is on its way */
             hd_prefetch_ahead(mk, mv, mq, HD_ARGS);

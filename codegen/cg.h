@@ -69,7 +69,7 @@ typedef struct cg_target {
     int sdpa_pingpong;    /* attention forward with loaders: 2 = the computing warpgroups take turns, 1 = never, 0 = by shape */
     int sdpa_intra;       /* attention forward with loaders: 2 = Q·Kᵀ(t) with P·V(t - 1), softmax(t) under P·V, 1 = never,
                            * 0 = by shape */
-    int sdpa_persist;     /* attention forward with the TMA producer: 2 = persistent grid, 1 = never, 0 = by shape */
+    int sdpa_persist;     /* attention forward with the TMA producer: 2 = persistent grid (3: Q in one buffer), 1 = never, 0 = by shape */
     int sdpa_sw_exp;      /* attention forward: 2 = half the softmax's exponentials by polynomial, 1 = never, 0 = by shape */
     int sdpa_o_tma;       /* attention forward with the TMA producer: 2 = O through shared memory and TMA stores,
                            * 1 = never, 0 = by shape */

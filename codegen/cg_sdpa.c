@@ -58,6 +58,9 @@ typedef struct sd {
     int pack;                                 /* query heads per block row set (HD_PACK, 1: none) */
     int split, split_cap;                     /* key splits (HD_SPLIT) and the scratch's room */
     bool persist;                             /* ws 2: a persistent grid walks the work tiles (HD_PERSIST) */
+    int qbuf;                                 /* Q's buffers (HD_QBUF: 2 on the persistent grid where they fit) */
+    int kstages, vstages;                     /* ws 2: the K and V rings (HD_KSTAGES / HD_VSTAGES); else stages */
+    bool kv_apart;                            /* the rings' own barriers (HD_KV_APART: with two Q buffers) */
     int l2_heads;                             /* persist: query heads whose K/V share L2 (HD_L2_HEADS) */
     unsigned blocks;                          /* persist: the grid (0: one block a work tile) */
     bool sw_exp;                              /* half the softmax's exponentials on the FMA pipes */
@@ -221,8 +224,9 @@ static int64_t scratch_of(const sd *s)
 static int smem_bytes(const sd *s)
 {
     int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
-    return 1024 + s->bm * dp * 2 + s->stages * s->bn * (dp + dvp) * 2 /* 1 KB: base alignment */
-           + (s->ws ? s->stages * 16 + 16 : 0);                         /* mbarriers: K/V's, Q's */
+    int ks = s->ws == 2 ? s->kstages : s->stages, vs = s->ws == 2 ? s->vstages : s->stages;
+    return 1024 + s->qbuf * s->bm * dp * 2 + (ks * dp + vs * dvp) * s->bn * 2 /* 1 KB: base alignment */
+           + (s->ws ? (ks + vs) * 16 + s->qbuf * 16 : 0);                   /* mbarriers: K's, V's, Q's */
 }
 
 /* The wgmma products: sm_90, head dims 64, 128, 192 or 256 (whole 128-byte swizzle blocks of 64
@@ -284,6 +288,7 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
     s->bm = dmax > 128 || decode_class(s) ? 64 : 128;
     s->bn = dmax <= 64 && !decode_class(s) ? 128 : 64;
     s->warps = 4;
+    s->qbuf = 1;
     s->stages = decode_class(s) ? 3 : 2; /* decode: 3 stages, two blocks an SM (bench/NOTES.md) */
     if (t->sdpa_block_m > 0)
         s->bm = t->sdpa_block_m;
@@ -325,8 +330,9 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
      * loaders, whose setmaxnreg.inc would wait forever for registers the second block holds */
     s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 192 && s->ws != 1 && !s->tma_wg ? 2 : 1;
     int cap = cg_sdpa_smem_cap(t);
+    s->kstages = s->vstages = s->stages;
     while (smem_bytes(s) > cap && s->stages > 2)
-        s->stages--;
+        s->kstages = s->vstages = --s->stages;
     s->overlap = s->sm90 && !s->ws && s->stages >= 3 && !decode_class(s); /* the stages that fit */
     while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
         s->bn /= 2;
@@ -361,21 +367,32 @@ static void device_split(sd *s, const cg_target *t)
 /* K/V bytes the persistent grid's group of heads may keep in L2 (half of the H200's 50 MB). */
 #define L2_KV_BYTES (24LL << 20)
 
-/* The persistent grid (HD_PERSIST, knob 2; not by shape: no gain measured without a mask,
- * bench/NOTES.md): behind the TMA producer, one query head a row tile, no key split, no RNG_DUMP.
- * Heads go in groups whose K/V fit L2_KV_BYTES together; as many blocks as the device's
- * multiprocessors hold (one a work tile when the device is unknown). */
+/* The persistent grid (HD_PERSIST, knob 2 or 3): behind the TMA producer, one query head a row
+ * tile, no key split, no RNG_DUMP. Q in two buffers (knob 2) where shared memory holds them with
+ * two stages in each of the K and V rings (fewer V stages, then K's, where it must: the next work
+ * tile's Q lands under this one's loop, and the producer runs ahead across work tiles anyway); heads in groups whose K/V fit L2_KV_BYTES
+ * together; as many blocks as the device's multiprocessors hold, at most one a work item (a pair
+ * of row tiles; one a work item when the device is unknown). */
 static void choose_persist(sd *s, const cg_target *t)
 {
     s->persist = s->ws == 2 && s->pack == 1 && s->split == 1 && s->out[IR_SDPA_RNG_DUMP] < 0 &&
-                 t->sdpa_persist == 2;
+                 (t->sdpa_persist == 2 || t->sdpa_persist == 3);
     if (!s->persist)
         return;
+    int cap = cg_sdpa_smem_cap(t);
+    s->qbuf = t->sdpa_persist == 2 ? 2 : 1;
+    while (s->qbuf == 2 && smem_bytes(s) > cap && s->vstages > 2) /* V is needed a tile after K */
+        s->vstages--;
+    while (s->qbuf == 2 && smem_bytes(s) > cap && s->kstages > 2)
+        s->kstages--;
+    if (smem_bytes(s) > cap)
+        s->qbuf = 1, s->kstages = s->vstages = s->stages;
+    s->kv_apart = s->qbuf == 2; /* two stages a ring: K must go back before its tile's P·V */
     int64_t kv = s->Skv * (s->D + s->Dv) * 2, heads = L2_KV_BYTES / (kv > 0 ? kv : 1) * (s->Hq / s->Hk);
     int64_t all = s->B * s->Hq;
     s->l2_heads = (int)(heads < 1 ? 1 : heads > all ? all : heads);
-    int64_t work = (s->Sq + s->bm - 1) / s->bm * all, cap = (int64_t)t->sm_count * blocks_per_sm(s);
-    s->blocks = (unsigned)(t->sm_count > 0 && cap < work ? cap : work);
+    int64_t items = ((s->Sq + s->bm - 1) / s->bm + 1) / 2 * all, most = (int64_t)t->sm_count * blocks_per_sm(s);
+    s->blocks = (unsigned)(t->sm_count > 0 && most < items ? most : items);
 }
 
 /* Whether the kernel runs FlashAttention-3's schedule (the producer warpgroup, the two computing
@@ -612,11 +629,14 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    "#define HD_SPLIT %d\n#define HD_MIN_BLOCKS %d\n#define HD_PINGPONG %d\n#define HD_INTRA %d\n"
                    "#define HD_TMA_WG %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws, s->overlap, s->pack,
                    s->split, s->min_blocks, s->pingpong, s->intra, s->tma_wg);
+    if (s->ws == 2)
+        base_sb_printf(defs, "#define HD_KSTAGES %d\n#define HD_VSTAGES %d\n#define HD_KV_APART %d\n", s->kstages,
+                       s->vstages, s->kv_apart);
     const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
     base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n"
-                   "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n", pair, s->persist, s->persist ? s->l2_heads : 1,
-                   s->sw_exp, s->o_tma, s->l2_ahead);
+                   "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n#define HD_QBUF %d\n", pair, s->persist,
+                   s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma, s->l2_ahead, s->qbuf);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);

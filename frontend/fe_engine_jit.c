@@ -25,7 +25,7 @@
  * loaders (a cp.async warpgroup, a TMA producer warp or warpgroup, or the computing warps); jit.sdpa_pingpong
  * (0, 1, 2): whether its two computing warpgroups take turns; jit.sdpa_intra (0, 1, 2): whether
  * each runs a tile's softmax under the previous tile's P·V (FlashAttention-3's order);
- * jit.sdpa_persist (0, 1, 2): a persistent grid behind the TMA producer; jit.sdpa_sw_exp (0, 1, 2):
+ * jit.sdpa_persist (0 .. 3): a persistent grid behind the TMA producer (3: Q in one buffer); jit.sdpa_sw_exp (0, 1, 2):
  * half the softmax's exponentials on the FMA pipes; jit.sdpa_o_tma (0, 1, 2): O stored through
  * shared memory by TMA; jit.sdpa_l2_ahead (0, 1, 2): the next wave's first tiles prefetched into L2;
  * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
@@ -61,6 +61,7 @@ static const int64_t tri_state[] = {0, 1, 2};
 #define TRI_STATE .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = tri_state, .n_valid = 3
 static const int64_t sdpa_ws[] = {0, 1, 2, 3, 4};
 static const int64_t sdpa_splits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
+static const int64_t sdpa_persist[] = {0, 1, 2, 3};
 static const int64_t sdpa_wgmma[] = {0, 1};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
@@ -119,10 +120,12 @@ static const fe_knob_def jit_knobs[] = {
      "1 = never, 0 = by shape",
      TRI_STATE},
     {.id = "jit.sdpa_persist", .description = "attention forward with the TMA producer (jit.sdpa_ws 2 or 4), one query "
-     "head a row tile, no key split: 2 = a persistent grid (one block a multiprocessor walks the work tiles, longest "
-     "first within groups of heads whose K/V share L2; the producer copies the next tile's Q under this one's "
-     "epilogue), 1 or 0 = one block a work tile (by shape: the persistent grid measured no faster, bench/NOTES.md)",
-     TRI_STATE},
+     "head a row tile, no key split: 2 = a persistent grid (the blocks a device holds at once walk the work tiles in "
+     "static rounds, each round's item a head's longest and shortest row tile, within groups of heads whose K/V "
+     "share L2; Q in two buffers where shared memory holds them with two K/V stages, so the next tile's Q lands "
+     "under this one's loop), 3 = the same with Q in one buffer (the K/V stages kept; the next Q after this tile's "
+     "epilogue), 1 = one block a work tile, 0 = by shape",
+     .min = 0, .max = 3, .stride = 1, .dflt = 0, .valid = sdpa_persist, .n_valid = 4},
     {.id = "jit.sdpa_sw_exp", .description = "attention forward: 2 = half the softmax's exponentials by a polynomial "
      "on the FMA pipes (relative error < 7.5e-5), the others on the special-function unit, for score modifiers "
      "that keep that unit busy (tanh); 1 or 0 = all on the special-function unit (by shape: the polynomial measured "

@@ -42,10 +42,13 @@
  *       once P·V landed). With HD_TMA_WG the producer is a whole warpgroup (warpgroup 0) that
  *       gives its registers away (setmaxnreg 40 / 232): nine warps cap every thread at 168
  *       registers (three warps share a scheduler's quarter of the register file), twelve with
- *       setmaxnreg do not. HD_PERSIST: a persistent grid; each block walks work tiles
- *       (hd_attn_setup_work: longest first within groups of HD_L2_HEADS heads), its K/V pipeline
- *       carried across them, and the producer copies each work tile's Q (tensor map hd_map_q)
- *       once the computing warps released the last one (Q's own full / empty mbarriers).
+ *       setmaxnreg do not. HD_PERSIST: a persistent grid; each block walks work tiles in static
+ *       rounds (hd_work_at: one work item a block a round, an item the longest and the shortest
+ *       row tile of one head, so causal items cost alike; heads in groups of HD_L2_HEADS), its K/V
+ *       pipeline carried across them, and the producer copies each work tile's Q (tensor map
+ *       hd_map_q) into one of HD_QBUF buffers once the computing warps released it (each buffer's
+ *       own full / empty mbarriers): with two, the next tile's Q lands under this one's loop and
+ *       epilogue, which stages O in this one's buffer.
  * bench/NOTES.md says which is fastest where (the default on sm_90: the TMA producer, three
  * stages, for two computing warpgroups as a warpgroup with HD_PINGPONG and HD_INTRA and O stored
  * through shared memory by TMA (HD_O_TMA); the computing warps' own copies for dense K/V on the
@@ -88,6 +91,7 @@
  *           HD_PERSIST, HD_L2_HEADS     the persistent grid (HD_WS 2, HD_PACK 1, HD_SPLIT 1, no RNG_DUMP;
  *                                       kernel parameter hd_map_q after hd_map_v: Q's tensor map, dims
  *                                       (D, H, S, B), boxes of 64 columns x HD_BM rows) and its head groups
+ *           HD_QBUF                     Q's buffers (1; 2 with HD_PERSIST)
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -124,7 +128,7 @@
  *                                       folds into the exponent's FMA
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
  *   grid    (ceil(Sq·HD_PACK / HD_BM)·HD_SPLIT, Hq / HD_PACK, B) (HD_PERSIST: (blocks, 1, 1), any
- *           number of blocks up to HD_NWORK), HD_WARPS·32 threads, HD_SMEM_BYTES
+ *           number of blocks up to HD_NITEM), HD_WARPS·32 threads, HD_SMEM_BYTES
  *           dynamic shared memory; with HD_SPLIT > 1 then hd_sdpa_combine_kernel on
  *           (ceil(B·Hq·Sq / 4)) blocks of 128 threads, scratch B·Hq·Sq·HD_SPLIT·(HD_DV + 2) floats
  *   reference  ir_ref_sdpa_fwd (ir/ir_ref_sdpa.c)
@@ -170,6 +174,7 @@
 #define HD_O_PAIR 0
 #define HD_PERSIST 0
 #define HD_L2_HEADS 1
+#define HD_QBUF 1
 #define HD_SW_EXP 0
 #define HD_O_TMA 0
 #define HD_L2_AHEAD 0
@@ -205,14 +210,23 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #define HD_DVP ((HD_DV + 63) / 64 * 64)
 #define HD_NS (HD_BN / 8)                 /* n8 tiles of S per row tile */
 #define HD_MT ((HD_SQ * HD_PACK + HD_BM - 1) / HD_BM) /* row tiles of a head (group) */
-#define HD_NWORK (HD_MT * HD_B * HD_HQ)   /* HD_PERSIST: work tiles */
+#define HD_NPAIR ((HD_MT + 1) / 2)        /* HD_PERSIST: a head's row tiles in pairs */
+#define HD_NITEM (HD_NPAIR * HD_B * HD_HQ) /* HD_PERSIST: work items (pairs of row tiles) */
 #define HD_NO (HD_DV16 / 8)               /* n8 tiles of O per row tile */
 #define HD_KS (HD_D16 / 16)               /* k16 steps of Q·Kᵀ */
 #define HD_Q_REGS (HD_MW == 1 && HD_D16 <= 128) /* mma.sync: Q fragments stay in registers */
 #define HD_Q_BYTES (HD_BM * HD_DP * 2)
 #define HD_K_BYTES (HD_BN * HD_DP * 2)
 #define HD_V_BYTES (HD_BN * HD_DVP * 2)
-#define HD_SMEM_BYTES (1024 + HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES) + (HD_WS ? HD_STAGES * 16 + 16 : 0))
+#ifndef HD_KSTAGES /* the warp-specialized loops' K and V rings (HD_KV_APART: their own sizes) */
+#define HD_KSTAGES HD_STAGES
+#define HD_VSTAGES HD_STAGES
+#endif
+#ifndef HD_KV_APART
+#define HD_KV_APART 0
+#endif
+#define HD_SMEM_BYTES (1024 + HD_QBUF * HD_Q_BYTES + HD_KSTAGES * HD_K_BYTES + HD_VSTAGES * HD_V_BYTES + \
+                       (HD_WS ? (HD_KSTAGES + HD_VSTAGES) * 16 + HD_QBUF * 16 : 0))
 #define HD_LOG2E 1.4426950408889634f
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
@@ -265,8 +279,8 @@ typedef struct hd_attn_blk {
     int sq, skv, shift;  /* valid rows and keys of this batch; the band's diagonal shift */
     int t_lo, t_hi;      /* K/V tiles [t_lo, t_hi) hold every key a row of the block may see */
     int n0;              /* HD_WS: K/V tiles the block's pipeline passed before this work tile */
-    int item;            /* HD_PERSIST: the block's work tiles before this one (Q's barrier parity) */
-    hd_u32 qbar;         /* HD_PERSIST: Q's `full` mbarrier (its `empty` one follows) */
+    int item;            /* HD_PERSIST: the block's work tiles before this one (Q's buffer, parity) */
+    hd_u32 qbar;         /* HD_PERSIST: the `full` mbarrier of Q's buffer (its `empty` one follows) */
     float scale2;        /* scale · log2(e) */
     float slope2;        /* ALiBi slope · log2(e) */
 } hd_attn_blk;
@@ -350,26 +364,39 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 }
 
 #if HD_PERSIST
-/* Work tile w of HD_NWORK (the persistent grid's order): heads in groups of HD_L2_HEADS (whose
- * K/V stay in L2 together); within a group the row tiles from the last, each across the group's
- * heads, so the longest causal tiles start first (longest-processing-time order). It is the
- * block's work tile number `item`, after n0 K/V tiles of its pipeline; qbar: Q's mbarriers. */
-HD_DEVICE void hd_attn_setup_work(hd_attn_blk &k, int w, int item, int n0, hd_u32 qbar, HD_PARAMS)
+enum { HD_WORK_OK, HD_WORK_SKIP, HD_WORK_END };
+
+/* The block's it-th work tile (head hb = b·HQ + h, row tile x counted from the last): in static
+ * rounds of one work item a block, item `round · gridDim.x + blockIdx.x`, whose two tiles are the
+ * it-th even and odd: row tiles p and MT - 1 - p of one head (under a causal mask the longest and
+ * the shortest: every item costs about MT + 1 tiles, the blocks' shares stay even; an odd MT's
+ * middle tile is an item alone, its second tile HD_WORK_SKIP). Items go head by head within groups
+ * of HD_L2_HEADS heads, whose K/V stay in L2 together. */
+HD_DEVICE int hd_work_at(int it, int &hb, int &x)
 {
-    const int per_group = HD_L2_HEADS * HD_MT, g = w / per_group, r = w - g * per_group;
-    const int size = min(HD_L2_HEADS, HD_B * HD_HQ - g * HD_L2_HEADS);
-    const int hb = g * HD_L2_HEADS + r % size;
-    hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, r / size, 0, HD_ARGS);
-    k.n0 = n0, k.item = item, k.qbar = qbar, k.ws = 0;
+    const int item = (it >> 1) * (int)gridDim.x + (int)blockIdx.x;
+    if (item >= HD_NITEM)
+        return HD_WORK_END;
+    const int per_group = HD_L2_HEADS * HD_NPAIR, g = item / per_group, r = item - g * per_group;
+    const int size = min(HD_L2_HEADS, HD_B * HD_HQ - g * HD_L2_HEADS), p = r / size;
+    hb = g * HD_L2_HEADS + r % size;
+    x = it & 1 ? HD_MT - 1 - p : p;
+    return it & 1 && x == p ? HD_WORK_SKIP : HD_WORK_OK;
 }
 
-/* The block's item-th work tile: rounds of gridDim.x tiles, every other round walked backwards
- * (a snake), so a block that took one of the longest tiles of a round takes one of the shortest of
- * the next and the blocks' shares of a causal grid stay even. */
-HD_DEVICE int hd_work_at(int item)
+/* The block's next work tile into k (it: the walk's position; q, n: work tiles and K/V tiles of
+ * the pipeline before it; qbar: the first Q buffer's mbarriers); false when none is left. Both
+ * roles walk the same tiles in the same order. */
+HD_DEVICE bool hd_work_next(hd_attn_blk &k, int &it, int &q, int &n, hd_u32 qbar, HD_PARAMS)
 {
-    const int g = (int)gridDim.x, x = (int)blockIdx.x;
-    return item * g + (item & 1 ? g - 1 - x : x);
+    for (int hb, x, st; (st = hd_work_at(it++, hb, x)) != HD_WORK_END;)
+        if (st == HD_WORK_OK) {
+            hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, x, 0, HD_ARGS);
+            k.n0 = n, k.item = q, k.qbar = qbar + (q % HD_QBUF) * 16, k.ws = 0;
+            n += k.t_hi - k.t_lo, q++;
+            return true;
+        }
+    return false;
 }
 #endif
 
@@ -928,29 +955,44 @@ HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, 
 /* ---- warp-specialized Hopper loops (HD_WS 1: warpgroup 0 loads with cp.async; HD_WS 2: one
  * thread of the last warp copies whole tiles with TMA), the others compute ------------------- */
 
+/* The warp-specialized loops' K/V pipeline in shared memory: K tiles through a ring of HD_KSTAGES
+ * stages, V tiles through one of HD_VSTAGES, tile n of the block's pipeline (k.n0 + t - k.t_lo)
+ * in stage n % stages of each, each stage with a `full` mbarrier (the producer's: its bytes have
+ * landed) and an `empty` one (one arrival per computing warp: released). HD_KV_APART (HD_WS 2):
+ * the rings apart, K released once Q·Kᵀ has read it, V once P·V has; otherwise one stage index
+ * for both (HD_KSTAGES = HD_VSTAGES), the K ring's barriers covering the pair, released with V
+ * (the rings apart measured 4-8% slower on one block a work tile, bench/NOTES.md #23). */
+typedef struct hd_pipe {
+    hd_u32 sk, sv;        /* the rings' first stages */
+    hd_u32 kfull, kempty; /* HD_KSTAGES mbarriers each */
+    hd_u32 vfull, vempty; /* HD_VSTAGES each (HD_WS 2) */
+} hd_pipe;
+
+/* Tile t's position in the block's pipeline. */
+HD_DEVICE int hd_pipe_n(const hd_attn_blk &k, int t) { return k.n0 + t - k.t_lo; }
+
 /* The loading warpgroup: tile n of the block into stage n % HD_STAGES once the computing warps
- * released it (`empty`, one arrival per computing warp); `full` completes when all 128 threads'
+ * released it (`kempty`, one arrival per computing warp); `kfull` completes when all 128 threads'
  * copies of a tile have landed and been fenced for the tensor cores. Tile n - 1 is announced
  * after tile n is issued, so one tile is always in flight. */
-HD_DEVICE void hd_ws_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_u32 empty, int ptid, HD_PARAMS)
+HD_DEVICE void hd_ws_produce(const hd_attn_blk &k, const hd_pipe &p, int ptid, HD_PARAMS)
 {
-    const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
     const int n_tiles = k.t_hi - k.t_lo;
     for (int n = 0; n < n_tiles; n++) {
         const int st = n % HD_STAGES;
-        hd_mbar_wait(empty + st * 8, ((n / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
-        hd_load_kv<128, 2>(s_kv + st * stage_bytes, s_kv + st * stage_bytes + HD_K_BYTES, k, k.t_lo + n, ptid, HD_ARGS);
+        hd_mbar_wait(p.kempty + st * 8, ((n / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
+        hd_load_kv<128, 2>(p.sk + st * HD_K_BYTES, p.sv + st * HD_V_BYTES, k, k.t_lo + n, ptid, HD_ARGS);
         hd_cp_commit();
         if (n > 0) {
             hd_cp_wait<1>();
             hd_async_fence();
-            hd_mbar_arrive(full + ((n - 1) % HD_STAGES) * 8);
+            hd_mbar_arrive(p.kfull + ((n - 1) % HD_STAGES) * 8);
         }
     }
     if (n_tiles > 0) {
         hd_cp_wait<0>();
         hd_async_fence();
-        hd_mbar_arrive(full + ((n_tiles - 1) % HD_STAGES) * 8);
+        hd_mbar_arrive(p.kfull + ((n_tiles - 1) % HD_STAGES) * 8);
     }
 }
 
@@ -962,30 +1004,25 @@ HD_DEVICE int hd_tile_boxes(const hd_attn_blk &k, int j0)
     return min(HD_BN / HD_BOX_ROWS, (k.skv - j0 + HD_BOX_ROWS - 1) / HD_BOX_ROWS);
 }
 
-/* The first `boxes` boxes of K and V from key j0 on, at the coordinates the hooks give (hd_k_at /
- * hd_v_at: dense rows, or a page of a paged cache): into the stage at sk / sv completing on bar,
- * or with PREFETCH into L2 only. */
-template <bool PREFETCH>
-HD_DEVICE void hd_kv_boxes(const hd_attn_blk &k, int j0, int boxes, hd_u32 sk, hd_u32 sv, hd_u32 bar,
-                           const hd_tmap *mk, const hd_tmap *mv, HD_PARAMS)
+/* The first `boxes` boxes of K (V: of V) from key j0 on, at the coordinates the hooks give (hd_k_at
+ * / hd_v_at: dense rows, or a page of a paged cache): into the stage at dst completing on bar, or
+ * with PREFETCH into L2 only. */
+template <bool PREFETCH, bool V>
+HD_DEVICE void hd_boxes(const hd_attn_blk &k, int j0, int boxes, hd_u32 dst, hd_u32 bar, const hd_tmap *map, HD_PARAMS)
 {
     for (int x = 0; x < boxes; x++) {
         const int r = x * HD_BOX_ROWS;
         int c1, c2, c3;
-        hd_k_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
+        if (V)
+            hd_v_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
+        else
+            hd_k_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
 #pragma unroll
-        for (int cb = 0; cb < HD_D / 64; cb++)
+        for (int cb = 0; cb < (V ? HD_DV : HD_D) / 64; cb++)
             if (PREFETCH)
-                hd_tma_prefetch4(mk, cb * 64, c1, c2, c3);
+                hd_tma_prefetch4(map, cb * 64, c1, c2, c3);
             else
-                hd_tma_load4(sk + (cb * HD_BN + r) * 128, mk, bar, cb * 64, c1, c2, c3);
-        hd_v_at(k.b, k.h, j0 + r, c1, c2, c3, HD_ARGS);
-#pragma unroll
-        for (int cb = 0; cb < HD_DV / 64; cb++)
-            if (PREFETCH)
-                hd_tma_prefetch4(mv, cb * 64, c1, c2, c3);
-            else
-                hd_tma_load4(sv + (cb * HD_BN + r) * 128, mv, bar, cb * 64, c1, c2, c3);
+                hd_tma_load4(dst + (cb * HD_BN + r) * 128, map, bar, cb * 64, c1, c2, c3);
     }
 }
 
@@ -1005,27 +1042,37 @@ HD_DEVICE void hd_prefetch_ahead(const hd_tmap *mk, const hd_tmap *mv, const hd_
     for (int cb = 0; cb < HD_D / 64; cb++)
         hd_tma_prefetch4(mq, cb * 64, n.h, n.m0, n.b);
     const int j0 = n.t_lo * HD_BN;
-    if (n.t_lo < n.t_hi)
-        hd_kv_boxes<true>(n, j0, hd_tile_boxes(n, j0), 0, 0, 0, mk, mv, HD_ARGS);
+    if (n.t_lo < n.t_hi) {
+        hd_boxes<true, false>(n, j0, hd_tile_boxes(n, j0), 0, 0, mk, HD_ARGS);
+        hd_boxes<true, true>(n, j0, hd_tile_boxes(n, j0), 0, 0, mv, HD_ARGS);
+    }
 }
 #endif
 
-/* The TMA producer (one thread): tile n of the block into stage n % HD_STAGES once the computing
- * warps released it, as boxes of HD_BOX_ROWS rows x 64 columns of K and V at the coordinates the
- * hooks give (hd_k_at / hd_v_at: dense rows, or a page of a paged cache); `full` completes with
- * the bytes of the boxes issued. Boxes wholly past the batch's keys are not copied (a paged
- * table may end there): the consumers zero V's rows past skv (hd_zero_v_tail). */
-HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, hd_u32 s_kv, hd_u32 full, hd_u32 empty, const hd_tmap *mk,
+/* The TMA producer (one thread): the work tile's K/V tiles [first, last) of its range, each
+ * operand into its ring once the computing warps released that stage, as boxes of HD_BOX_ROWS rows
+ * x 64 columns at the coordinates the hooks give (hd_k_at / hd_v_at: dense rows, or a page of a
+ * paged cache); `full` completes with the bytes of the boxes issued. Boxes wholly past the batch's
+ * keys are not copied (a paged table may end there): the consumers zero V's rows past skv
+ * (hd_zero_v_tail). */
+HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, int first, int last, const hd_pipe &p, const hd_tmap *mk,
                               const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
 {
     (void)mq;
-    const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
-    for (int i = 0; i < k.t_hi - k.t_lo; i++) {
-        const int n = k.n0 + i, st = n % HD_STAGES, j0 = (k.t_lo + i) * HD_BN, boxes = hd_tile_boxes(k, j0);
-        hd_mbar_wait(empty + st * 8, ((n / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
-        const hd_u32 bar = full + st * 8, sk = s_kv + st * stage_bytes;
-        hd_mbar_arrive_tx(bar, (hd_u32)(boxes * HD_BOX_ROWS * (HD_D + HD_DV) * 2));
-        hd_kv_boxes<false>(k, j0, boxes, sk, sk + HD_K_BYTES, bar, mk, mv, HD_ARGS);
+    for (int i = first; i < min(last, k.t_hi - k.t_lo); i++) {
+        const int n = k.n0 + i, j0 = (k.t_lo + i) * HD_BN, boxes = hd_tile_boxes(k, j0);
+        const int ks = n % HD_KSTAGES, vs = n % HD_VSTAGES, k_bytes = boxes * HD_BOX_ROWS * HD_D * 2;
+        const int v_bytes = boxes * HD_BOX_ROWS * HD_DV * 2;
+        hd_mbar_wait(p.kempty + ks * 8, ((n / HD_KSTAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
+        hd_mbar_arrive_tx(p.kfull + ks * 8, (hd_u32)(HD_KV_APART ? k_bytes : k_bytes + v_bytes));
+        hd_boxes<false, false>(k, j0, boxes, p.sk + ks * HD_K_BYTES, p.kfull + ks * 8, mk, HD_ARGS);
+#if HD_KV_APART
+        hd_mbar_wait(p.vempty + vs * 8, ((n / HD_VSTAGES) & 1) ^ 1);
+        hd_mbar_arrive_tx(p.vfull + vs * 8, (hd_u32)v_bytes);
+        hd_boxes<false, true>(k, j0, boxes, p.sv + vs * HD_V_BYTES, p.vfull + vs * 8, mv, HD_ARGS);
+#else
+        hd_boxes<false, true>(k, j0, boxes, p.sv + vs * HD_V_BYTES, p.kfull + ks * 8, mv, HD_ARGS);
+#endif
 #if HD_L2_AHEAD
         if (i == 0) /* once the block's own first tile is on its way */
             hd_prefetch_ahead(mk, mv, mq, HD_ARGS);
@@ -1049,38 +1096,63 @@ HD_DEVICE void hd_zero_v_tail(hd_u32 sv, const hd_attn_blk &k, int t, int ctid)
 #endif
 
 /* The computing warpgroups (ctid 0 .. HD_CTHREADS - 1): Q once, then per tile Q·Kᵀ, softmax,
- * P·V, and the stage back to the loader. No block-wide barrier: the two warpgroups drift apart,
+ * P·V, and the stages back to the loader. No block-wide barrier: the two warpgroups drift apart,
  * so one's softmax can run under the other's products. */
-/* Tile t (the block's n-th) once the loader filled its stage; its K stage's address (V follows). */
-HD_DEVICE hd_u32 hd_ws_acquire(const hd_attn_blk &k, int t, hd_u32 s_kv, hd_u32 full, int ctid)
+/* K of tile t once the loader filled its stage: the stage's address. */
+HD_DEVICE hd_u32 hd_k_acquire(const hd_pipe &p, const hd_attn_blk &k, int t)
 {
-    const int n = k.n0 + t - k.t_lo, st = n % HD_STAGES;
-    hd_mbar_wait(full + st * 8, (n / HD_STAGES) & 1);
-    const hd_u32 sk = s_kv + st * (HD_K_BYTES + HD_V_BYTES);
+    const int n = hd_pipe_n(k, t);
+    hd_mbar_wait(p.kfull + (n % HD_KSTAGES) * 8, (n / HD_KSTAGES) & 1);
+    return p.sk + (n % HD_KSTAGES) * HD_K_BYTES;
+}
+
+/* V of tile t (HD_KV_APART: once the loader filled its stage; otherwise it came with K; HD_WS 2:
+ * rows past the batch's keys zeroed): the stage's address. */
+HD_DEVICE hd_u32 hd_v_acquire(const hd_pipe &p, const hd_attn_blk &k, int t, int ctid)
+{
+    const int n = hd_pipe_n(k, t);
+    const hd_u32 sv = p.sv + (n % HD_VSTAGES) * HD_V_BYTES;
+#if HD_KV_APART
+    hd_mbar_wait(p.vfull + (n % HD_VSTAGES) * 8, (n / HD_VSTAGES) & 1);
+#endif
 #if HD_WS == 2
     if ((t + 1) * HD_BN > k.skv)
-        hd_zero_v_tail(sk + HD_K_BYTES, k, t, ctid);
+        hd_zero_v_tail(sv, k, t, ctid);
 #else
     (void)ctid;
 #endif
-    return sk;
+    return sv;
 }
 
-/* Tile t's stage back to the loader (one arrival per computing warp). */
-HD_DEVICE void hd_ws_release(const hd_attn_blk &k, int t, hd_u32 empty, int lane)
+/* Tile t's K stage back to the loader once Q·Kᵀ has read it (HD_KV_APART; one arrival per
+ * computing warp). */
+HD_DEVICE void hd_k_release(const hd_pipe &p, const hd_attn_blk &k, int t, int lane)
+{
+#if HD_KV_APART
+    __syncwarp();
+    if (lane == 0)
+        hd_mbar_arrive(p.kempty + (hd_pipe_n(k, t) % HD_KSTAGES) * 8);
+#else
+    (void)p, (void)k, (void)t, (void)lane;
+#endif
+}
+
+/* Tile t's V stage back once P·V has read it (without HD_KV_APART: the pair's stage). */
+HD_DEVICE void hd_v_release(const hd_pipe &p, const hd_attn_blk &k, int t, int lane)
 {
     __syncwarp();
     if (lane == 0)
-        hd_mbar_arrive(empty + ((k.n0 + t - k.t_lo) % HD_STAGES) * 8);
+        hd_mbar_arrive(HD_KV_APART ? p.vempty + (hd_pipe_n(k, t) % HD_VSTAGES) * 8
+                                   : p.kempty + (hd_pipe_n(k, t) % HD_KSTAGES) * 8);
 }
 
 /* The block's Q rows, loaded by the computing warps among themselves; with HD_PERSIST the
- * producer copies them (hd_tma_produce_q) and this waits for them. */
+ * producer copies them (hd_tma_role) and this waits for them. */
 HD_DEVICE void hd_ws_load_q(const hd_attn_blk &k, hd_u32 sq_, int ctid, HD_PARAMS)
 {
 #if HD_PERSIST
     (void)sq_, (void)ctid;
-    hd_mbar_wait(k.qbar, k.item & 1);
+    hd_mbar_wait(k.qbar, (k.item / HD_QBUF) & 1);
 #else
     hd_load_q<HD_CTHREADS>(sq_, k, ctid, HD_ARGS);
     hd_cp_commit();
@@ -1096,8 +1168,8 @@ HD_DEVICE void hd_ws_load_q(const hd_attn_blk &k, hd_u32 sq_, int ctid, HD_PARAM
  * in flight; O is rescaled once P·V has landed. In registers: one score tile, P of the previous
  * tile packed to 16 bits, O. With HD_PINGPONG the two warpgroups take turns issuing their pair of
  * products (named barriers 2 and 3), so one's softmax runs under the other's products. */
-HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
-                             hd_u32 empty, int ctid, HD_PARAMS)
+HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, const hd_pipe &pp, int ctid,
+                             HD_PARAMS)
 {
     const int warp = ctid >> 5, lane = ctid & 31;
     hd_ws_load_q(k, sq_, ctid, HD_ARGS);
@@ -1110,52 +1182,54 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
         return;
     float s[1][HD_NS][4], alpha[1][2];
     hd_u32 p[HD_BN / 16][4];
-    hd_u32 sk_prev = hd_ws_acquire(k, k.t_lo, s_kv, full, ctid);
+    const hd_u32 sk0 = hd_k_acquire(pp, k, k.t_lo);
 #if HD_PINGPONG
     asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory");
 #endif
-    hd_qk_issue(s, sq_, sk_prev, warp);
+    hd_qk_issue(s, sq_, sk0, warp);
 #if HD_PINGPONG
     asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory");
 #endif
     hd_wgmma_wait0();
     hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+    hd_k_release(pp, k, k.t_lo, lane);
     hd_softmax(s, a, k, k.t_lo, hd_tile_cut(k, k.t_lo), warp, lane, HD_ARGS);
     hd_pack_p(p, s);
     for (int t = k.t_lo + 1; t < k.t_hi; t++) {
-        const hd_u32 sk = hd_ws_acquire(k, t, s_kv, full, ctid);
+        const hd_u32 sk = hd_k_acquire(pp, k, t), sv_prev = hd_v_acquire(pp, k, t - 1, ctid);
 #if HD_PINGPONG
         asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory"); /* my turn */
 #endif
         hd_qk_issue(s, sq_, sk, warp);
-        hd_pv_issue_p(a, p, sk_prev + HD_K_BYTES);
+        hd_pv_issue_p(a, p, sv_prev);
 #if HD_PINGPONG
         asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory"); /* the other's turn */
 #endif
         hd_wgmma_wait_<1>(); /* Q·Kᵀ(t); P·V(t - 1) still runs */
         hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+        hd_k_release(pp, k, t, lane);
         hd_softmax_p(s, a, alpha, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_wgmma_wait0();
         hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
-        hd_ws_release(k, t - 1, empty, lane);
+        hd_v_release(pp, k, t - 1, lane);
         hd_rescale_o(a, alpha);
         hd_pack_p(p, s);
-        sk_prev = sk;
     }
+    const hd_u32 sv_last = hd_v_acquire(pp, k, k.t_hi - 1, ctid);
 #if HD_PINGPONG
     asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory");
 #endif
-    hd_pv_issue_p(a, p, sk_prev + HD_K_BYTES);
+    hd_pv_issue_p(a, p, sv_last);
 #if HD_PINGPONG
     asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory");
 #endif
     hd_wgmma_wait0();
     hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
-    hd_ws_release(k, k.t_hi - 1, empty, lane);
+    hd_v_release(pp, k, k.t_hi - 1, lane);
 }
 #else
-HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full,
-                             hd_u32 empty, int ctid, HD_PARAMS)
+HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, const hd_pipe &pp, int ctid,
+                             HD_PARAMS)
 {
     const int warp = ctid >> 5, lane = ctid & 31;
     hd_ws_load_q(k, sq_, ctid, HD_ARGS);
@@ -1166,7 +1240,7 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
         asm volatile("bar.arrive 2, 256;" ::: "memory");
 #endif
     for (int t = k.t_lo; t < k.t_hi; t++) {
-        const hd_u32 sk = hd_ws_acquire(k, t, s_kv, full, ctid);
+        const hd_u32 sk = hd_k_acquire(pp, k, t), sv = hd_v_acquire(pp, k, t, ctid);
         float s[1][HD_NS][4];
 #if HD_PINGPONG
         asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory"); /* my turn */
@@ -1177,11 +1251,12 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #endif
         hd_wgmma_wait0();
         hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+        hd_k_release(pp, k, t, lane);
         hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
-        hd_pv_issue(a, s, sk + HD_K_BYTES);
+        hd_pv_issue(a, s, sv);
         hd_wgmma_wait0();
         hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
-        hd_ws_release(k, t, empty, lane);
+        hd_v_release(pp, k, t, lane);
     }
 }
 #endif
@@ -1222,6 +1297,12 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, h
 #if HD_PERSIST && (HD_WS != 2 || HD_PACK > 1 || HD_SPLIT > 1 || HD_RNG_DUMP)
 #error "the persistent grid is the TMA producer's, one query head a row tile, no split keys, no RNG_DUMP"
 #endif
+#if HD_QBUF != 1 && (!HD_PERSIST || HD_QBUF != 2)
+#error "Q has one buffer, or two on the persistent grid"
+#endif
+#if (HD_KV_APART && HD_WS != 2) || (!HD_KV_APART && HD_KSTAGES != HD_VSTAGES)
+#error "the K and V rings apart are the TMA producer's; together they have the same stages"
+#endif
 #if HD_L2_AHEAD && (HD_WS != 2 || HD_PERSIST || HD_PACK > 1 || HD_SPLIT > 1)
 #error "the L2 prefetch ahead is the TMA producer's on one block a work tile, one query head a row tile, no split keys"
 #endif
@@ -1245,60 +1326,59 @@ HD_DEVICE void hd_acc_init(hd_attn_acc &a)
 
 #if HD_WS == 2
 /* The producer thread's part of the block: the K/V tiles of its work tile; with HD_PERSIST those
- * of every work tile the block takes (hd_work_at), each after the work
- * tile's Q (one box per 64 columns, once the computing warps released the last one). */
-HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full, hd_u32 empty, hd_u32 qbar,
-                           const hd_tmap *mk, const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
+ * of every work tile the block takes (hd_work_next), each with the work tile's Q (one box per 64
+ * columns) into its buffer once the computing warps released it: with two buffers first, with
+ * one after the tile's first K/V tile (that buffer comes free only after the last tile's epilogue). */
+HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 qbar, const hd_tmap *mk,
+                           const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
 {
 #if HD_PERSIST
-    int n = 0;
-    for (int it = 0, w; (w = hd_work_at(it)) < HD_NWORK; it++) {
-        hd_attn_setup_work(k, w, it, n, qbar, HD_ARGS);
-        hd_mbar_wait(qbar + 8, (it & 1) ^ 1); /* a fresh barrier passes parity 1 */
-        hd_mbar_arrive_tx(qbar, (hd_u32)HD_Q_BYTES);
+    const int early = HD_QBUF == 1; /* K/V tiles issued before Q */
+    for (int it = 0, q = 0, n = 0; hd_work_next(k, it, q, n, qbar, HD_ARGS);) {
+        hd_tma_produce(k, 0, early, p, mk, mv, mq, HD_ARGS);
+        hd_mbar_wait(k.qbar + 8, ((k.item / HD_QBUF) & 1) ^ 1); /* a fresh barrier passes parity 1 */
+        hd_mbar_arrive_tx(k.qbar, (hd_u32)HD_Q_BYTES);
+        const hd_u32 sq = sq_ + (k.item % HD_QBUF) * HD_Q_BYTES;
 #pragma unroll
         for (int cb = 0; cb < HD_D / 64; cb++)
-            hd_tma_load4(sq_ + cb * HD_BM * 128, mq, qbar, cb * 64, k.h, k.m0, k.b);
-        hd_tma_produce(k, s_kv, full, empty, mk, mv, mq, HD_ARGS);
-        n += k.t_hi - k.t_lo;
+            hd_tma_load4(sq + cb * HD_BM * 128, mq, k.qbar, cb * 64, k.h, k.m0, k.b);
+        hd_tma_produce(k, early, k.t_hi - k.t_lo, p, mk, mv, mq, HD_ARGS);
     }
 #else
     (void)sq_, (void)qbar;
-    hd_tma_produce(k, s_kv, full, empty, mk, mv, mq, HD_ARGS);
+    hd_tma_produce(k, 0, k.t_hi - k.t_lo, p, mk, mv, mq, HD_ARGS);
 #endif
 }
 
-/* Q's buffer back to the producer (one arrival per computing warp). */
-HD_DEVICE void hd_q_release(hd_u32 qbar, int ctid)
+/* The work tile's Q buffer back to the producer (one arrival per computing warp). */
+HD_DEVICE void hd_q_release(const hd_attn_blk &k, int ctid)
 {
     __syncwarp();
     if ((ctid & 31) == 0)
-        hd_mbar_arrive(qbar + 8);
+        hd_mbar_arrive(k.qbar + 8);
 }
 
 /* The computing warps' part (ctid 0 .. HD_CTHREADS - 1): each work tile's products, softmax and
- * O (mo: O's tensor map with HD_O_TMA); with HD_PERSIST Q's buffer goes back to the producer once
- * the work tile's products are done, so the next Q loads under this one's epilogue (with
- * HD_O_TMA once O, staged in that buffer, has been copied out). */
-HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, hd_u32 s_kv, hd_u32 full, hd_u32 empty,
-                               hd_u32 qbar, const hd_tmap *mo, int ctid, HD_PARAMS)
+ * O (mo: O's tensor map with HD_O_TMA); with HD_PERSIST the work tile's Q buffer goes back to the
+ * producer once its products are done (with HD_O_TMA once O, staged in that buffer, has been
+ * copied out). */
+HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 qbar,
+                               const hd_tmap *mo, int ctid, HD_PARAMS)
 {
 #if HD_PERSIST
-    int n = 0;
-    for (int it = 0, w; (w = hd_work_at(it)) < HD_NWORK; it++) {
-        hd_attn_setup_work(k, w, it, n, qbar, HD_ARGS);
+    for (int it = 0, q = 0, n = 0; hd_work_next(k, it, q, n, qbar, HD_ARGS);) {
+        const hd_u32 sq = sq_ + (k.item % HD_QBUF) * HD_Q_BYTES;
         hd_acc_init(a);
-        hd_ws_consume(a, k, sq_, s_kv, full, empty, ctid, HD_ARGS);
+        hd_ws_consume(a, k, sq, p, ctid, HD_ARGS);
         if (!HD_O_TMA)
-            hd_q_release(qbar, ctid);
-        hd_attn_finish(a, k, sq_, mo, ctid, HD_ARGS);
+            hd_q_release(k, ctid);
+        hd_attn_finish(a, k, sq, mo, ctid, HD_ARGS);
         if (HD_O_TMA)
-            hd_q_release(qbar, ctid);
-        n += k.t_hi - k.t_lo;
+            hd_q_release(k, ctid);
     }
 #else
     (void)qbar;
-    hd_ws_consume(a, k, sq_, s_kv, full, empty, ctid, HD_ARGS);
+    hd_ws_consume(a, k, sq_, p, ctid, HD_ARGS);
     hd_attn_finish(a, k, sq_, mo, ctid, HD_ARGS);
 #endif
 }
@@ -1322,16 +1402,23 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     /* the 128-byte swizzle repeats every 1024 bytes: wgmma tiles start on that boundary */
     const hd_u32 base = (hd_smem_addr(hd_smem) + 1023) & ~1023u;
 #if HD_WS
-    const hd_u32 s_kv = base + HD_Q_BYTES, full = s_kv + HD_STAGES * (HD_K_BYTES + HD_V_BYTES);
-    const hd_u32 empty = full + HD_STAGES * 8, qbar = empty + HD_STAGES * 8; /* Q's full and empty (HD_PERSIST) */
+    hd_pipe p; /* the K ring, the V ring, their mbarriers, then Q's (HD_PERSIST: full and empty per buffer) */
+    p.sk = base + HD_QBUF * HD_Q_BYTES, p.sv = p.sk + HD_KSTAGES * HD_K_BYTES;
+    p.kfull = p.sv + HD_VSTAGES * HD_V_BYTES, p.kempty = p.kfull + HD_KSTAGES * 8;
+    p.vfull = p.kempty + HD_KSTAGES * 8, p.vempty = p.vfull + HD_VSTAGES * 8;
+    const hd_u32 qbar = p.vempty + HD_VSTAGES * 8;
     if (tid == 0) {
-        for (int st = 0; st < HD_STAGES; st++) {
-            hd_mbar_init(full + st * 8, HD_WS == 2 ? 1 : 128);
-            hd_mbar_init(empty + st * 8, HD_CWARPS);
+        for (int st = 0; st < HD_KSTAGES; st++) {
+            hd_mbar_init(p.kfull + st * 8, HD_WS == 2 ? 1 : 128);
+            hd_mbar_init(p.kempty + st * 8, HD_CWARPS);
         }
-        if (HD_PERSIST) {
-            hd_mbar_init(qbar, 1);
-            hd_mbar_init(qbar + 8, HD_CWARPS);
+        for (int st = 0; st < HD_VSTAGES; st++) {
+            hd_mbar_init(p.vfull + st * 8, 1);
+            hd_mbar_init(p.vempty + st * 8, HD_CWARPS);
+        }
+        for (int b = 0; HD_PERSIST && b < HD_QBUF; b++) {
+            hd_mbar_init(qbar + b * 16, 1);
+            hd_mbar_init(qbar + b * 16 + 8, HD_CWARPS);
         }
         asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
     }
@@ -1340,25 +1427,25 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     if (tid < 128) { /* the producer warpgroup gives its registers to the computing ones; one thread copies */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (tid == 0)
-            hd_tma_role(k, base, s_kv, full, empty, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
+            hd_tma_role(k, base, p, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
-        hd_compute_role(a, k, base, s_kv, full, empty, qbar, HD_MAP_O, tid - 128, HD_ARGS);
+        hd_compute_role(a, k, base, p, qbar, HD_MAP_O, tid - 128, HD_ARGS);
     }
 #elif HD_WS == 2
     if (tid >= HD_CTHREADS) { /* the producer warp: one thread issues every copy */
         if (tid == HD_CTHREADS)
-            hd_tma_role(k, base, s_kv, full, empty, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
+            hd_tma_role(k, base, p, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
     } else {
-        hd_compute_role(a, k, base, s_kv, full, empty, qbar, HD_MAP_O, tid, HD_ARGS);
+        hd_compute_role(a, k, base, p, qbar, HD_MAP_O, tid, HD_ARGS);
     }
 #else
     if (tid < 128) { /* one branch per role: setmaxnreg moves registers to the computing warps */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
-        hd_ws_produce(k, s_kv, full, empty, tid, HD_ARGS);
+        hd_ws_produce(k, p, tid, HD_ARGS);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
-        hd_ws_consume(a, k, base, s_kv, full, empty, tid - 128, HD_ARGS);
+        hd_ws_consume(a, k, base, p, tid - 128, HD_ARGS);
         hd_attn_finish(a, k, base, (const hd_tmap *)0, tid - 128, HD_ARGS);
     }
 #endif

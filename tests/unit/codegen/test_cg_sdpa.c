@@ -37,7 +37,7 @@ typedef struct variant {
     bool sw_exp;   /* jit.sdpa_sw_exp 2 */
     int bn;        /* jit.sdpa_block_n (0: default) */
     bool o_tma;    /* jit.sdpa_o_tma 2 */
-    bool persist;  /* jit.sdpa_persist 2 */
+    int persist;   /* jit.sdpa_persist (2: Q in two buffers, 3: in one; 0: by shape) */
     bool l2_ahead; /* jit.sdpa_l2_ahead 2 */
 } variant;
 
@@ -150,7 +150,7 @@ static int emit_and_compile(const variant *v, const char *what)
         cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_wgmma = v->mma_sync ? -1 : 0,
                        .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong,
                        .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0,
-                       .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist ? 2 : 0,
+                       .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
                        .sdpa_l2_ahead = v->l2_ahead ? 2 : 0};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
@@ -208,15 +208,16 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
 /* The options: bias, ALiBi (causal), dropout, sink, scale tensor, GQA + BSHD, paged K/V, Dv != D,
  * custom dropout and Philox dropout with RNG_DUMP, the warp-specialized wgmma loop, head dims 192
  * and 256 on wgmma, O through TMA stores (one and two computing warpgroups, the persistent grid,
- * Dv < D), the L2 prefetch ahead (two and one computing warpgroups, GQA). */
+ * Dv < D), the L2 prefetch ahead (two and one computing warpgroups, GQA), the persistent grid at
+ * head dim 128 with Q in two buffers (causal) and in one (padding). */
 Test(codegen_sdpa, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
                     .stats = true};
-    variant vs[18];
-    for (int i = 0; i < 18; i++)
+    variant vs[20];
+    for (int i = 0; i < 20; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
@@ -232,15 +233,18 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
     vs[11].D = vs[11].Dv = 192, vs[11].mask = MASK_PADDING, vs[11].paged = true;
     vs[12].D = 256, vs[12].Dv = 64, vs[12].dropout = true, vs[12].bshd = true;
     vs[13].D = vs[13].Dv = 128, vs[13].o_tma = true, vs[13].mask = MASK_CAUSAL, vs[13].bshd = true;
-    vs[14].o_tma = true, vs[14].persist = true, vs[14].mask = MASK_PADDING, vs[14].sink = true;
-    vs[15].D = 192, vs[15].Dv = 128, vs[15].o_tma = true, vs[15].persist = true, vs[15].dt = HIPDNN_DATA_BFLOAT16;
+    vs[14].o_tma = true, vs[14].persist = 2, vs[14].mask = MASK_PADDING, vs[14].sink = true;
+    vs[15].D = 192, vs[15].Dv = 128, vs[15].o_tma = true, vs[15].persist = 2, vs[15].dt = HIPDNN_DATA_BFLOAT16;
     vs[16].D = vs[16].Dv = 128, vs[16].l2_ahead = true, vs[16].mask = MASK_CAUSAL, vs[16].Hk = 2;
     vs[17].l2_ahead = true, vs[17].mask = MASK_PADDING, vs[17].bshd = true;
-    const char *names[18] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
+    vs[18].D = vs[18].Dv = 128, vs[18].persist = 2, vs[18].mask = MASK_CAUSAL, vs[18].dt = HIPDNN_DATA_BFLOAT16;
+    vs[19].D = vs[19].Dv = 128, vs[19].persist = 3, vs[19].mask = MASK_PADDING, vs[19].Hk = 3;
+    const char *names[20] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
                              "custom_dropout_dump", "dropout_dump_wgmma", "warp_specialized", "d256_causal",
                              "d192_paged_padding", "d256_dv64_dropout", "o_tma_causal", "o_tma_persist_d64",
-                             "o_tma_persist_d192_dv128", "l2_ahead_causal_gqa", "l2_ahead_d64_padding"};
-    for (int i = 0; i < 18; i++)
+                             "o_tma_persist_d192_dv128", "l2_ahead_causal_gqa", "l2_ahead_d64_padding",
+                             "persist_d128_causal", "persist_one_q_d128_padding_gqa"};
+    for (int i = 0; i < 20; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
@@ -311,20 +315,22 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
     cg_kernel k;
     /* wgmma: 2 computing warpgroups + the TMA producer warpgroup taking turns, FlashAttention-3's
-     * order, 3 stages, the K/V tensor maps, O through TMA stores, and the persistent grid
-     * (jit.sdpa_persist 2): Q's map and O's last, 8 work tiles on 8 of the 132 multiprocessors */
+     * order, the K/V tensor maps, O through TMA stores, and the persistent grid (jit.sdpa_persist
+     * 2): Q in two buffers, so three K stages and two V stages; Q's map and O's last; 4 work items
+     * (pairs of the 4 row tiles of each of 2 heads) on 4 of the 132 multiprocessors */
     t.sdpa_persist = 2;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 12\n"
                                         "#define HD_STAGES 3\n#define HD_SM90 1\n#define HD_WS 2\n"));
-    cr_expect_not_null(strstr(k.source, "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n"
+                                        "#define HD_KSTAGES 3\n#define HD_VSTAGES 2\n#define HD_KV_APART 1\n"));
     cr_expect_not_null(strstr(k.source, "#define HD_PERSIST 1\n#define HD_L2_HEADS 2\n"));
-    cr_expect_not_null(strstr(k.source, "#define HD_O_TMA 1\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_O_TMA 1\n#define HD_L2_AHEAD 0\n#define HD_QBUF 2\n"));
     cr_expect_str_eq(k.arch, "sm_90a");
     cr_expect_eq(k.block[0], 384u);
-    cr_expect_eq(k.grid[0], 8u);
+    cr_expect_eq(k.grid[0], 4u);
     cr_expect_eq(k.grid[1] * k.grid[2], 1u);
-    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 3 * 128 * 256 * 2 + 3 * 16 + 16);
+    cr_expect_eq(k.smem, 1024u + 2 * 128 * 128 * 2 + (3 + 2) * 128 * 128 * 2 + (3 + 2) * 16 + 2 * 16);
     for (int a = 1; a <= 4; a++) { /* K, V, Q: 128-row boxes; O: 64 (one a warpgroup) */
         cr_expect_eq(k.args[k.n_args - a].kind, CG_ARG_TMAP);
         cr_expect_eq(k.args[k.n_args - a].map.rank, 4);
@@ -334,6 +340,14 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     cr_expect_eq(k.args[k.n_args - 1].tensor, g.ops[p.k[0].anchor].out[IR_SDPA_O]);
     cr_expect_eq(k.args[k.n_args - 2].tensor, g.ops[p.k[0].anchor].in[IR_SDPA_Q]);
     cg_kernel_free(&k);
+    t.sdpa_persist = 3; /* Q in one buffer: the three K/V stages kept */
+    cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+    cr_expect_not_null(strstr(k.source, "#define HD_KSTAGES 3\n#define HD_VSTAGES 3\n#define HD_KV_APART 0\n"));
+    cr_expect_not_null(strstr(k.source, "#define HD_QBUF 1\n"));
+    cr_expect_eq(k.grid[0], 4u);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 3 * 128 * 256 * 2 + (3 + 3) * 16 + 16);
+    cg_kernel_free(&k);
+    t.sdpa_persist = 2;
     t.sdpa_o_tma = 1; /* every thread stores its O values: no O map, Q's last */
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_O_TMA 0\n"));
@@ -361,7 +375,7 @@ Test(codegen_sdpa, knobs_set_the_tiles)
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_WARPS 12\n#define HD_STAGES 2\n#define HD_SM90 1\n#define HD_WS 1\n"));
     cr_expect_eq(k.block[0], 384u);
-    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2 + 2 * 16 + 16);
+    cr_expect_eq(k.smem, 1024u + 128 * 128 * 2 + 2 * 128 * 256 * 2 + (2 + 2) * 16 + 16);
     cg_kernel_free(&k);
     t.sdpa_ws = 0, t.sdpa_wgmma = -1; /* mma.sync: 4 warps of 32 rows, 64-key tiles */
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);

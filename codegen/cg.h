@@ -104,6 +104,8 @@ typedef struct cg_launch {
     const char *entry;
     unsigned grid[3], block[3];
     unsigned smem;
+    bool dependent; /* launched by rt_launch_dependent: the kernel calls hd_grid_wait before it
+                     * reads what the launch before it wrote */
 } cg_launch;
 
 typedef struct cg_kernel {

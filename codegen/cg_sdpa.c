@@ -696,7 +696,7 @@ static void set_launches(const sd *s, cg_kernel *out)
     out->align = 16;
     if (s->split > 1) {
         out->then[0] = (cg_launch){.entry = "hd_sdpa_combine_kernel", .grid = {cdiv(s->B * s->Hq * s->Sq, 4), 1, 1},
-                                   .block = {128, 1, 1}};
+                                   .block = {128, 1, 1}, .dependent = true}; /* starts under the splits' tail */
         out->n_then = 1;
         out->scratch = scratch_of(s);
     }

@@ -540,9 +540,10 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
         args[a] = arg->kind == CG_ARG_TMAP ? (void *)&maps[n_maps++] : (void *)&ptrs[a];
     }
     hipdnnStatus_t st = rt_launch(k->fn, k->cg.grid, k->cg.block, k->cg.smem, stream, args);
-    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < k->cg.n_then; i++)
-        st = rt_launch(k->fn_then[i], k->cg.then[i].grid, k->cg.then[i].block, k->cg.then[i].smem,
-                       stream, args);
+    for (int i = 0; st == HIPDNN_STATUS_SUCCESS && i < k->cg.n_then; i++) {
+        const cg_launch *l = &k->cg.then[i];
+        st = (l->dependent ? rt_launch_dependent : rt_launch)(k->fn_then[i], l->grid, l->block, l->smem, stream, args);
+    }
     return st;
 }
 

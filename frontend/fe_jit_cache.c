@@ -19,7 +19,7 @@
  * tensor count, the scratch offset,
  * the workspace slots (canonical tensor, offset), then per kernel: entry, arch, grid, block,
  * shared memory, alignment, scratch bytes, arguments (kind, canonical tensor, tensor-map fields,
- * int64 value) and further launches (entry, grid, block, shared memory). Tensors are named by
+ * int64 value) and further launches (entry, grid, block, shared memory, dependent). Tensors are named by
  * their canonical number (ir_graph_canon, kept by the graph), so a graph that differs only in uids or op order
  * maps onto the same recipe. Decoding checks every count and index against this graph; any
  * mismatch is a miss.
@@ -31,7 +31,7 @@
 #include "frontend/fe_jit.h"
 
 #define RECIPE_MAGIC "HJPR"
-#define RECIPE_VERSION 2u /* 2: rank-4 tensor maps */
+#define RECIPE_VERSION 3u /* 2: rank-4 tensor maps; 3: dependent launches */
 #define PLAN_KEY_FORMAT "hipdnn-jit plan key 1"
 
 /* ---- plan key ----------------------------------------------------------------------------------- */
@@ -129,6 +129,7 @@ static bool put_kernel(base_sb *sb, const jit_kernel *k, const int *tid)
     for (int i = 0; i < cg->n_then; i++) {
         put_str(sb, cg->then[i].entry);
         put_dims(sb, cg->then[i].grid, cg->then[i].block, cg->then[i].smem);
+        put_u32(sb, cg->then[i].dependent);
     }
     return true;
 }
@@ -263,6 +264,7 @@ static void get_kernel(reader *r, jit_kernel *k, const int *ir_of, int n_canon)
         get_str(r, k->names[i + 1], sizeof k->names[i + 1]);
         cg->then[i].entry = k->names[i + 1];
         get_dims(r, cg->then[i].grid, cg->then[i].block, &cg->then[i].smem);
+        cg->then[i].dependent = get_u32_max(r, 1) != 0;
     }
 }
 

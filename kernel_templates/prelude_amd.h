@@ -31,3 +31,7 @@ HD_DEVICE float hd_tanh_fast(float x) { return tanhf(x); }
 
 HD_DEVICE float hd_f16_to_f32(hd_u16 h) { return (float)__builtin_bit_cast(_Float16, h); }
 HD_DEVICE hd_u16 hd_f32_to_f16(float f) { return __builtin_bit_cast(hd_u16, (_Float16)f); }
+
+/* Programmatic dependent launch has no AMD counterpart: rt_launch_dependent launches plainly. */
+HD_DEVICE void hd_grid_wait() {}
+HD_DEVICE void hd_grid_launch_dependents() {}

@@ -71,3 +71,20 @@ HD_DEVICE hd_u8 hd_f32_to_e4m3_hw(float f)
     return (hd_u8)(r & 0xff);
 }
 #endif
+
+/* Programmatic dependent launch (sm_90 and newer; runtime rt_launch_dependent): a kernel launched
+ * dependent waits in hd_grid_wait until the stream's previous kernel has finished and its writes
+ * are visible; that kernel lets it launch early with hd_grid_launch_dependents. Both do nothing
+ * on older devices and in a kernel launched plainly. */
+HD_DEVICE void hd_grid_wait()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.wait;" ::: "memory");
+#endif
+}
+HD_DEVICE void hd_grid_launch_dependents()
+{
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
+#endif
+}

@@ -58,7 +58,8 @@
  * block's rows (packed row p is query row p / HD_PACK of head h0 + p % HD_PACK: GQA 32:8 at
  * Sq = 16 is one 64-row tile that reads its K/V once), and HD_SPLIT blocks share each row's keys
  * (flash-decoding): each writes its unnormalised O and (m, l) to the scratch, and a second
- * launch, hd_sdpa_combine_kernel, merges them into O and the statistics.
+ * launch, hd_sdpa_combine_kernel, merges them into O and the statistics (launched dependent:
+ * it starts as the splits reach their epilogues and waits in hd_grid_wait for their writes).
  *
  * Contract
  *   holes   HD_DT                       HD_DT_BFLOAT16 or HD_DT_HALF (Q, K, V alike)
@@ -936,6 +937,9 @@ HD_DEVICE void hd_attn_store_tma(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq
 HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, const hd_tmap *mo, int ctid,
                               HD_PARAMS)
 {
+#if HD_SPLIT > 1 /* the combine (launched dependent) may start; it waits for this grid's writes */
+    hd_grid_launch_dependents();
+#endif
 #if HD_O_TMA
     hd_attn_store_tma(a, k, sq_, mo, ctid, HD_ARGS);
 #else
@@ -1464,6 +1468,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
  * grid (ceil(B·Hq·Sq / 4)), 128 threads. */
 HD_GLOBAL __launch_bounds__(128) void hd_sdpa_combine_kernel(HD_KPARAMS)
 {
+    hd_grid_wait(); /* launched dependent: the splits' partial results first */
     const int lane = threadIdx.x & 31;
     const hd_i64 row = (hd_i64)blockIdx.x * 4 + (threadIdx.x >> 5);
     if (row >= (hd_i64)HD_B * HD_HQ * HD_SQ)

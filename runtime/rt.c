@@ -420,15 +420,30 @@ hipdnnStatus_t rt_tensor_map(void *map, const void *base, int rank, int elem_byt
     return S.b->tensor_map(map, base, rank, elem_bytes, dims, strides, box);
 }
 
+/* rt_launch and rt_launch_dependent: the arguments checked, then the backend's launch. */
+static hipdnnStatus_t launch(const char *what, bool dependent, rt_function f, const unsigned grid[3],
+                             const unsigned block[3], size_t smem_bytes, void *stream, void **args)
+{
+    if (f == NULL || grid == NULL || block == NULL)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "%s: function, grid and block must not be NULL", what);
+    hipdnnStatus_t st = rt_init();
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return st;
+    if (dependent && S.b->launch_dependent != NULL)
+        return S.b->launch_dependent(f, grid, block, smem_bytes, stream, args);
+    return S.b->launch(f, grid, block, smem_bytes, stream, args);
+}
+
 hipdnnStatus_t rt_launch(rt_function f, const unsigned grid[3], const unsigned block[3],
                          size_t smem_bytes, void *stream, void **args)
 {
-    if (f == NULL || grid == NULL || block == NULL)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
-                         "rt_launch: function, grid and block must not be NULL");
-    hipdnnStatus_t st = rt_init();
-    return st != HIPDNN_STATUS_SUCCESS ? st
-                                       : S.b->launch(f, grid, block, smem_bytes, stream, args);
+    return launch("rt_launch", false, f, grid, block, smem_bytes, stream, args);
+}
+
+hipdnnStatus_t rt_launch_dependent(rt_function f, const unsigned grid[3], const unsigned block[3],
+                                   size_t smem_bytes, void *stream, void **args)
+{
+    return launch("rt_launch_dependent", true, f, grid, block, smem_bytes, stream, args);
 }
 
 /* ---- memory, streams, events --------------------------------------------------------------- */

@@ -92,6 +92,14 @@ hipdnnStatus_t rt_function_set_max_smem(rt_function f, size_t bytes);
  * stream (NULL = the default stream) and checks the launch. */
 hipdnnStatus_t rt_launch(rt_function f, const unsigned grid[3], const unsigned block[3],
                          size_t smem_bytes, void *stream, void **args);
+/* As rt_launch, and f may start while the previous kernel on the stream is still running
+ * (programmatic dependent launch: NVIDIA sm_90 and newer, with a driver that has
+ * cuLaunchKernelEx; elsewhere exactly rt_launch). f must wait for that kernel before it reads
+ * what the kernel wrote (hd_grid_wait in the preludes: griddepcontrol.wait, which returns once the
+ * previous grid has finished and its memory is visible); the previous kernel may let f start
+ * before it ends (hd_grid_launch_dependents). */
+hipdnnStatus_t rt_launch_dependent(rt_function f, const unsigned grid[3], const unsigned block[3],
+                                   size_t smem_bytes, void *stream, void **args);
 
 /* Tensor maps: the description of a strided tensor in device memory that a kernel's bulk tensor
  * copies (NVIDIA TMA, sm_90 and newer) read tiles of; passed to the kernel by value. */

@@ -72,6 +72,9 @@ typedef struct rt_backend {
     hipdnnStatus_t (*make_current)(void);
     /* Raises the dynamic shared-memory limit of a function; bytes <= the opt-in maximum. */
     hipdnnStatus_t (*set_max_smem)(void *function, size_t bytes);
+    /* rt_launch_dependent's launch (NULL: a plain launch). */
+    hipdnnStatus_t (*launch_dependent)(void *function, const unsigned grid[3], const unsigned block[3],
+                                       size_t smem_bytes, void *stream, void **args);
     /* Encodes a tiled tensor map (rt_tensor_map's contract; arguments already checked). */
     hipdnnStatus_t (*tensor_map)(void *map, const void *base, int rank, int elem_bytes,
                                  const uint64_t *dims, const uint64_t *strides,

@@ -15,6 +15,7 @@
  */
 #include <dlfcn.h>
 #include <limits.h>
+#include <stddef.h>
 #include <stdarg.h>
 #include <stdint.h>
 #include <stdio.h>
@@ -64,6 +65,27 @@ typedef CUresult (*cuTensorMapEncodeTiled_fn)(void *map, int dtype, unsigned ran
                                               int interleave, int swizzle, int l2_promotion,
                                               int oob_fill);
 enum { CU_EVENT_DEFAULT = 0 };     /* CUevent_flags: timing enabled */
+/* cuLaunchKernelEx's configuration (CUDA 12 and newer), as cuda.h lays it out: one attribute,
+ * programmatic stream serialization (id 6, an int at the start of the 64-byte value union). */
+enum { CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION = 6 };
+typedef struct CUlaunchAttribute {
+    int id;
+    char pad[8 - sizeof(int)];
+    union {
+        char bytes[64];
+        int programmatic_stream_serialization_allowed;
+    } value;
+} CUlaunchAttribute;
+typedef struct CUlaunchConfig {
+    unsigned grid_x, grid_y, grid_z, block_x, block_y, block_z, smem;
+    CUstream stream;
+    CUlaunchAttribute *attrs;
+    unsigned n_attrs;
+} CUlaunchConfig;
+typedef CUresult (*cuLaunchKernelEx_fn)(const CUlaunchConfig *config, CUfunction f, void **params, void **extra);
+_Static_assert(sizeof(CUlaunchAttribute) == 72 && offsetof(CUlaunchAttribute, value) == 8, "cuda.h's CUlaunchAttribute");
+_Static_assert(offsetof(CUlaunchConfig, stream) == 32 && offsetof(CUlaunchConfig, n_attrs) == 48,
+               "cuda.h's CUlaunchConfig");
 
 /* Enum parameters are passed as int: the same in the C ABI. */
 #define CU_API(X)                                                                               \
@@ -137,6 +159,8 @@ static void *cuda_lib;     /* dlopen handle of libcuda.so.1 */
 static CUdevice dev;       /* the device rt_init picked */
 static CUcontext primary;  /* its primary context, retained for the life of the process */
 static cuTensorMapEncodeTiled_fn encode_tiled; /* NULL: the driver has no tensor maps */
+static cuLaunchKernelEx_fn launch_ex;          /* NULL: no launch attributes (a driver before CUDA 12) */
+static int dev_cc_major;                       /* the device's compute capability (major) */
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
@@ -270,11 +294,13 @@ static hipdnnStatus_t nv_driver_init(rt_device_info *info)
     if (missing != NULL)
         return base_fail(ns, "%s has no %s (driver too old?)", cuda_lib_name, missing);
     encode_tiled = (cuTensorMapEncodeTiled_fn)dlsym(cuda_lib, "cuTensorMapEncodeTiled");
+    launch_ex = (cuLaunchKernelEx_fn)dlsym(cuda_lib, "cuLaunchKernelEx");
     hipdnnStatus_t st = cu_check(cu.cuInit(0), ns, "cuInit");
     if (st == HIPDNN_STATUS_SUCCESS)
         st = pick_device();
     if (st == HIPDNN_STATUS_SUCCESS)
         st = query_device(info);
+    dev_cc_major = st == HIPDNN_STATUS_SUCCESS ? info->cc_major : 0;
     if (st == HIPDNN_STATUS_SUCCESS)
         st = cu_check(cu.cuDevicePrimaryCtxRetain(&primary, dev), ns,
                       "cuDevicePrimaryCtxRetain(device %d)", dev);
@@ -382,6 +408,24 @@ static hipdnnStatus_t nv_launch(void *function, const unsigned g[3], const unsig
                     HIPDNN_STATUS_EXECUTION_FAILED,
                     "cuLaunchKernel(grid %ux%ux%u, block %ux%ux%u, %zu B shared memory)", g[0],
                     g[1], g[2], b[0], b[1], b[2], smem);
+}
+
+/* Programmatic dependent launch (sm_90 and newer): the launch may begin while the stream's
+ * previous kernel runs; the kernel's griddepcontrol.wait orders its reads after that kernel. */
+static hipdnnStatus_t nv_launch_dependent(void *function, const unsigned g[3], const unsigned b[3],
+                                          size_t smem, void *stream, void **args)
+{
+    if (launch_ex == NULL || dev_cc_major < 9)
+        return nv_launch(function, g, b, smem, stream, args);
+    if (smem > UINT_MAX)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "rt_launch_dependent: %zu bytes of shared memory", smem);
+    CUlaunchAttribute attr = {.id = CU_LAUNCH_ATTRIBUTE_PROGRAMMATIC_STREAM_SERIALIZATION};
+    attr.value.programmatic_stream_serialization_allowed = 1;
+    CUlaunchConfig cfg = {.grid_x = g[0], .grid_y = g[1], .grid_z = g[2], .block_x = b[0], .block_y = b[1],
+                          .block_z = b[2], .smem = (unsigned)smem, .stream = stream, .attrs = &attr, .n_attrs = 1};
+    return cu_check(launch_ex(&cfg, function, args, NULL), HIPDNN_STATUS_EXECUTION_FAILED,
+                    "cuLaunchKernelEx(programmatic stream serialization, grid %ux%ux%u, block %ux%ux%u, "
+                    "%zu B shared memory)", g[0], g[1], g[2], b[0], b[1], b[2], smem);
 }
 
 /* A tiled tensor map of 1- or 2-byte elements, 128-byte swizzle, zeros out of range. */
@@ -537,6 +581,7 @@ static const rt_backend nvidia = {
     .pointer_kind = nv_pointer_kind,
     .make_current = nv_make_current,
     .set_max_smem = nv_set_max_smem,
+    .launch_dependent = nv_launch_dependent,
     .tensor_map = nv_tensor_map,
 };
 

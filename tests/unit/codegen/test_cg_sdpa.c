@@ -479,6 +479,7 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
     cr_expect_eq(k.grid[1], 8u);
     cr_expect_eq(k.n_then, 1);
     cr_expect_str_eq(k.then[0].entry, "hd_sdpa_combine_kernel");
+    cr_expect(k.then[0].dependent, "the combine starts under the splits' tail (rt_launch_dependent)");
     cr_expect_eq(k.then[0].grid[0], 8u, "one warp per (b, h, i) row: 32 rows");
     cr_expect_eq(k.scratch, (int64_t)32 * 66 * 130 * 4);
     cr_expect_eq(cg_scratch_bytes(&g, &p.k[0]), k.scratch);

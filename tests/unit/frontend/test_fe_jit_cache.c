@@ -3,7 +3,8 @@
  * bytes flipped, with garbage appended or naming a kernel the cache lacks; loading it must fail
  * cleanly (or, for a flipped byte, at most decode to a plan whose every index is in range: ASan
  * and UBSan builds check the memory side), and the intact record loads again afterwards. Also
- * the kernel records' metadata: the stored source is the one compiled. Skips without NVRTC.
+ * the kernel records' metadata: the stored source is the one compiled; a decode plan's dependent
+ * combine launch is dependent after the round trip too. Skips without NVRTC.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -41,10 +42,11 @@ typedef struct built {
     kc_cache *cache;
 } built;
 
-/* Builds `file`'s plan (jit_fused, default knobs) compile-only into a fresh memory cache. */
-static void build(const char *file, built *b)
+/* Builds the plan of `graph` (jit_fused, default knobs; b owns the graph) compile-only into a
+ * fresh memory cache. */
+static void build_graph(hipdnnBackendDescriptor_t graph, built *b)
 {
-    b->graph = tu_example_graph(handle, file);
+    b->graph = graph;
     fe_obj *o;
     TU_OK(fe_unwrap(b->graph, "test", &o));
     b->g = fe_graph_of(o);
@@ -61,6 +63,9 @@ static void build(const char *file, built *b)
     cr_assert(ctx.stats.kernels > 0 && ctx.stats.plan_cached == 0);
     fe_jit_engine.destroy(p);
 }
+
+/* The same for examples/graphs/`file`. */
+static void build(const char *file, built *b) { build_graph(tu_example_graph(handle, file), b); }
 
 static void unbuild(built *b)
 {
@@ -125,6 +130,37 @@ Test(jit_cache, damaged_recipes_are_misses)
         kc_plan_release(&orig);
         unbuild(&b);
     }
+}
+
+/* A decode shape (GQA 32:8, one query row, 8192 keys): split keys and a combine launch. */
+static const char decode_graph[] =
+    "{\"name\": \"decode\", \"compute_data_type\": \"FLOAT\", \"intermediate_data_type\": \"FLOAT\","
+    " \"io_data_type\": \"BFLOAT16\", \"tensors\": ["
+    " {\"uid\": 1, \"name\": \"q\", \"data_type\": \"BFLOAT16\", \"strides\": [4096, 128, 128, 1], \"dims\": [1, 32, 1, 128]},"
+    " {\"uid\": 2, \"name\": \"k\", \"data_type\": \"BFLOAT16\", \"strides\": [8388608, 1048576, 128, 1], \"dims\": [1, 8, 8192, 128]},"
+    " {\"uid\": 3, \"name\": \"v\", \"data_type\": \"BFLOAT16\", \"strides\": [8388608, 1048576, 128, 1], \"dims\": [1, 8, 8192, 128]},"
+    " {\"uid\": 4, \"name\": \"o\", \"data_type\": \"BFLOAT16\", \"strides\": [4096, 128, 128, 1], \"dims\": [1, 32, 1, 128]}],"
+    " \"nodes\": [{\"name\": \"sdpa\", \"compute_data_type\": \"FLOAT\", \"attributes_type\": \"SdpaAttributes\","
+    " \"attributes\": {\"q_tensor_uid\": 1, \"k_tensor_uid\": 2, \"v_tensor_uid\": 3, \"o_tensor_uid\": 4,"
+    " \"attn_scale_value\": 0.08838834764831843}}]}";
+
+/* The decode kernel's combine launch is dependent (rt_launch_dependent) in the plan built and in
+ * the plan decoded from its recipe. */
+Test(jit_cache, dependent_launches_survive_the_recipe)
+{
+    built b;
+    build_graph(tu_json_graph(handle, decode_graph, strlen(decode_graph), "decode"), &b);
+    fe_build_stats st;
+    fe_plan_impl *p = NULL;
+    cr_assert(fe_jit_plan_load(b.cache, &b.ref, b.g, &b.t, &st, &p), "the stored plan loads");
+    int dependent = 0, then = 0;
+    for (int i = 0; i < p->n_kernels; i++)
+        for (int j = 0; j < p->k[i].cg.n_then; j++)
+            then++, dependent += p->k[i].cg.then[j].dependent;
+    cr_expect_eq(then, 1, "one combine launch");
+    cr_expect_eq(dependent, 1, "launched dependent");
+    fe_jit_destroy(p);
+    unbuild(&b);
 }
 
 Test(jit_cache, a_plan_from_another_compiler_version_is_a_miss)

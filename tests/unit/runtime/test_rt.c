@@ -646,6 +646,82 @@ Test(rt_gpu, kernel_2x_plus_1)
     free(y);
 }
 
+/* A slow kernel and one launched dependent on it (rt_launch_dependent): `slow` lets its dependent
+ * launch at once (griddepcontrol.launch_dependents), spins ~100 us a block, then writes
+ * y = 2x + 1; `after` waits (griddepcontrol.wait) and writes z = y + 1. Without the wait, or a
+ * launch that ignored the stream's order, z would read y's poison. */
+static const char dependent_src[] =
+    "#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900\n"
+    "#define WAIT() asm volatile(\"griddepcontrol.wait;\" ::: \"memory\")\n"
+    "#define RELEASE() asm volatile(\"griddepcontrol.launch_dependents;\" ::: \"memory\")\n"
+    "#else\n"
+    "#define WAIT()\n"
+    "#define RELEASE()\n"
+    "#endif\n"
+    "extern \"C\" __global__ void slow(float *y, const float *x, int n)\n"
+    "{\n"
+    "    RELEASE();\n"
+    "    long long t0 = clock64();\n"
+    "    while (clock64() - t0 < 200000) {}\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        y[i] = 2.0f * x[i] + 1.0f;\n"
+    "}\n"
+    "extern \"C\" __global__ void after(float *z, const float *y, int n)\n"
+    "{\n"
+    "    WAIT();\n"
+    "    int i = blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        z[i] = y[i] + 1.0f;\n"
+    "}\n";
+
+Test(rt_gpu, dependent_launch_sees_the_previous_kernel)
+{
+    rt_device_info d;
+    need_gpu(&d);
+    need_compiler_for(d.arch);
+    seed_rng();
+    void *code = NULL;
+    size_t len = 0;
+    compile_ok(dependent_src, d.arch, NULL, 0, &code, &len);
+    rt_module *m;
+    rt_function slow, after;
+    OK(rt_module_load(code, len, &m));
+    free(code);
+    OK(rt_module_function(m, "slow", &slow));
+    OK(rt_module_function(m, "after", &after));
+    int n = 1 << 18;
+    size_t bytes = sizeof(float) * (size_t)n;
+    float *x, *y, *z, *hx = malloc(bytes), *hz = malloc(bytes);
+    OK(rt_malloc((void **)&x, bytes));
+    OK(rt_malloc((void **)&y, bytes));
+    OK(rt_malloc((void **)&z, bytes));
+    for (int i = 0; i < n; i++)
+        hx[i] = (float)((double)(rnd() >> 11) * 0x1p-53 * 200.0 - 100.0);
+    OK(rt_memcpy_h2d(x, hx, bytes));
+    OK(rt_memset(y, 0xff, bytes)); /* NaN */
+    OK(rt_memset(z, 0xff, bytes));
+    unsigned grid[3] = {(unsigned)n / 256, 1, 1}, block[3] = {256, 1, 1};
+    void *a1[] = {&y, &x, &n}, *a2[] = {&z, &y, &n};
+    OK(rt_launch(slow, grid, block, 0, NULL, a1));
+    OK(rt_launch_dependent(after, grid, block, 0, NULL, a2));
+    OK(rt_stream_sync(NULL));
+    OK(rt_memcpy_d2h(hz, z, bytes));
+    for (int i = 0; i < n; i++) {
+        float want = (2.0f * hx[i] + 1.0f) + 1.0f;
+        if (hz[i] != want)
+            cr_assert_fail("z[%d] = %a, want %a (x = %a, seed %llu)", i, (double)hz[i], (double)want,
+                           (double)hx[i], (unsigned long long)seed);
+    }
+    cr_assert_eq(rt_launch_dependent(NULL, grid, block, 0, NULL, a2), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    rt_free(x);
+    rt_free(y);
+    rt_free(z);
+    rt_module_unload(m);
+    free(hx);
+    free(hz);
+}
+
 Test(rt_gpu, events_time_work)
 {
     rt_device_info d;

@@ -20,6 +20,10 @@ static void count(kc_env *e, uint64_t *field)
     pthread_mutex_unlock(&e->mu);
 }
 
+/* Whether a record last used at `last_used` is due a new last-used time at `now`. last_used comes
+ * from the file and may be any value a damaged record holds: compared, never subtracted from. */
+static bool touch_due(int64_t now, int64_t last_used) { return last_used <= now - KC_TOUCH_INTERVAL_S; }
+
 /* Writes pending last-used times when enough are pending, or the oldest has waited. */
 static void maybe_flush(kc_cache *c, int64_t now)
 {
@@ -45,7 +49,7 @@ static uint8_t *front_get(kc_cache *c, kc_table t, const kc_key *key, int64_t no
         *last_used = f->last_used;
         if (e->mode == KC_MODE_MEMORY) {
             f->last_used = now;
-        } else if (kc__writable(c) && now - f->last_used >= KC_TOUCH_INTERVAL_S) {
+        } else if (kc__writable(c) && touch_due(now, f->last_used)) {
             f->last_used = now;
             kc__touch_queue(e, t, key, now);
         }
@@ -105,7 +109,7 @@ static void remember(kc_cache *c, kc_table t, const kc_key *key, const uint8_t *
 {
     kc_env *e = c->env;
     pthread_mutex_lock(&e->mu);
-    bool touch = kc__writable(c) && now - last_used >= KC_TOUCH_INTERVAL_S;
+    bool touch = kc__writable(c) && touch_due(now, last_used);
     kc__front_put(&e->front, t, key, d, len, touch ? now : last_used, NULL);
     if (touch)
         kc__touch_queue(e, t, key, now);

@@ -36,21 +36,20 @@
 HD_DEVICE float hd_bf16_to_f32(hd_u16 h) { return hd_bits_f32((hd_u32)h << 16); }
 
 /* 2^x without the special-function unit, for kernels whose exponentials queue there (attention
- * with a tanh per score): n = floor(x), 2^(x − n) by a degree-3 minimax polynomial on [0, 1)
- * (relative error < 7.5e-5), n added to the exponent. 0 below 2^-125 (-inf included, as
- * ex2.approx.ftz flushes), +inf from 128 on, NaN stays NaN. */
+ * with a tanh per score), and without branches or floorf (FRND issues on the conversion pipe, at
+ * the special-function unit's rate): n = round(x) by the 1.5·2^23 addition (the FMA pipe rounds
+ * x into the low mantissa bits), 2^(x − n) by a degree-3 minimax polynomial on [-1/2, 1/2]
+ * (relative error < 7.5e-5), n added to the exponent bits; the edges by selects: 0 below 2^-125
+ * (-inf included, as ex2.approx.ftz flushes), +inf from 128 on, NaN stays NaN. */
 HD_DEVICE float hd_exp2_poly(float x)
 {
-    if (x != x)
-        return x;
-    if (x >= 128.0f)
-        return hd_bits_f32(0x7f800000u);
-    if (x < -125.0f)
-        return 0.0f;
-    const float n = floorf(x), f = x - n;
-    const float p = fmaf(fmaf(fmaf(7.802452147e-02f, f, 2.260671556e-01f), f, 6.958335638e-01f), f,
-                         9.999251962e-01f);
-    return hd_bits_f32(hd_f32_bits(p) + ((hd_u32)(int)n << 23));
+    const float c = fminf(fmaxf(x, -127.0f), 128.0f), t = c + 12582912.0f, n = t - 12582912.0f, f = c - n;
+    const float p = fmaf(fmaf(fmaf(5.5171668530e-02f, f, 2.4261112511e-01f), f, 6.9326096773e-01f), f,
+                         9.9992805719e-01f);
+    float r = hd_bits_f32(hd_f32_bits(p) + (hd_f32_bits(t) << 23)); /* t's low bits hold n */
+    r = x < -125.0f ? 0.0f : r;
+    r = x >= 128.0f ? hd_bits_f32(0x7f800000u) : r;
+    return x != x ? x : r;
 }
 
 HD_DEVICE hd_u16 hd_f32_to_bf16(float f)

@@ -965,7 +965,7 @@ HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, 
  * landed) and an `empty` one (one arrival per computing warp: released). HD_KV_APART (HD_WS 2):
  * the rings apart, K released once Q·Kᵀ has read it, V once P·V has; otherwise one stage index
  * for both (HD_KSTAGES = HD_VSTAGES), the K ring's barriers covering the pair, released with V
- * (the rings apart measured 4-8% slower on one block a work tile, bench/NOTES.md #23). */
+ * (the rings apart measured 4-8% slower on one block a work tile, bench/NOTES.md #24). */
 typedef struct hd_pipe {
     hd_u32 sk, sv;        /* the rings' first stages */
     hd_u32 kfull, kempty; /* HD_KSTAGES mbarriers each */

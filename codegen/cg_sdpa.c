@@ -59,7 +59,8 @@ typedef struct sd {
     int split, split_cap;                     /* key splits (HD_SPLIT) and the scratch's room */
     bool persist;                             /* ws 2: a persistent grid walks the work tiles (HD_PERSIST) */
     int qbuf;                                 /* Q's buffers (HD_QBUF: 2 on the persistent grid where they fit) */
-    int kstages, vstages;                     /* ws 2: the K and V rings (HD_KSTAGES / HD_VSTAGES); else stages */
+    int kstages, vstages;                     /* the K and V rings' stages (HD_KSTAGES / HD_VSTAGES): `stages`
+                                               * but on the persistent grid with two Q buffers */
     bool kv_apart;                            /* the rings' own barriers (HD_KV_APART: with two Q buffers) */
     int l2_heads;                             /* persist: query heads whose K/V share L2 (HD_L2_HEADS) */
     unsigned blocks;                          /* persist: the grid (0: one block a work tile) */
@@ -224,9 +225,8 @@ static int64_t scratch_of(const sd *s)
 static int smem_bytes(const sd *s)
 {
     int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
-    int ks = s->ws == 2 ? s->kstages : s->stages, vs = s->ws == 2 ? s->vstages : s->stages;
-    return 1024 + s->qbuf * s->bm * dp * 2 + (ks * dp + vs * dvp) * s->bn * 2 /* 1 KB: base alignment */
-           + (s->ws ? (ks + vs) * 16 + s->qbuf * 16 : 0);                   /* mbarriers: K's, V's, Q's */
+    return 1024 + s->qbuf * s->bm * dp * 2 + (s->kstages * dp + s->vstages * dvp) * s->bn * 2 /* 1 KB: alignment */
+           + (s->ws ? (s->kstages + s->vstages) * 16 + s->qbuf * 16 : 0); /* mbarriers: K's, V's, Q's */
 }
 
 /* The wgmma products: sm_90, head dims 64, 128, 192 or 256 (whole 128-byte swizzle blocks of 64
@@ -370,9 +370,10 @@ static void device_split(sd *s, const cg_target *t)
 /* The persistent grid (HD_PERSIST, knob 2 or 3): behind the TMA producer, one query head a row
  * tile, no key split, no RNG_DUMP. Q in two buffers (knob 2) where shared memory holds them with
  * two stages in each of the K and V rings (fewer V stages, then K's, where it must: the next work
- * tile's Q lands under this one's loop, and the producer runs ahead across work tiles anyway); heads in groups whose K/V fit L2_KV_BYTES
- * together; as many blocks as the device's multiprocessors hold, at most one a work item (a pair
- * of row tiles; one a work item when the device is unknown). */
+ * tile's Q lands under this one's loop, and the producer runs ahead across work tiles anyway);
+ * heads in groups whose K/V fit L2_KV_BYTES together; as many blocks as the device's
+ * multiprocessors hold, at most one a work item (a pair of row tiles; one a work item when the
+ * device is unknown). */
 static void choose_persist(sd *s, const cg_target *t)
 {
     s->persist = s->ws == 2 && s->pack == 1 && s->split == 1 && s->out[IR_SDPA_RNG_DUMP] < 0 &&

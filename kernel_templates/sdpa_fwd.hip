@@ -399,6 +399,9 @@ HD_DEVICE bool hd_work_next(hd_attn_blk &k, int &it, int &q, int &n, hd_u32 qbar
         }
     return false;
 }
+
+/* The work tile's Q buffer (sq_: the first one). */
+HD_DEVICE hd_u32 hd_q_buffer(const hd_attn_blk &k, hd_u32 sq_) { return sq_ + (k.item % HD_QBUF) * HD_Q_BYTES; }
 #endif
 
 /* ---- loads ---------------------------------------------------------------------------------- */
@@ -1045,10 +1048,10 @@ HD_DEVICE void hd_prefetch_ahead(const hd_tmap *mk, const hd_tmap *mv, const hd_
 #pragma unroll
     for (int cb = 0; cb < HD_D / 64; cb++)
         hd_tma_prefetch4(mq, cb * 64, n.h, n.m0, n.b);
-    const int j0 = n.t_lo * HD_BN;
+    const int j0 = n.t_lo * HD_BN, boxes = hd_tile_boxes(n, j0);
     if (n.t_lo < n.t_hi) {
-        hd_boxes<true, false>(n, j0, hd_tile_boxes(n, j0), 0, 0, mk, HD_ARGS);
-        hd_boxes<true, true>(n, j0, hd_tile_boxes(n, j0), 0, 0, mv, HD_ARGS);
+        hd_boxes<true, false>(n, j0, boxes, 0, 0, mk, HD_ARGS);
+        hd_boxes<true, true>(n, j0, boxes, 0, 0, mv, HD_ARGS);
     }
 }
 #endif
@@ -1342,7 +1345,7 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 
         hd_tma_produce(k, 0, early, p, mk, mv, mq, HD_ARGS);
         hd_mbar_wait(k.qbar + 8, ((k.item / HD_QBUF) & 1) ^ 1); /* a fresh barrier passes parity 1 */
         hd_mbar_arrive_tx(k.qbar, (hd_u32)HD_Q_BYTES);
-        const hd_u32 sq = sq_ + (k.item % HD_QBUF) * HD_Q_BYTES;
+        const hd_u32 sq = hd_q_buffer(k, sq_);
 #pragma unroll
         for (int cb = 0; cb < HD_D / 64; cb++)
             hd_tma_load4(sq + cb * HD_BM * 128, mq, k.qbar, cb * 64, k.h, k.m0, k.b);
@@ -1371,7 +1374,7 @@ HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, const
 {
 #if HD_PERSIST
     for (int it = 0, q = 0, n = 0; hd_work_next(k, it, q, n, qbar, HD_ARGS);) {
-        const hd_u32 sq = sq_ + (k.item % HD_QBUF) * HD_Q_BYTES;
+        const hd_u32 sq = hd_q_buffer(k, sq_);
         hd_acc_init(a);
         hd_ws_consume(a, k, sq, p, ctid, HD_ARGS);
         if (!HD_O_TMA)

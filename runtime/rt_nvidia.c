@@ -160,7 +160,7 @@ static CUdevice dev;       /* the device rt_init picked */
 static CUcontext primary;  /* its primary context, retained for the life of the process */
 static cuTensorMapEncodeTiled_fn encode_tiled; /* NULL: the driver has no tensor maps */
 static cuLaunchKernelEx_fn launch_ex;          /* NULL: no launch attributes (a driver before CUDA 12) */
-static int dev_cc_major;                       /* the device's compute capability (major) */
+static bool pdl;                               /* launch_ex and a device of sm_90 or newer */
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
@@ -300,7 +300,7 @@ static hipdnnStatus_t nv_driver_init(rt_device_info *info)
         st = pick_device();
     if (st == HIPDNN_STATUS_SUCCESS)
         st = query_device(info);
-    dev_cc_major = st == HIPDNN_STATUS_SUCCESS ? info->cc_major : 0;
+    pdl = st == HIPDNN_STATUS_SUCCESS && launch_ex != NULL && info->cc_major >= 9;
     if (st == HIPDNN_STATUS_SUCCESS)
         st = cu_check(cu.cuDevicePrimaryCtxRetain(&primary, dev), ns,
                       "cuDevicePrimaryCtxRetain(device %d)", dev);
@@ -415,7 +415,7 @@ static hipdnnStatus_t nv_launch(void *function, const unsigned g[3], const unsig
 static hipdnnStatus_t nv_launch_dependent(void *function, const unsigned g[3], const unsigned b[3],
                                           size_t smem, void *stream, void **args)
 {
-    if (launch_ex == NULL || dev_cc_major < 9)
+    if (!pdl)
         return nv_launch(function, g, b, smem, stream, args);
     if (smem > UINT_MAX)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "rt_launch_dependent: %zu bytes of shared memory", smem);

@@ -188,20 +188,29 @@ float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t 
 {
     for (int i = 0; i < warmup; i++)
         CHECK(hipdnnBackendExecute(bench_handle, plan, packs[i % n_packs]));
-    rt_event ev[2];
-    CHECK(rt_event_create(&ev[0]));
-    CHECK(rt_event_create(&ev[1]));
+    /* PyTorch's timer (bench/torch_timing.py) exactly: an event pair around each call, all recorded
+     * before the first is read, so the queue stays ahead of the GPU and the pairs time the GPU's
+     * work, not this thread's (the host cost of a call is bench_execute's) */
+    rt_event *ev = malloc(sizeof *ev * 2 * (size_t)reps);
     float *ms = malloc(sizeof *ms * (size_t)reps);
-    for (int i = 0; i < reps; i++) {
-        CHECK(rt_event_record(ev[0], NULL));
-        CHECK(hipdnnBackendExecute(bench_handle, plan, packs[i % n_packs]));
-        CHECK(rt_event_record(ev[1], NULL));
-        CHECK(rt_event_elapsed_ms(ev[0], ev[1], &ms[i]));
+    if (ev == NULL || ms == NULL) {
+        fprintf(stderr, "bench: out of memory\n");
+        exit(1);
     }
+    for (int i = 0; i < 2 * reps; i++)
+        CHECK(rt_event_create(&ev[i]));
+    for (int i = 0; i < reps; i++) {
+        CHECK(rt_event_record(ev[2 * i], NULL));
+        CHECK(hipdnnBackendExecute(bench_handle, plan, packs[i % n_packs]));
+        CHECK(rt_event_record(ev[2 * i + 1], NULL));
+    }
+    for (int i = 0; i < reps; i++)
+        CHECK(rt_event_elapsed_ms(ev[2 * i], ev[2 * i + 1], &ms[i]));
     qsort(ms, (size_t)reps, sizeof *ms, cmp_float);
     float median = ms[reps / 2];
-    free(ms);
-    rt_event_destroy(ev[0]), rt_event_destroy(ev[1]);
+    for (int i = 0; i < 2 * reps; i++)
+        rt_event_destroy(ev[i]);
+    free(ms), free(ev);
     return median;
 }
 

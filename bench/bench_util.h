@@ -54,7 +54,8 @@ hipdnnBackendDescriptor_t bench_pack(int n, int64_t *uids, void **ptrs);
 hipdnnBackendDescriptor_t bench_pack_ws(int n, int64_t *uids, void **ptrs, void *ws);
 /* Device memory holding n random bf16 values in [-2, 2). */
 void *bench_random_bf16(size_t n);
-/* Median milliseconds of `reps` event-timed executions after `warmup`, rotating over packs. */
+/* Median milliseconds of `reps` event-timed executions after `warmup`, rotating over packs; the
+ * event pairs are all recorded before the first is read (PyTorch's timer, bench/torch_timing.py). */
 float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t *packs, int n_packs,
                       int warmup, int reps);
 /* The same for a plan and n_sets input sets of n tensors (set s: ptrs[s * stride + i] for uids[i]),

@@ -69,12 +69,14 @@ typedef struct cg_target {
     int sdpa_pingpong;    /* attention forward with loaders: 2 = the computing warpgroups take turns, 1 = never, 0 = by shape */
     int sdpa_intra;       /* attention forward with loaders: 2 = Q·Kᵀ(t) with P·V(t - 1), softmax(t) under P·V, 1 = never,
                            * 0 = by shape */
-    int sdpa_persist;     /* attention forward with the TMA producer: 2 = persistent grid (3: Q in one buffer), 1 = never, 0 = by shape */
+    int sdpa_persist;     /* attention forward with the TMA producer: 2 = persistent grid (3: Q in one buffer, 4: and
+                           * a dynamic scheduler), 1 = never, 0 = by shape */
     int sdpa_sw_exp;      /* attention forward: 2 = half the softmax's exponentials by polynomial, 1 = never, 0 = by shape */
     int sdpa_o_tma;       /* attention forward with the TMA producer: 2 = O through shared memory and TMA stores,
                            * 1 = never, 0 = by shape */
     int sdpa_l2_ahead;    /* attention forward with the TMA producer, one block a work tile: 2 = prefetch the next
                            * wave's Q and first K/V tile into L2, 1 = never, 0 = by shape */
+    int sdpa_trace;       /* attention forward with the TMA producer: 1 = print each work tile's phase times */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

@@ -67,6 +67,8 @@ typedef struct sd {
     bool sw_exp;                              /* half the softmax's exponentials on the FMA pipes */
     bool o_tma;                               /* O through Q's shared memory and TMA stores (HD_O_TMA) */
     int l2_ahead;                             /* blocks ahead whose first tiles go to L2 (HD_L2_AHEAD, 0: none) */
+    bool trace;                               /* HD_TRACE: the phase trace (jit.sdpa_trace) */
+    bool dyn;                                 /* HD_DYN: the persistent grid's work tiles from a counter */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -226,7 +228,8 @@ static int smem_bytes(const sd *s)
 {
     int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
     return 1024 + s->qbuf * s->bm * dp * 2 + (s->kstages * dp + s->vstages * dvp) * s->bn * 2 /* 1 KB: alignment */
-           + (s->ws ? (s->kstages + s->vstages) * 16 + s->qbuf * 16 : 0); /* mbarriers: K's, V's, Q's */
+           + (s->ws ? (s->kstages + s->vstages) * 16 + s->qbuf * 16 : 0) /* mbarriers: K's, V's, Q's */
+           + (s->dyn ? s->qbuf * 16 : 0);                                 /* the work tiles' words */
 }
 
 /* The wgmma products: sm_90, head dims 64, 128, 192 or 256 (whole 128-byte swizzle blocks of 64
@@ -367,8 +370,9 @@ static void device_split(sd *s, const cg_target *t)
 /* K/V bytes the persistent grid's group of heads may keep in L2 (half of the H200's 50 MB). */
 #define L2_KV_BYTES (24LL << 20)
 
-/* The persistent grid (HD_PERSIST, knob 2 or 3): behind the TMA producer, one query head a row
- * tile, no key split, no RNG_DUMP. Q in two buffers (knob 2) where shared memory holds them with
+/* The persistent grid (HD_PERSIST, knob 2, 3 or 4): behind the TMA producer, one query head a row
+ * tile, no key split, no RNG_DUMP; knob 4 takes the work tiles from a counter (HD_DYN). Q in two
+ * buffers (knob 2) where shared memory holds them with
  * two stages in each of the K and V rings (fewer V stages, then K's, where it must: the next work
  * tile's Q lands under this one's loop, and the producer runs ahead across work tiles anyway);
  * heads in groups whose K/V fit L2_KV_BYTES together; as many blocks as the device's
@@ -377,9 +381,10 @@ static void device_split(sd *s, const cg_target *t)
 static void choose_persist(sd *s, const cg_target *t)
 {
     s->persist = s->ws == 2 && s->pack == 1 && s->split == 1 && s->out[IR_SDPA_RNG_DUMP] < 0 &&
-                 (t->sdpa_persist == 2 || t->sdpa_persist == 3);
+                 t->sdpa_persist >= 2;
     if (!s->persist)
         return;
+    s->dyn = t->sdpa_persist == 4;
     int cap = cg_sdpa_smem_cap(t);
     s->qbuf = t->sdpa_persist == 2 ? 2 : 1;
     while (s->qbuf == 2 && smem_bytes(s) > cap && s->vstages > 2) /* V is needed a tile after K */
@@ -630,6 +635,10 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
                    "#define HD_SPLIT %d\n#define HD_MIN_BLOCKS %d\n#define HD_PINGPONG %d\n#define HD_INTRA %d\n"
                    "#define HD_TMA_WG %d\n", s->bm, s->bn, s->warps, s->stages, s->sm90, s->ws, s->overlap, s->pack,
                    s->split, s->min_blocks, s->pingpong, s->intra, s->tma_wg);
+    if (s->trace)
+        base_sb_puts(defs, "#define HD_TRACE 1\n");
+    if (s->dyn)
+        base_sb_puts(defs, "#define HD_DYN 1\n");
     if (s->ws == 2)
         base_sb_printf(defs, "#define HD_KSTAGES %d\n#define HD_VSTAGES %d\n#define HD_KV_APART %d\n", s->kstages,
                        s->vstages, s->kv_apart);
@@ -720,6 +729,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     choose_persist(&s, t);
     choose_o_tma(&s, t);
     choose_l2_ahead(&s, t);
+    s.trace = t->sdpa_trace == 1 && s.ws == 2;
     s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);

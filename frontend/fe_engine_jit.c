@@ -25,12 +25,14 @@
  * loaders (a cp.async warpgroup, a TMA producer warp or warpgroup, or the computing warps); jit.sdpa_pingpong
  * (0, 1, 2): whether its two computing warpgroups take turns; jit.sdpa_intra (0, 1, 2): whether
  * each runs a tile's softmax under the previous tile's P·V (FlashAttention-3's order);
- * jit.sdpa_persist (0 .. 3): a persistent grid behind the TMA producer (3: Q in one buffer); jit.sdpa_sw_exp (0, 1, 2):
+ * jit.sdpa_persist (0 .. 4): a persistent grid behind the TMA producer (3: Q in one buffer, 4: and
+ * a dynamic scheduler); jit.sdpa_sw_exp (0, 1, 2):
  * half the softmax's exponentials on the FMA pipes; jit.sdpa_o_tma (0, 1, 2): O stored through
  * shared memory by TMA; jit.sdpa_l2_ahead (0, 1, 2): the next wave's first tiles prefetched into L2;
  * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
  * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
- * 0: chosen by shape).
+ * 0: chosen by shape); jit.sdpa_trace (0, 1): a developer's phase trace printed by the forward's
+ * TMA-producer kernels.
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
@@ -46,7 +48,7 @@
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
        KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
-       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD };
+       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD, KNOB_SDPA_TRACE };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -61,8 +63,9 @@ static const int64_t tri_state[] = {0, 1, 2};
 #define TRI_STATE .min = 0, .max = 2, .stride = 1, .dflt = 0, .valid = tri_state, .n_valid = 3
 static const int64_t sdpa_ws[] = {0, 1, 2, 3, 4};
 static const int64_t sdpa_splits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
-static const int64_t sdpa_persist[] = {0, 1, 2, 3};
+static const int64_t sdpa_persist[] = {0, 1, 2, 3, 4};
 static const int64_t sdpa_wgmma[] = {0, 1};
+static const int64_t sdpa_trace[] = {0, 1};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
      .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
@@ -121,11 +124,13 @@ static const fe_knob_def jit_knobs[] = {
      TRI_STATE},
     {.id = "jit.sdpa_persist", .description = "attention forward with the TMA producer (jit.sdpa_ws 2 or 4), one query "
      "head a row tile, no key split: 2 = a persistent grid (the blocks a device holds at once walk the work tiles in "
-     "static rounds, each round's item a head's longest and shortest row tile, within groups of heads whose K/V "
-     "share L2; Q in two buffers where shared memory holds them with two K/V stages, so the next tile's Q lands "
-     "under this one's loop), 3 = the same with Q in one buffer (the K/V stages kept; the next Q after this tile's "
-     "epilogue), 1 = one block a work tile, 0 = by shape",
-     .min = 0, .max = 3, .stride = 1, .dflt = 0, .valid = sdpa_persist, .n_valid = 4},
+     "static rounds: without a causal mask the row tiles in launch order; under one each round's item a head's "
+     "longest and shortest row tile, within groups of heads whose K/V share L2; Q in two buffers where shared "
+     "memory holds them with two K/V stages, so the next tile's Q lands under this one's loop), 3 = the same with Q "
+     "in one buffer (given back after the tile's last Q·Kᵀ, O staged in that tile's K slot), 4 = as 3 with the "
+     "work tiles taken from a counter in global memory (a dynamic scheduler; one launch of the kernel at a time), "
+     "1 = one block a work tile, 0 = by shape",
+     .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_persist, .n_valid = 5},
     {.id = "jit.sdpa_sw_exp", .description = "attention forward: 2 = half the softmax's exponentials by a polynomial "
      "on the FMA pipes (relative error < 7.5e-5), the others on the special-function unit, for score modifiers "
      "that keep that unit busy (tanh); 1 or 0 = all on the special-function unit (by shape: the polynomial measured "
@@ -139,6 +144,9 @@ static const fe_knob_def jit_knobs[] = {
      "query head a row tile, no key split: 2 = the producer prefetches into L2 the Q tile and first K/V tile of the "
      "block one wave of multiprocessors ahead in launch order, so that block's start waits on L2; 1 = never, "
      "0 = by shape", TRI_STATE},
+    {.id = "jit.sdpa_trace", .description = "attention forward with the TMA producer, a developer's aid: 1 = the "
+     "blocks on multiprocessors 0 and 1 print each work tile's phase times (device printf, read by "
+     "bench/attn_trace.py); 0 = off", .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_trace, .n_valid = 2},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -169,7 +177,7 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG], .sdpa_intra = (int)knobs[KNOB_SDPA_INTRA],
                      .sdpa_persist = (int)knobs[KNOB_SDPA_PERSIST],
                      .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP], .sdpa_o_tma = (int)knobs[KNOB_SDPA_O_TMA],
-                     .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD]};
+                     .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD], .sdpa_trace = (int)knobs[KNOB_SDPA_TRACE]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -35,3 +35,6 @@ HD_DEVICE hd_u16 hd_f32_to_f16(float f) { return __builtin_bit_cast(hd_u16, (_Fl
 /* Programmatic dependent launch has no AMD counterpart: rt_launch_dependent launches plainly. */
 HD_DEVICE void hd_grid_wait() {}
 HD_DEVICE void hd_grid_launch_dependents() {}
+
+/* The compute unit this thread runs on (a developer's trace, sdpa_fwd.hip's HD_TRACE). */
+HD_DEVICE hd_u32 hd_sm_id() { return __smid(); }

@@ -88,3 +88,11 @@ HD_DEVICE void hd_grid_launch_dependents()
     asm volatile("griddepcontrol.launch_dependents;" ::: "memory");
 #endif
 }
+
+/* The multiprocessor this thread runs on (a developer's trace, sdpa_fwd.hip's HD_TRACE). */
+HD_DEVICE hd_u32 hd_sm_id()
+{
+    hd_u32 id;
+    asm volatile("mov.u32 %0, %%smid;" : "=r"(id));
+    return id;
+}

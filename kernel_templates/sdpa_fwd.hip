@@ -93,6 +93,10 @@
  *                                       kernel parameter hd_map_q after hd_map_v: Q's tensor map, dims
  *                                       (D, H, S, B), boxes of 64 columns x HD_BM rows) and its head groups
  *           HD_QBUF                     Q's buffers (1; 2 with HD_PERSIST)
+ *           HD_DYN                      1 (HD_PERSIST): work tiles from a global counter (hd_tile_take), one
+ *                                       launch at a time
+ *           HD_TRACE                    1 (HD_WS 2; a developer's aid, jit.sdpa_trace): the phase trace,
+ *                                       printed by the blocks on multiprocessors 0 and 1 (hd_tr_print)
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -226,8 +230,17 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #ifndef HD_KV_APART
 #define HD_KV_APART 0
 #endif
+#ifndef HD_DYN
+#define HD_DYN 0
+#endif
 #define HD_SMEM_BYTES (1024 + HD_QBUF * HD_Q_BYTES + HD_KSTAGES * HD_K_BYTES + HD_VSTAGES * HD_V_BYTES + \
-                       (HD_WS ? (HD_KSTAGES + HD_VSTAGES) * 16 + HD_QBUF * 16 : 0))
+                       (HD_WS ? (HD_KSTAGES + HD_VSTAGES) * 16 + HD_QBUF * 16 : 0) + (HD_DYN ? HD_QBUF * 16 : 0))
+/* The persistent grid with Q in one buffer and FA3's order: each computing warp gives Q's buffer
+ * back once its last Q·Kᵀ has landed, so the next work tile's Q loads under this one's last P·V
+ * and epilogue; O is then staged in the last tile's K slot (once every warp's last Q·Kᵀ has read
+ * it: Q's empty barrier), which goes back to the producer after the O copy has read it. */
+#define HD_Q_EARLY (HD_PERSIST && HD_QBUF == 1 && HD_INTRA)
+#define HD_O_IN_STAGE (HD_Q_EARLY && HD_O_TMA && !HD_KV_APART && HD_BM * HD_DVP * 2 <= HD_K_BYTES)
 #define HD_LOG2E 1.4426950408889634f
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
@@ -367,14 +380,23 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 #if HD_PERSIST
 enum { HD_WORK_OK, HD_WORK_SKIP, HD_WORK_END };
 
-/* The block's it-th work tile (head hb = b·HQ + h, row tile x counted from the last): in static
- * rounds of one work item a block, item `round · gridDim.x + blockIdx.x`, whose two tiles are the
+/* The block's it-th work tile (head hb = b·HQ + h, row tile x counted from the last). Without a
+ * causal band, tile `it · gridDim.x + blockIdx.x` of the heads' row tiles in order. Under one, in
+ * static rounds of one work item a block, item `round · gridDim.x + blockIdx.x`, whose two tiles are the
  * it-th even and odd: row tiles p and MT - 1 - p of one head (under a causal mask the longest and
  * the shortest: every item costs about MT + 1 tiles, the blocks' shares stay even; an odd MT's
  * middle tile is an item alone, its second tile HD_WORK_SKIP). Items go head by head within groups
  * of HD_L2_HEADS heads, whose K/V stay in L2 together. */
 HD_DEVICE int hd_work_at(int it, int &hb, int &x)
 {
+#if !HD_HAS_RIGHT /* no causal band: every row tile costs alike; in launch order, as the grid of one
+                   * block a tile runs them (a round's tiles share few heads' K/V in L2) */
+    const int tile = it * (int)gridDim.x + (int)blockIdx.x;
+    if (tile >= HD_B * HD_HQ * HD_MT)
+        return HD_WORK_END;
+    hb = tile / HD_MT, x = HD_MT - 1 - tile % HD_MT;
+    return HD_WORK_OK;
+#else
     const int item = (it >> 1) * (int)gridDim.x + (int)blockIdx.x;
     if (item >= HD_NITEM)
         return HD_WORK_END;
@@ -383,6 +405,7 @@ HD_DEVICE int hd_work_at(int it, int &hb, int &x)
     hb = g * HD_L2_HEADS + r % size;
     x = it & 1 ? HD_MT - 1 - p : p;
     return it & 1 && x == p ? HD_WORK_SKIP : HD_WORK_OK;
+#endif
 }
 
 /* The block's next work tile into k (it: the walk's position; q, n: work tiles and K/V tiles of
@@ -402,6 +425,92 @@ HD_DEVICE bool hd_work_next(hd_attn_blk &k, int &it, int &q, int &n, hd_u32 qbar
 
 /* The work tile's Q buffer (sq_: the first one). */
 HD_DEVICE hd_u32 hd_q_buffer(const hd_attn_blk &k, hd_u32 sq_) { return sq_ + (k.item % HD_QBUF) * HD_Q_BYTES; }
+
+#if HD_DYN
+/* The dynamic scheduler (HD_DYN): the producer takes each work tile from a counter in global
+ * memory (hd_tile_take) and hands it to the computing warps in a word beside Q's buffer
+ * (hd_tile_slot), published by Q's `full` barrier (-1: none left). The block that takes the last
+ * "none left" sets the counters back to zero for the next launch; so one launch of the kernel
+ * may run at a time (a module's counters). */
+__device__ unsigned hd_tile_next, hd_tile_done;
+#define HD_NTILE (HD_B * HD_HQ * HD_MT)
+
+/* Work tile `tile`'s head hb and row tile x (counted from the last): without a causal band in
+ * launch order (as the grid of one block a tile), under one the longest first within groups of
+ * HD_L2_HEADS heads. */
+HD_DEVICE void hd_tile_at(int tile, int &hb, int &x)
+{
+#if !HD_HAS_RIGHT
+    hb = tile / HD_MT, x = HD_MT - 1 - tile % HD_MT;
+#else
+    const int per_group = HD_L2_HEADS * HD_MT, g = tile / per_group, r = tile - g * per_group;
+    const int size = min(HD_L2_HEADS, HD_B * HD_HQ - g * HD_L2_HEADS);
+    hb = g * HD_L2_HEADS + r % size, x = r / size;
+#endif
+}
+
+/* The producer's next work tile, or -1 when none is left. */
+HD_DEVICE int hd_tile_take()
+{
+    const int tile = (int)atomicAdd(&hd_tile_next, 1u);
+    if (tile < HD_NTILE)
+        return tile;
+    __threadfence();
+    if (atomicAdd(&hd_tile_done, 1u) == gridDim.x - 1) /* every block has taken its last */
+        atomicExch(&hd_tile_next, 0u), atomicExch(&hd_tile_done, 0u);
+    return -1;
+}
+
+/* The word that hands work tile q of the block (its Q buffer's) to the computing warps. */
+HD_DEVICE hd_u32 hd_tile_slot(hd_u32 qbar, int q) { return qbar + HD_QBUF * 16 + (q % HD_QBUF) * 16; }
+
+/* k for work tile `tile`, the block's q-th (n: K/V tiles of the pipeline before it). */
+HD_DEVICE void hd_work_setup(hd_attn_blk &k, int tile, int &q, int &n, hd_u32 qbar, HD_PARAMS)
+{
+    int hb, x;
+    hd_tile_at(tile, hb, x);
+    hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, x, 0, HD_ARGS);
+    k.n0 = n, k.item = q, k.qbar = qbar + (q % HD_QBUF) * 16, k.ws = 0;
+    n += k.t_hi - k.t_lo, q++;
+}
+#endif
+#endif
+
+#ifndef HD_TRACE
+#define HD_TRACE 0
+#endif
+#if HD_TRACE && HD_WS != 2
+#error "the phase trace (HD_TRACE) follows the TMA producer's roles (HD_WS 2)"
+#endif
+#if HD_TRACE
+/* The phase trace (jit.sdpa_trace, HD_WS 2): thread 0 of each computing warpgroup keeps the
+ * multiprocessor's clock at a work tile's phases (0 start, 1 its first Q·Kᵀ landed, 2 its last
+ * P·V landed, 3 O stored) and prints them with the block's start, on multiprocessors 0 and 1
+ * only (device printf; bench/attn_trace.py reads the lines). */
+__shared__ long long hd_tr[3][4]; /* [warpgroup][phase]; [2][0]: the block's start */
+HD_DEVICE void hd_tr_start(int tid)
+{
+    if (tid == 0)
+        hd_tr[2][0] = clock64();
+}
+HD_DEVICE void hd_tr_mark(int ctid, int phase)
+{
+    if ((ctid & 127) == 0)
+        hd_tr[ctid >> 7][phase] = clock64();
+}
+HD_DEVICE void hd_tr_print(const hd_attn_blk &k, int ctid)
+{
+    const hd_u32 sm = hd_sm_id();
+    if ((ctid & 127) == 0 && sm < 2) {
+        const long long *t = hd_tr[ctid >> 7];
+        printf("HDT %u %u %d %d %d %lld %lld %lld %lld %lld\n", sm, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z),
+               ctid >> 7, k.item, k.t_hi - k.t_lo, hd_tr[2][0], t[0], t[1], t[2], t[3]);
+    }
+}
+#else
+HD_DEVICE void hd_tr_start(int) {}
+HD_DEVICE void hd_tr_mark(int, int) {}
+HD_DEVICE void hd_tr_print(const hd_attn_blk &, int) {}
 #endif
 
 /* ---- loads ---------------------------------------------------------------------------------- */
@@ -1153,6 +1262,14 @@ HD_DEVICE void hd_v_release(const hd_pipe &p, const hd_attn_blk &k, int t, int l
                                    : p.kempty + (hd_pipe_n(k, t) % HD_KSTAGES) * 8);
 }
 
+/* The work tile's Q buffer back to the producer (one arrival per computing warp). */
+HD_DEVICE void hd_q_release(const hd_attn_blk &k, int ctid)
+{
+    __syncwarp();
+    if ((ctid & 31) == 0)
+        hd_mbar_arrive(k.qbar + 8);
+}
+
 /* The block's Q rows, loaded by the computing warps among themselves; with HD_PERSIST the
  * producer copies them (hd_tma_role) and this waits for them. */
 HD_DEVICE void hd_ws_load_q(const hd_attn_blk &k, hd_u32 sq_, int ctid, HD_PARAMS)
@@ -1199,7 +1316,10 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #endif
     hd_wgmma_wait0();
     hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
+    hd_tr_mark(ctid, 1);
     hd_k_release(pp, k, k.t_lo, lane);
+    if (HD_Q_EARLY && k.t_lo + 1 == k.t_hi)
+        hd_q_release(k, ctid);
     hd_softmax(s, a, k, k.t_lo, hd_tile_cut(k, k.t_lo), warp, lane, HD_ARGS);
     hd_pack_p(p, s);
     for (int t = k.t_lo + 1; t < k.t_hi; t++) {
@@ -1215,6 +1335,8 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
         hd_wgmma_wait_<1>(); /* Q·Kᵀ(t); P·V(t - 1) still runs */
         hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
         hd_k_release(pp, k, t, lane);
+        if (HD_Q_EARLY && t + 1 == k.t_hi)
+            hd_q_release(k, ctid);
         hd_softmax_p(s, a, alpha, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
         hd_wgmma_wait0();
         hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
@@ -1232,7 +1354,9 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #endif
     hd_wgmma_wait0();
     hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
-    hd_v_release(pp, k, k.t_hi - 1, lane);
+    if (!HD_O_IN_STAGE) /* otherwise O is staged there first (hd_compute_role) */
+        hd_v_release(pp, k, k.t_hi - 1, lane);
+    hd_tr_mark(ctid, 2);
 }
 #else
 HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, const hd_pipe &pp, int ctid,
@@ -1301,6 +1425,9 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #if HD_RNG_DUMP && (HD_PACK > 1 || HD_SPLIT > 1)
 #error "RNG_DUMP walks whole rows of one head: no packed heads, no split keys"
 #endif
+#if HD_DYN && !HD_PERSIST
+#error "the dynamic scheduler (HD_DYN) is the persistent grid's"
+#endif
 #if HD_PERSIST && (HD_WS != 2 || HD_PACK > 1 || HD_SPLIT > 1 || HD_RNG_DUMP)
 #error "the persistent grid is the TMA producer's, one query head a row tile, no split keys, no RNG_DUMP"
 #endif
@@ -1341,9 +1468,25 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 
 {
 #if HD_PERSIST
     const int early = HD_QBUF == 1; /* K/V tiles issued before Q */
+#if HD_DYN
+    for (int q = 0, n = 0;;) {
+        const int tile = hd_tile_take();
+        const hd_u32 slot = hd_tile_slot(qbar, q);
+        if (tile < 0) { /* the computing warps' last Q barrier carries -1 and no bytes */
+            hd_mbar_wait(qbar + (q % HD_QBUF) * 16 + 8, ((q / HD_QBUF) & 1) ^ 1);
+            asm volatile("st.shared.s32 [%0], %1;" ::"r"(slot), "r"(-1) : "memory");
+            hd_mbar_arrive(qbar + (q % HD_QBUF) * 16);
+            break;
+        }
+        hd_work_setup(k, tile, q, n, qbar, HD_ARGS);
+        hd_tma_produce(k, 0, early, p, mk, mv, mq, HD_ARGS);
+        hd_mbar_wait(k.qbar + 8, ((k.item / HD_QBUF) & 1) ^ 1);
+        asm volatile("st.shared.s32 [%0], %1;" ::"r"(slot), "r"(tile) : "memory");
+#else
     for (int it = 0, q = 0, n = 0; hd_work_next(k, it, q, n, qbar, HD_ARGS);) {
         hd_tma_produce(k, 0, early, p, mk, mv, mq, HD_ARGS);
         hd_mbar_wait(k.qbar + 8, ((k.item / HD_QBUF) & 1) ^ 1); /* a fresh barrier passes parity 1 */
+#endif
         hd_mbar_arrive_tx(k.qbar, (hd_u32)HD_Q_BYTES);
         const hd_u32 sq = hd_q_buffer(k, sq_);
 #pragma unroll
@@ -1357,14 +1500,6 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 
 #endif
 }
 
-/* The work tile's Q buffer back to the producer (one arrival per computing warp). */
-HD_DEVICE void hd_q_release(const hd_attn_blk &k, int ctid)
-{
-    __syncwarp();
-    if ((ctid & 31) == 0)
-        hd_mbar_arrive(k.qbar + 8);
-}
-
 /* The computing warps' part (ctid 0 .. HD_CTHREADS - 1): each work tile's products, softmax and
  * O (mo: O's tensor map with HD_O_TMA); with HD_PERSIST the work tile's Q buffer goes back to the
  * producer once its products are done (with HD_O_TMA once O, staged in that buffer, has been
@@ -1373,20 +1508,44 @@ HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, const
                                const hd_tmap *mo, int ctid, HD_PARAMS)
 {
 #if HD_PERSIST
+#if HD_DYN
+    for (int q = 0, n = 0;;) {
+        hd_mbar_wait(qbar + (q % HD_QBUF) * 16, (q / HD_QBUF) & 1); /* the tile's word, then its Q */
+        int tile;
+        asm volatile("ld.shared.s32 %0, [%1];" : "=r"(tile) : "r"(hd_tile_slot(qbar, q)) : "memory");
+        if (tile < 0)
+            break;
+        hd_work_setup(k, tile, q, n, qbar, HD_ARGS);
+#else
     for (int it = 0, q = 0, n = 0; hd_work_next(k, it, q, n, qbar, HD_ARGS);) {
+#endif
         const hd_u32 sq = hd_q_buffer(k, sq_);
+        const bool keys = k.t_lo < k.t_hi, early = HD_Q_EARLY && keys, staged = HD_O_IN_STAGE && keys;
+        hd_tr_mark(ctid, 0);
         hd_acc_init(a);
         hd_ws_consume(a, k, sq, p, ctid, HD_ARGS);
-        if (!HD_O_TMA)
+        if (!HD_O_TMA && !early)
             hd_q_release(k, ctid);
-        hd_attn_finish(a, k, sq, mo, ctid, HD_ARGS);
-        if (HD_O_TMA)
+        if (staged) /* every warp's last Q·Kᵀ has read the K slot that O goes to */
+            hd_mbar_wait(k.qbar + 8, k.item & 1);
+        const hd_u32 so = staged ? p.sk + (hd_pipe_n(k, k.t_hi - 1) % HD_KSTAGES) * HD_K_BYTES : sq;
+        hd_attn_finish(a, k, so, mo, ctid, HD_ARGS);
+        if (HD_O_TMA && !early)
             hd_q_release(k, ctid);
+        if (staged) { /* the copy has read O (its thread waited): the last tile's stage goes back */
+            asm volatile("bar.sync %0, 128;" ::"r"(4 + (ctid >> 7)) : "memory");
+            hd_v_release(p, k, k.t_hi - 1, ctid & 31);
+        }
+        hd_tr_mark(ctid, 3);
+        hd_tr_print(k, ctid);
     }
 #else
     (void)qbar;
+    hd_tr_mark(ctid, 0);
     hd_ws_consume(a, k, sq_, p, ctid, HD_ARGS);
     hd_attn_finish(a, k, sq_, mo, ctid, HD_ARGS);
+    hd_tr_mark(ctid, 3);
+    hd_tr_print(k, ctid);
 #endif
 }
 #endif
@@ -1408,6 +1567,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     hd_acc_init(a);
     /* the 128-byte swizzle repeats every 1024 bytes: wgmma tiles start on that boundary */
     const hd_u32 base = (hd_smem_addr(hd_smem) + 1023) & ~1023u;
+    hd_tr_start(tid);
 #if HD_WS
     hd_pipe p; /* the K ring, the V ring, their mbarriers, then Q's (HD_PERSIST: full and empty per buffer) */
     p.sk = base + HD_QBUF * HD_Q_BYTES, p.sv = p.sk + HD_KSTAGES * HD_K_BYTES;

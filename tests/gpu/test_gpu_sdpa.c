@@ -431,8 +431,9 @@ Test(gpu_sdpa, knobs_every_tile_shape)
     gpu_set_knobs(0, NULL, NULL);
 }
 
-/* The persistent grid (jit.sdpa_persist 2: Q in two buffers, 3: in one) with several work tiles
- * a block: more row tiles than the device has multiprocessors, so each block walks work tiles of
+/* The persistent grid (jit.sdpa_persist 2: Q in two buffers, 3: in one, 4: in one with the work
+ * tiles from a counter, run twice so the second launch sees the counter the first set back) with
+ * several work tiles a block: more row tiles than the device has multiprocessors, so each block walks work tiles of
  * several heads, its K/V pipeline and Q buffers carried from one to the next; an odd number of row
  * tiles a head (3: the middle one a work item alone); causal (items of a longest and a shortest
  * tile), padding with per-batch lengths (some work tiles without a key) and GQA, at head dims 64
@@ -440,8 +441,9 @@ Test(gpu_sdpa, knobs_every_tile_shape)
 Test(gpu_sdpa, persistent_many_tiles)
 {
     static const char *const ids[] = {"jit.sdpa_persist", "jit.sdpa_ws", "jit.sdpa_pingpong", "jit.sdpa_intra"};
-    static const int64_t knobs[][4] = {{2, 0, 0, 0}, {2, 4, 2, 2}, {2, 2, 0, 0}, {2, 4, 0, 2}, {3, 0, 0, 0}, {3, 4, 2, 2}};
-    for (int s = 0; s < 6; s++) {
+    static const int64_t knobs[][4] = {{2, 0, 0, 0}, {2, 4, 2, 2}, {2, 2, 0, 0}, {2, 4, 0, 2},
+                                       {3, 0, 0, 0}, {3, 4, 2, 2}, {4, 0, 0, 0}, {4, 4, 2, 2}};
+    for (int s = 0; s < 8; s++) {
         gpu_set_knobs(4, ids, knobs[s]);
         sdpa_case c = random_case();
         c.B = 2, c.Hq = 40, c.Hk = s % 2 == 1 ? 10 : 40, c.Sq = rnd(257, 300), c.Skv = rnd(200, 420);
@@ -452,6 +454,8 @@ Test(gpu_sdpa, persistent_many_tiles)
                  s % 2 == 0 ? "causal" : "padding gqa", (long long)knobs[s][1], (long long)knobs[s][2],
                  (long long)knobs[s][3]);
         run(c, tag);
+        if (knobs[s][0] == 4) /* the same kernel again: the last launch set its tile counter back */
+            run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);
 }

@@ -39,6 +39,7 @@ typedef struct variant {
     bool o_tma;    /* jit.sdpa_o_tma 2 */
     int persist;   /* jit.sdpa_persist (2: Q in two buffers, 3: in one; 0: by shape) */
     bool l2_ahead; /* jit.sdpa_l2_ahead 2 */
+    bool trace;    /* jit.sdpa_trace 1 */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -151,10 +152,12 @@ static int emit_and_compile(const variant *v, const char *what)
                        .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong,
                        .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0,
                        .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
-                       .sdpa_l2_ahead = v->l2_ahead ? 2 : 0};
+                       .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
+        /* the trace follows the TMA producer only (sm_80 has none) */
+        cr_expect_eq(strstr(k1.source, "#define HD_TRACE 1\n") != NULL, v->trace && a == 0, "%s %s", what, archs[a]);
         cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");
         cr_expect(k1.smem > 0 && k1.smem <= 227u * 1024u, "%s: %u bytes of shared memory", what, k1.smem);
         /* the hook and its define exist exactly when there is a modifier; it unfolds the scale */
@@ -209,15 +212,16 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
  * custom dropout and Philox dropout with RNG_DUMP, the warp-specialized wgmma loop, head dims 192
  * and 256 on wgmma, O through TMA stores (one and two computing warpgroups, the persistent grid,
  * Dv < D), the L2 prefetch ahead (two and one computing warpgroups, GQA), the persistent grid at
- * head dim 128 with Q in two buffers (causal) and in one (padding). */
+ * head dim 128 with Q in two buffers (causal) and in one (padding), the phase trace (one block a
+ * work tile and the persistent grid), the dynamic scheduler (causal, padding with GQA). */
 Test(codegen_sdpa, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
                     .stats = true};
-    variant vs[20];
-    for (int i = 0; i < 20; i++)
+    variant vs[24];
+    for (int i = 0; i < 24; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
@@ -239,12 +243,17 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
     vs[17].l2_ahead = true, vs[17].mask = MASK_PADDING, vs[17].bshd = true;
     vs[18].D = vs[18].Dv = 128, vs[18].persist = 2, vs[18].mask = MASK_CAUSAL, vs[18].dt = HIPDNN_DATA_BFLOAT16;
     vs[19].D = vs[19].Dv = 128, vs[19].persist = 3, vs[19].mask = MASK_PADDING, vs[19].Hk = 3;
-    const char *names[20] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
+    vs[20].D = vs[20].Dv = 128, vs[20].trace = true, vs[20].Sq = vs[20].Skv = 1024;
+    vs[21].D = vs[21].Dv = 128, vs[21].trace = true, vs[21].persist = 2, vs[21].mask = MASK_CAUSAL;
+    vs[22].D = vs[22].Dv = 128, vs[22].persist = 4, vs[22].mask = MASK_CAUSAL, vs[22].bshd = true;
+    vs[23].D = vs[23].Dv = 128, vs[23].persist = 4, vs[23].mask = MASK_PADDING, vs[23].Hk = 2;
+    const char *names[24] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
                              "custom_dropout_dump", "dropout_dump_wgmma", "warp_specialized", "d256_causal",
                              "d192_paged_padding", "d256_dv64_dropout", "o_tma_causal", "o_tma_persist_d64",
                              "o_tma_persist_d192_dv128", "l2_ahead_causal_gqa", "l2_ahead_d64_padding",
-                             "persist_d128_causal", "persist_one_q_d128_padding_gqa"};
-    for (int i = 0; i < 20; i++)
+                             "persist_d128_causal", "persist_one_q_d128_padding_gqa", "trace_d128",
+                             "trace_persist_d128_causal", "dyn_d128_causal", "dyn_d128_padding_gqa"};
+    for (int i = 0; i < 24; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

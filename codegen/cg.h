@@ -84,8 +84,12 @@ typedef struct cg_target {
  * (rt_tensor_map: 16-bit elements, 128-byte swizzle, zero fill; the engine encodes it at
  * launch, when the tensor's address is known, and passes it by value), or an int64 value
  * known at emit time but kept out of the source (`value`; tensor is -1): a dynamic-shape
- * kernel's varying dims, so one compiled kernel serves every size of them. */
-typedef enum cg_arg_kind { CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_WORKSPACE, CG_ARG_TMAP, CG_ARG_INT64 } cg_arg_kind;
+ * kernel's varying dims, so one compiled kernel serves every size of them; or a counter (a
+ * pointer; tensor is -1): 16 bytes of device memory the engine keeps per stream, zero before the
+ * kernel's first launch there, which the kernel leaves zero when it ends. */
+typedef enum cg_arg_kind {
+    CG_ARG_TENSOR, CG_ARG_SCALAR, CG_ARG_WORKSPACE, CG_ARG_TMAP, CG_ARG_INT64, CG_ARG_COUNTER
+} cg_arg_kind;
 #define CG_TMAP_MAX_RANK 4
 #define CG_MAX_TMAPS 4 /* tensor-map parameters of one kernel */
 typedef struct cg_tmap {

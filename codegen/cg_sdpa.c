@@ -734,7 +734,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     bool q_map = s.persist || s.l2_ahead > 0;
-    int extra = (s.ws == 2 ? 2 + q_map + s.o_tma : 0) + (s.split > 1); /* tensor maps, scratch */
+    int extra = (s.ws == 2 ? 2 + q_map + s.o_tma : 0) + (s.split > 1) + s.dyn; /* maps, scratch, counter */
     if (st == HIPDNN_STATUS_SUCCESS && out->n_args + extra > CG_MAX_ARGS)
         st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS);
     if (st == HIPDNN_STATUS_SUCCESS) {
@@ -750,6 +750,8 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         }
         if (s.split > 1)
             out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};
+        if (s.dyn) /* the work-tile counter (HD_DYN) */
+            out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_COUNTER, .tensor = -1};
         shape_defs(&s, &defs, &hooks);
         option_hooks(&s, &defs, &hooks);
         set_launches(&s, out);

@@ -326,6 +326,7 @@ void fe_jit_destroy(fe_plan_impl *p)
     }
     base_free(p->k);
     base_free(p->ws_offset);
+    fe_counters_free(&p->counters);
     base_free(p);
 }
 
@@ -537,6 +538,13 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
             args[a] = (void *)&arg->value;
             continue;
         }
+        if (arg->kind == CG_ARG_COUNTER) {
+            hipdnnStatus_t st = fe_counter_for(&((fe_plan_impl *)p)->counters, stream, &ptrs[a]);
+            if (st != HIPDNN_STATUS_SUCCESS)
+                return st;
+            args[a] = &ptrs[a];
+            continue;
+        }
         hipdnnStatus_t st = tensor_ptr(p, pack, arg->tensor, k->cg.align, &ptrs[a]);
         if (st == HIPDNN_STATUS_SUCCESS && arg->kind == CG_ARG_TMAP && n_maps == CG_MAX_TMAPS)
             st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "JIT launch: more than %d tensor maps", CG_MAX_TMAPS);
@@ -563,7 +571,8 @@ static bool uses_workspace(const fe_plan_impl *p)
         for (int a = 0; a < p->k[i].cg.n_args; a++) {
             const cg_arg *arg = &p->k[i].cg.args[a];
             if (arg->kind == CG_ARG_WORKSPACE ||
-                (arg->kind != CG_ARG_SCALAR && arg->kind != CG_ARG_INT64 && p->ws_offset[arg->tensor] >= 0))
+                (arg->tensor >= 0 && arg->kind != CG_ARG_SCALAR && arg->kind != CG_ARG_INT64 &&
+                 p->ws_offset[arg->tensor] >= 0))
                 return true;
         }
     return false;

@@ -2,7 +2,8 @@
  *   fe_engine_jit.c  the engines: knobs, support, building a plan from the graph, execute;
  *   fe_jit_cache.c   the plan in the kernel cache's plan table (keys, the recipe's byte form),
  *                    and building a plan from it without lowering or code generation;
- *   fe_modules.c     the process's loaded code objects, shared by every plan that uses them.
+ *   fe_modules.c     the process's loaded code objects, shared by every plan that uses them;
+ *   fe_counters.c    the device words a plan's kernels keep between launches, one per stream.
  */
 #ifndef HIPDNN_FE_JIT_H
 #define HIPDNN_FE_JIT_H
@@ -23,6 +24,14 @@ typedef struct jit_kernel {
     rt_function fn_then[CG_MAX_LAUNCHES - 1];
 } jit_kernel;
 
+/* A plan's counters (CG_ARG_COUNTER): one zeroed device word per stream it ran on. */
+#define FE_MAX_COUNTER_STREAMS 16
+typedef struct fe_counters {
+    int n;
+    void *stream[FE_MAX_COUNTER_STREAMS];
+    void *dev[FE_MAX_COUNTER_STREAMS];
+} fe_counters;
+
 struct fe_plan_impl {
     const fe_graph_state *g;
     jit_kernel *k;
@@ -31,8 +40,12 @@ struct fe_plan_impl {
     int64_t scratch_offset; /* the kernels' shared scratch region */
     bool compile_only;      /* built for hipdnnSetCompileTarget_ext's target: cannot execute */
     char arch[32];
+    fe_counters counters;   /* the kernels' CG_ARG_COUNTER words */
 };
 
+/* The plan's counter word for `stream` (allocated and zeroed on its first use there). */
+hipdnnStatus_t fe_counter_for(fe_counters *c, void *stream, void **out);
+void fe_counters_free(fe_counters *c);
 /* Frees a plan (loaded modules released), whole or partly built. */
 void fe_jit_destroy(fe_plan_impl *p);
 /* Copies cg.entry and the then-entries into k->names and points the recipe at them. */

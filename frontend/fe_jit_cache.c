@@ -244,10 +244,10 @@ static void get_kernel(reader *r, jit_kernel *k, const int *ir_of, int n_canon)
     int maps = 0;
     for (int a = 0; a < cg->n_args && !r->bad; a++) {
         cg_arg *arg = &cg->args[a];
-        arg->kind = (cg_arg_kind)get_u32_max(r, CG_ARG_INT64);
+        arg->kind = (cg_arg_kind)get_u32_max(r, CG_ARG_COUNTER);
         maps += arg->kind == CG_ARG_TMAP;
         r->bad |= maps > CG_MAX_TMAPS;
-        bool needs_tensor = arg->kind != CG_ARG_WORKSPACE && arg->kind != CG_ARG_INT64;
+        bool needs_tensor = arg->kind != CG_ARG_WORKSPACE && arg->kind != CG_ARG_INT64 && arg->kind != CG_ARG_COUNTER;
         arg->tensor = tensor_of(r, ir_of, n_canon, !needs_tensor);
         r->bad |= needs_tensor && arg->tensor < 0;
         arg->map.rank = (int)get_u32_max(r, CG_TMAP_MAX_RANK);

@@ -93,8 +93,8 @@
  *                                       kernel parameter hd_map_q after hd_map_v: Q's tensor map, dims
  *                                       (D, H, S, B), boxes of 64 columns x HD_BM rows) and its head groups
  *           HD_QBUF                     Q's buffers (1; 2 with HD_PERSIST)
- *           HD_DYN                      1 (HD_PERSIST): work tiles from a global counter (hd_tile_take), one
- *                                       launch at a time
+ *           HD_DYN                      1 (HD_PERSIST, HD_SPLIT 1): work tiles from a counter (hd_tile_take);
+ *                                       kernel parameter `unsigned *hd_tiles` last (CG_ARG_COUNTER)
  *           HD_TRACE                    1 (HD_WS 2; a developer's aid, jit.sdpa_trace): the phase trace,
  *                                       printed by the blocks on multiprocessors 0 and 1 (hd_tr_print)
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
@@ -428,11 +428,10 @@ HD_DEVICE hd_u32 hd_q_buffer(const hd_attn_blk &k, hd_u32 sq_) { return sq_ + (k
 
 #if HD_DYN
 /* The dynamic scheduler (HD_DYN): the producer takes each work tile from a counter in global
- * memory (hd_tile_take) and hands it to the computing warps in a word beside Q's buffer
- * (hd_tile_slot), published by Q's `full` barrier (-1: none left). The block that takes the last
- * "none left" sets the counters back to zero for the next launch; so one launch of the kernel
- * may run at a time (a module's counters). */
-__device__ unsigned hd_tile_next, hd_tile_done;
+ * memory (the kernel parameter hd_tiles: the next tile, then the blocks done; the engine keeps one
+ * per stream, zero before the first launch) and hands it to the computing warps in a word beside
+ * Q's buffer (hd_tile_slot), published by Q's `full` barrier (-1: none left). The block that
+ * takes the last "none left" sets the counter back to zero for the next launch. */
 #define HD_NTILE (HD_B * HD_HQ * HD_MT)
 
 /* Work tile `tile`'s head hb and row tile x (counted from the last): without a causal band in
@@ -450,14 +449,14 @@ HD_DEVICE void hd_tile_at(int tile, int &hb, int &x)
 }
 
 /* The producer's next work tile, or -1 when none is left. */
-HD_DEVICE int hd_tile_take()
+HD_DEVICE int hd_tile_take(unsigned *ctr)
 {
-    const int tile = (int)atomicAdd(&hd_tile_next, 1u);
+    const int tile = (int)atomicAdd(&ctr[0], 1u);
     if (tile < HD_NTILE)
         return tile;
     __threadfence();
-    if (atomicAdd(&hd_tile_done, 1u) == gridDim.x - 1) /* every block has taken its last */
-        atomicExch(&hd_tile_next, 0u), atomicExch(&hd_tile_done, 0u);
+    if (atomicAdd(&ctr[1], 1u) == gridDim.x - 1) /* every block has taken its last */
+        atomicExch(&ctr[0], 0u), atomicExch(&ctr[1], 0u);
     return -1;
 }
 
@@ -503,8 +502,9 @@ HD_DEVICE void hd_tr_print(const hd_attn_blk &k, int ctid)
     const hd_u32 sm = hd_sm_id();
     if ((ctid & 127) == 0 && sm < 2) {
         const long long *t = hd_tr[ctid >> 7];
-        printf("HDT %u %u %d %d %d %lld %lld %lld %lld %lld\n", sm, blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z),
-               ctid >> 7, k.item, k.t_hi - k.t_lo, hd_tr[2][0], t[0], t[1], t[2], t[3]);
+        const hd_u32 blk = blockIdx.x + gridDim.x * (blockIdx.y + gridDim.y * blockIdx.z);
+        printf("HDT %u %u %d %d %d %lld %lld %lld %lld %lld\n", sm, blk, ctid >> 7, k.item, k.t_hi - k.t_lo,
+               hd_tr[2][0], t[0], t[1], t[2], t[3]);
     }
 }
 #else
@@ -1414,8 +1414,15 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #define HD_MAP_O ((const hd_tmap *)0)
 #endif
 #define HD_MAPS HD_MAPS_KV HD_MAPS_Q HD_MAPS_O
+#if HD_DYN
+#define HD_TILES hd_tiles
+#else
+#define HD_TILES ((unsigned *)0)
+#endif
 #if HD_SPLIT > 1
 #define HD_KPARAMS HD_PARAMS HD_MAPS, void *hd_ws
+#elif HD_DYN
+#define HD_KPARAMS HD_PARAMS HD_MAPS, unsigned *hd_tiles
 #else
 #define HD_KPARAMS HD_PARAMS HD_MAPS
 #endif
@@ -1425,8 +1432,8 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #if HD_RNG_DUMP && (HD_PACK > 1 || HD_SPLIT > 1)
 #error "RNG_DUMP walks whole rows of one head: no packed heads, no split keys"
 #endif
-#if HD_DYN && !HD_PERSIST
-#error "the dynamic scheduler (HD_DYN) is the persistent grid's"
+#if HD_DYN && (!HD_PERSIST || HD_SPLIT > 1)
+#error "the dynamic scheduler (HD_DYN) is the persistent grid's, without split keys"
 #endif
 #if HD_PERSIST && (HD_WS != 2 || HD_PACK > 1 || HD_SPLIT > 1 || HD_RNG_DUMP)
 #error "the persistent grid is the TMA producer's, one query head a row tile, no split keys, no RNG_DUMP"
@@ -1464,13 +1471,13 @@ HD_DEVICE void hd_acc_init(hd_attn_acc &a)
  * columns) into its buffer once the computing warps released it: with two buffers first, with
  * one after the tile's first K/V tile (that buffer comes free only after the last tile's epilogue). */
 HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 qbar, const hd_tmap *mk,
-                           const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
+                           const hd_tmap *mv, const hd_tmap *mq, unsigned *tiles, HD_PARAMS)
 {
 #if HD_PERSIST
     const int early = HD_QBUF == 1; /* K/V tiles issued before Q */
 #if HD_DYN
     for (int q = 0, n = 0;;) {
-        const int tile = hd_tile_take();
+        const int tile = hd_tile_take(tiles);
         const hd_u32 slot = hd_tile_slot(qbar, q);
         if (tile < 0) { /* the computing warps' last Q barrier carries -1 and no bytes */
             hd_mbar_wait(qbar + (q % HD_QBUF) * 16 + 8, ((q / HD_QBUF) & 1) ^ 1);
@@ -1483,6 +1490,7 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 
         hd_mbar_wait(k.qbar + 8, ((k.item / HD_QBUF) & 1) ^ 1);
         asm volatile("st.shared.s32 [%0], %1;" ::"r"(slot), "r"(tile) : "memory");
 #else
+    (void)tiles;
     for (int it = 0, q = 0, n = 0; hd_work_next(k, it, q, n, qbar, HD_ARGS);) {
         hd_tma_produce(k, 0, early, p, mk, mv, mq, HD_ARGS);
         hd_mbar_wait(k.qbar + 8, ((k.item / HD_QBUF) & 1) ^ 1); /* a fresh barrier passes parity 1 */
@@ -1495,7 +1503,7 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 
         hd_tma_produce(k, early, k.t_hi - k.t_lo, p, mk, mv, mq, HD_ARGS);
     }
 #else
-    (void)sq_, (void)qbar;
+    (void)sq_, (void)qbar, (void)tiles;
     hd_tma_produce(k, 0, k.t_hi - k.t_lo, p, mk, mv, mq, HD_ARGS);
 #endif
 }
@@ -1594,7 +1602,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     if (tid < 128) { /* the producer warpgroup gives its registers to the computing ones; one thread copies */
         asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
         if (tid == 0)
-            hd_tma_role(k, base, p, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
+            hd_tma_role(k, base, p, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_TILES, HD_ARGS);
     } else {
         asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
         hd_compute_role(a, k, base, p, qbar, HD_MAP_O, tid - 128, HD_ARGS);
@@ -1602,7 +1610,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
 #elif HD_WS == 2
     if (tid >= HD_CTHREADS) { /* the producer warp: one thread issues every copy */
         if (tid == HD_CTHREADS)
-            hd_tma_role(k, base, p, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_ARGS);
+            hd_tma_role(k, base, p, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_TILES, HD_ARGS);
     } else {
         hd_compute_role(a, k, base, p, qbar, HD_MAP_O, tid, HD_ARGS);
     }

@@ -76,8 +76,9 @@ static void check_kernel(const jit_kernel *k, const ir_graph *ir, const char *ar
              "%d arguments, %d further launches", cg->n_args, cg->n_then);
     for (int a = 0; a < cg->n_args; a++) {
         const cg_arg *arg = &cg->args[a];
-        bool none_ok = arg->kind == CG_ARG_WORKSPACE || arg->kind == CG_ARG_INT64;
-        FZ_CHECK((unsigned)arg->kind <= CG_ARG_INT64, "argument %d of kind %d", a, (int)arg->kind);
+        bool none_ok =
+            arg->kind == CG_ARG_WORKSPACE || arg->kind == CG_ARG_INT64 || arg->kind == CG_ARG_COUNTER;
+        FZ_CHECK((unsigned)arg->kind <= CG_ARG_COUNTER, "argument %d of kind %d", a, (int)arg->kind);
         FZ_CHECK(arg->tensor >= (none_ok ? -1 : 0) && arg->tensor < ir->n_t, "argument %d names tensor %d of %d",
                  a, arg->tensor, ir->n_t);
         FZ_CHECK(arg->map.rank >= 0 && arg->map.rank <= CG_TMAP_MAX_RANK, "argument %d: tensor map of rank %d", a, arg->map.rank);

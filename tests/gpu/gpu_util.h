@@ -72,6 +72,9 @@ void check_plan(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu
 typedef void (*gpu_compare_fn)(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
 /* check_plan's default comparison of output ir->t[ti]. */
 void gpu_compare_output(const ir_graph *ir, int ti, const ir_buf *got, const ir_buf *want, const char *what);
+/* How many times check_plan_cmp executes the GPU plan (default 1), poisoning the outputs before
+ * each and comparing each with the reference: state a plan keeps between launches must not leak. */
+void gpu_set_executions(int n);
 /* check_plan with comparison cmp. */
 void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan, gpu_fill_fn fill,
                     gpu_compare_fn cmp, const char *what);

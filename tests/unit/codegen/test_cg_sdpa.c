@@ -156,6 +156,9 @@ static int emit_and_compile(const variant *v, const char *what)
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
+        /* the dynamic scheduler's counter is the last parameter (the persistent grid is sm_90's) */
+        cr_expect_eq(k1.n_args > 0 && k1.args[k1.n_args - 1].kind == CG_ARG_COUNTER, v->persist == 4 && a == 0,
+                     "%s %s", what, archs[a]);
         /* the trace follows the TMA producer only (sm_80 has none) */
         cr_expect_eq(strstr(k1.source, "#define HD_TRACE 1\n") != NULL, v->trace && a == 0, "%s %s", what, archs[a]);
         cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");

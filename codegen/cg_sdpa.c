@@ -370,8 +370,14 @@ static void device_split(sd *s, const cg_target *t)
 /* K/V bytes the persistent grid's group of heads may keep in L2 (half of the H200's 50 MB). */
 #define L2_KV_BYTES (24LL << 20)
 
-/* The persistent grid (HD_PERSIST, knob 2, 3 or 4): behind the TMA producer, one query head a row
- * tile, no key split, no RNG_DUMP; knob 4 takes the work tiles from a counter (HD_DYN). Q in two
+/* Whether the kernel runs FlashAttention-3's schedule (the producer warpgroup, the two computing
+ * warpgroups taking turns, each in FA3's order): the defaults of HD_O_TMA and HD_L2_AHEAD. */
+static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma_wg; }
+
+/* The persistent grid (HD_PERSIST, knob 2, 3 or 4; by shape never yet: knob 4 measured ahead at
+ * 1024 keys, bench/NOTES.md #28, but the GPU tests have not yet run every option on it): behind the
+ * TMA producer, one query head a row tile, no key split, no RNG_DUMP; knob 4 takes the work tiles
+ * from a counter (HD_DYN). Q in two
  * buffers (knob 2) where shared memory holds them with
  * two stages in each of the K and V rings (fewer V stages, then K's, where it must: the next work
  * tile's Q lands under this one's loop, and the producer runs ahead across work tiles anyway);
@@ -400,10 +406,6 @@ static void choose_persist(sd *s, const cg_target *t)
     int64_t items = ((s->Sq + s->bm - 1) / s->bm + 1) / 2 * all, most = (int64_t)t->sm_count * blocks_per_sm(s);
     s->blocks = (unsigned)(t->sm_count > 0 && most < items ? most : items);
 }
-
-/* Whether the kernel runs FlashAttention-3's schedule (the producer warpgroup, the two computing
- * warpgroups taking turns, each in FA3's order): the defaults of HD_O_TMA and HD_L2_AHEAD. */
-static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma_wg; }
 
 /* O through shared memory and TMA stores (HD_O_TMA): behind the TMA producer, one query head a
  * row tile, no key split, O of Q's 16-bit type in rows TMA can address (16-byte strides), its

@@ -17,24 +17,28 @@ hipdnnStatus_t fe_counter_for(fe_counters *c, void *stream, void **out)
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     pthread_mutex_lock(&mu);
     int i = 0;
-    while (i < c->n && c->stream[i] != stream)
+    while (i < c->n && c->slot[i].stream != stream)
         i++;
-    if (i == c->n && c->n == FE_MAX_COUNTER_STREAMS)
-        st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnBackendExecute: this plan's persistent attention kernel "
-                       "keeps a counter per stream and has run on %d streams already; build another plan for more",
-                       FE_MAX_COUNTER_STREAMS);
+    if (i == c->n && c->n == c->cap) { /* room for more streams */
+        int cap = c->cap > 0 ? 2 * c->cap : 4;
+        fe_counter *grown = base_realloc(c->slot, (size_t)cap * sizeof *grown);
+        if (grown == NULL)
+            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "hipdnnBackendExecute: no host memory for a counter");
+        else
+            c->slot = grown, c->cap = cap;
+    }
     if (st == HIPDNN_STATUS_SUCCESS && i == c->n) {
         void *dev = NULL;
         st = rt_malloc(&dev, COUNTER_BYTES);
         if (st == HIPDNN_STATUS_SUCCESS)
             st = rt_memset(dev, 0, COUNTER_BYTES);
         if (st == HIPDNN_STATUS_SUCCESS)
-            c->stream[i] = stream, c->dev[i] = dev, c->n++;
+            c->slot[i] = (fe_counter){.stream = stream, .dev = dev}, c->n++;
         else if (dev != NULL)
             rt_free(dev);
     }
     if (st == HIPDNN_STATUS_SUCCESS)
-        *out = c->dev[i];
+        *out = c->slot[i].dev;
     pthread_mutex_unlock(&mu);
     return st;
 }
@@ -42,6 +46,7 @@ hipdnnStatus_t fe_counter_for(fe_counters *c, void *stream, void **out)
 void fe_counters_free(fe_counters *c)
 {
     for (int i = 0; i < c->n; i++)
-        rt_free(c->dev[i]);
+        rt_free(c->slot[i].dev);
+    base_free(c->slot);
     *c = (fe_counters){0};
 }

@@ -25,11 +25,13 @@ typedef struct jit_kernel {
 } jit_kernel;
 
 /* A plan's counters (CG_ARG_COUNTER): one zeroed device word per stream it ran on. */
-#define FE_MAX_COUNTER_STREAMS 16
+typedef struct fe_counter {
+    void *stream;
+    void *dev;
+} fe_counter;
 typedef struct fe_counters {
-    int n;
-    void *stream[FE_MAX_COUNTER_STREAMS];
-    void *dev[FE_MAX_COUNTER_STREAMS];
+    fe_counter *slot; /* n used of cap */
+    int n, cap;
 } fe_counters;
 
 struct fe_plan_impl {

@@ -124,6 +124,27 @@ static hipdnnBackendDescriptor_t config(fs_run *r, hipdnnHandle_t h, hipdnnBacke
     return chosen;
 }
 
+/* A config of cfg's engine with one knob set (cfg destroyed). */
+static hipdnnBackendDescriptor_t with_knob(fs_run *r, hipdnnBackendDescriptor_t cfg, const char *id, int64_t value)
+{
+    hipdnnBackendDescriptor_t e = NULL, kc = NULL, out = NULL;
+    int64_t one = 0;
+    FS_STEP(r, hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &one, &e));
+    FS_STEP(r, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, &kc));
+    FS_STEP(r, hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_TYPE, HIPDNN_TYPE_CHAR, (int64_t)strlen(id),
+                                         id));
+    FS_STEP(r, hipdnnBackendSetAttribute(kc, HIPDNN_ATTR_KNOB_CHOICE_KNOB_VALUE, HIPDNN_TYPE_INT64, 1, &value));
+    FS_STEP(r, hipdnnBackendFinalize(kc));
+    FS_STEP(r, hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &out));
+    FS_STEP(r, hipdnnBackendSetAttribute(out, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
+    FS_STEP(r, hipdnnBackendSetAttribute(out, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, DESC, 1, &kc));
+    FS_STEP(r, hipdnnBackendFinalize(out));
+    FS_STEP(r, hipdnnBackendDestroyDescriptor(kc));
+    FS_STEP(r, hipdnnBackendDestroyDescriptor(e));
+    FS_STEP(r, hipdnnBackendDestroyDescriptor(cfg));
+    return out;
+}
+
 static hipdnnBackendDescriptor_t kernel_cache(fs_run *r, const char *dir)
 {
     hipdnnBackendDescriptor_t c = NULL;
@@ -226,6 +247,8 @@ char *fs_scenario(fs_run *r, const fs_graph *gr, const char *cache_dir)
     FS_STEP(r, hipdnnCreate(&h));
     hipdnnBackendDescriptor_t g = graph(r, h, text, len);
     hipdnnBackendDescriptor_t cfg = config(r, h, g, gr->engine);
+    if (gr->knob != NULL)
+        cfg = with_knob(r, cfg, gr->knob, gr->knob_value);
     hipdnnBackendDescriptor_t cache = kernel_cache(r, cache_dir);
     hipdnnBackendDescriptor_t p = plan(r, h, cfg, cache);
     buffers b = {0};

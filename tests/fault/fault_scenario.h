@@ -2,7 +2,8 @@
  * the fault sweeps of test_fault_rt.c and test_fault_cache.c (implementation: fault_scenario.c).
  *
  * The scenario: handle; the graph from a JSON file, finalized; heuristics, and the first ranked
- * engine config of the wanted engine; a KERNEL_CACHE descriptor on a cache directory; the plan
+ * engine config of the wanted engine (with one knob set, when the graph names one: a new config
+ * of that engine); a KERNEL_CACHE descriptor on a cache directory; the plan
  * (JIT compile or cache hit, module load); workspace and every tensor in device memory (poisoned,
  * then filled); a variant pack; events around hipdnnBackendExecute; a stream sync; an output
  * copied back; everything destroyed and freed. It returns the launch trace of the fake runtime.
@@ -55,6 +56,8 @@ void fs_retried(const char *call, hipdnnStatus_t st);
 typedef struct fs_graph {
     const char *file;   /* tests/fault/graphs/<file> */
     const char *engine; /* "jit_fused", "jit_unfused" */
+    const char *knob;   /* NULL, or one engine knob set to knob_value on the heuristics' config */
+    int64_t knob_value;
 } fs_graph;
 
 /* Runs the scenario on graph g with its kernel cache in cache_dir; returns the launch trace

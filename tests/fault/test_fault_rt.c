@@ -13,7 +13,8 @@
  * compiles: another sequence of calls).
  * Graphs (tests/fault/graphs): a pointwise region, a layernorm, and matmul + bias + GELU (wgmma
  * with tensor maps and more than 48 KiB of shared memory on the fake sm_90), the last also
- * through jit_unfused (three kernels, intermediates in workspace).
+ * through jit_unfused (three kernels, intermediates in workspace), and causal attention with
+ * jit.sdpa_persist 4 (a counter the plan keeps per stream).
  * Leaks of host memory are left to LeakSanitizer (the ASan build).
  */
 #include <criterion/criterion.h>
@@ -143,4 +144,15 @@ Test(fault_rt, matmul_bias_gelu)
 Test(fault_rt, matmul_bias_gelu_unfused)
 {
     sweep_both("matmul.json", "jit_unfused");
+}
+
+/* Attention on the persistent grid with the dynamic scheduler (jit.sdpa_persist 4): its execute
+ * also allocates and zeroes the plan's work-tile counter for the stream (frontend/fe_counters.c),
+ * two more calls that can fail; the plan's destruction frees it. */
+Test(fault_rt, attention_dynamic_scheduler)
+{
+    tu_seed("fault_rt");
+    fs_graph g = {.file = "attention.json", .engine = "jit_fused", .knob = "jit.sdpa_persist", .knob_value = 4};
+    cr_expect_gt(sweep(&g, false), 10);
+    cr_expect_gt(sweep(&g, true), 10);
 }

@@ -420,19 +420,45 @@ Test(codegen_sdpa, knobs_set_the_tiles)
 }
 
 /* The source variant v gets on sm_90 with every knob at its default (the caller frees it). */
-static char *default_source(const variant *v)
+/* The source of v's kernel for sm_90 (132 multiprocessors) with jit.sdpa_persist `persist`
+ * (0: by shape); *last_counter: whether its last parameter is the work-tile counter. */
+static char *source_with(const variant *v, int persist, bool *last_counter)
 {
     ir_graph g;
     ir_partition p;
     build_fused(&g, &p, v);
-    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_persist = persist};
     cg_kernel k;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     char *src = strdup(k.source);
+    if (last_counter != NULL)
+        *last_counter = k.n_args > 0 && k.args[k.n_args - 1].kind == CG_ARG_COUNTER;
     cg_kernel_free(&k);
     ir_partition_free(&p);
     ir_graph_free(&g);
     return src;
+}
+
+static char *default_source(const variant *v) { return source_with(v, 0, NULL); }
+
+/* jit.sdpa_persist 4 at head dim 128 (where it measured ahead at 1024 keys, bench/NOTES.md #28):
+ * the persistent grid with the dynamic scheduler and its counter as the last parameter,
+ * non-causal, causal and padding; the default (by shape) and knob 1 keep one block a work tile. */
+Test(codegen_sdpa, knob_4_takes_the_dynamic_scheduler)
+{
+    struct { int64_t s; int mask, knob; bool dyn; } cases[] = {
+        {1024, MASK_NONE, 4, true}, {1024, MASK_CAUSAL, 4, true}, {700, MASK_PADDING, 4, true},
+        {1024, MASK_NONE, 0, false}, {1024, MASK_NONE, 1, false}};
+    for (int c = 0; c < 5; c++) {
+        variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 16, .Hq = 16, .Sq = cases[c].s, .Skv = cases[c].s,
+                     .D = 128, .Dv = 128, .mask = cases[c].mask};
+        bool counter = false;
+        char *src = source_with(&v, cases[c].knob, &counter);
+        bool dyn = strstr(src, "#define HD_PERSIST 1\n") != NULL && strstr(src, "#define HD_DYN 1\n") != NULL;
+        cr_expect_eq(dyn, cases[c].dyn, "S %lld mask %d knob %d", (long long)v.Sq, cases[c].mask, cases[c].knob);
+        cr_expect_eq(counter, cases[c].dyn, "S %lld knob %d: the counter parameter", (long long)v.Sq, cases[c].knob);
+        free(src);
+    }
 }
 
 /* Head dims on the prefill path: 64 with one warpgroup of 64 rows (two blocks an SM) below 2048

@@ -3,19 +3,35 @@
 # hang must not take the session's device time. Full logs under $OUT, a short table last.
 #   here:  ../shared/gpu/bundle .gpu build-rel/tests/gpu/test_gpu build-rel/bench/bench_attention \
 #            && mkdir -p .gpu/py && cp bench/*.py .gpu/py/
-#   there: bash bench/attn_dev.sh [full|quick|notests]
+#   there: bash bench/attn_dev.sh [full|quick|notests|candidate]
 #     full (default): the attention GPU tests (SUITES), decode and forward configs, softcap, and
 #                     the decode table beside PyTorch's FLASH and CUDNN
 #     quick:          the forward tests (gpu_sdpa, gpu_sdpa_mod), then the forward configs of SHAPE
 #                     (CFG: bench_attention options before the shape, e.g.
 #                     CFG='--knobs jit.sdpa_intra=1 --knobs jit.sdpa_persist=2')
 #     notests:        full without the tests
+#     candidate:      a candidate default (CAND='jit.sdpa_persist=4'): the forward tests with every
+#                     plan on it (HIPDNN_TEST_KNOBS), then the D=128 shapes with and without it
+#                     beside PyTorch (compare_attention.py's "best" column)
 set -u
 mode=${1:-full}
 out=${OUT:-/tmp/attn_dev}
 mkdir -p "$out"
 export HIPDNN_CACHE_DIR=$(mktemp -d)
 [ "$mode" = quick ] && SUITES=${SUITES:-gpu_sdpa gpu_sdpa_mod}
+if [ "$mode" = candidate ]; then
+  for suite in ${SUITES:-gpu_sdpa gpu_sdpa_mod}; do
+    HIPDNN_TEST_KNOBS=$CAND timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "$suite/*" \
+      > "$out/test_$suite.txt" 2>&1
+    echo "test_gpu $suite with $CAND rc=$?"
+    grep -E "\[FAIL\]|Synthesis" "$out/test_$suite.txt" | tail -5
+  done
+  for shape in "16 16 1024 128" "8 16 2048 128" "4 16 4096 128" "2 16 8192 128" "1 32 16384 128"; do
+    timeout ${T_BENCH:-60} .gpu/run bench_attention --knobs "$CAND" $shape 2>&1 | grep -v '^#' >> "$out/fwd_cand.txt"
+  done
+  (cd .gpu/py && python3 compare_attention.py "$out/fwd_cand.txt")
+  exit 0
+fi
 if [ "$mode" != notests ]; then
   for suite in ${SUITES:-gpu_sdpa gpu_sdpa_mod gpu_sdpa_bwd}; do
     timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "$suite/*" > "$out/test_$suite.txt" 2>&1

@@ -44,5 +44,5 @@ if [[ $which == *cudnn* ]]; then # randn x 3, then two calls per mask
 fi
 for f in $names; do
   echo "== $f"
-  grep -E '^  [a-zA-Z_]|Duration|Registers Per|Block Size|Grid Size|Shared Memory Config|Dynamic Shared|Compute \(SM\) Thr|gmma|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occ|Stall|No Eligible|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Waves Per SM' "$out/$f.txt" | head -${NLINES:-60}
+  grep -E '^  [a-zA-Z_]|Duration|Registers Per|Block Size|Grid Size|Shared Memory Config|Dynamic Shared|Compute \(SM\) Thr|gmma|Warp Cycles Per Issued|Issue Slots Busy|Achieved Occ|Stall|No Eligible|DRAM Throughput|Memory Throughput|L2 Hit|L1/TEX Hit|Waves Per SM|SM Frequency' "$out/$f.txt" | head -${NLINES:-60}
 done

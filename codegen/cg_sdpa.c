@@ -377,9 +377,8 @@ static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma
 /* The persistent grid (HD_PERSIST, knob 2, 3 or 4; by shape never yet: knob 4 measured ahead at
  * 1024 keys, bench/NOTES.md #28, but the GPU tests have not yet run every option on it): behind the
  * TMA producer, one query head a row tile, no key split, no RNG_DUMP; knob 4 takes the work tiles
- * from a counter (HD_DYN). Q in two
- * buffers (knob 2) where shared memory holds them with
- * two stages in each of the K and V rings (fewer V stages, then K's, where it must: the next work
+ * from a counter (HD_DYN). Q in two buffers (knob 2) where shared memory holds them with two
+ * stages in each of the K and V rings (fewer V stages, then K's, where it must: the next work
  * tile's Q lands under this one's loop, and the producer runs ahead across work tiles anyway);
  * heads in groups whose K/V fit L2_KV_BYTES together; as many blocks as the device's
  * multiprocessors hold, at most one a work item (a pair of row tiles; one a work item when the

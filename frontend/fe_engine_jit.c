@@ -128,7 +128,7 @@ static const fe_knob_def jit_knobs[] = {
      "longest and shortest row tile, within groups of heads whose K/V share L2; Q in two buffers where shared "
      "memory holds them with two K/V stages, so the next tile's Q lands under this one's loop), 3 = the same with Q "
      "in one buffer (given back after the tile's last Q·Kᵀ, O staged in that tile's K slot), 4 = as 3 with the "
-     "work tiles taken from a counter in global memory (a dynamic scheduler; one launch of the kernel at a time), "
+     "work tiles taken from a counter in global memory (a dynamic scheduler; the plan keeps one counter a stream), "
      "1 = one block a work tile, 0 = by shape",
      .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_persist, .n_valid = 5},
     {.id = "jit.sdpa_sw_exp", .description = "attention forward: 2 = half the softmax's exponentials by a polynomial "
@@ -515,8 +515,7 @@ typedef struct tensor_map {
     _Alignas(RT_TENSOR_MAP_ALIGN) unsigned char bytes[RT_TENSOR_MAP_BYTES];
 } tensor_map;
 
-static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *stream,
-                             const fe_varpack_view *pack)
+static hipdnnStatus_t launch(fe_plan_impl *p, const jit_kernel *k, void *stream, const fe_varpack_view *pack)
 {
     void *ptrs[CG_MAX_ARGS], *args[CG_MAX_ARGS];
     float scalars[CG_MAX_ARGS];
@@ -539,7 +538,7 @@ static hipdnnStatus_t launch(const fe_plan_impl *p, const jit_kernel *k, void *s
             continue;
         }
         if (arg->kind == CG_ARG_COUNTER) {
-            hipdnnStatus_t st = fe_counter_for(&((fe_plan_impl *)p)->counters, stream, &ptrs[a]);
+            hipdnnStatus_t st = fe_counter_for(&p->counters, stream, &ptrs[a]);
             if (st != HIPDNN_STATUS_SUCCESS)
                 return st;
             args[a] = &ptrs[a];

@@ -379,22 +379,36 @@ HD_DEVICE void hd_attn_setup(hd_attn_blk &k, HD_PARAMS)
 
 #if HD_PERSIST
 enum { HD_WORK_OK, HD_WORK_SKIP, HD_WORK_END };
+#define HD_NTILE (HD_B * HD_HQ * HD_MT)
 
-/* The block's it-th work tile (head hb = b·HQ + h, row tile x counted from the last). Without a
- * causal band, tile `it · gridDim.x + blockIdx.x` of the heads' row tiles in order. Under one, in
- * static rounds of one work item a block, item `round · gridDim.x + blockIdx.x`, whose two tiles are the
- * it-th even and odd: row tiles p and MT - 1 - p of one head (under a causal mask the longest and
- * the shortest: every item costs about MT + 1 tiles, the blocks' shares stay even; an odd MT's
- * middle tile is an item alone, its second tile HD_WORK_SKIP). Items go head by head within groups
- * of HD_L2_HEADS heads, whose K/V stay in L2 together. */
+/* Work tile `tile` of the heads' row tiles (head hb = b·HQ + h, row tile x counted from the
+ * last): without a causal band in launch order, as the grid of one block a tile runs them (a
+ * round's tiles share few heads' K/V in L2); under one (the dynamic scheduler's order) the
+ * longest first within groups of HD_L2_HEADS heads, whose K/V stay in L2 together. */
+HD_DEVICE void hd_tile_at(int tile, int &hb, int &x)
+{
+#if !HD_HAS_RIGHT
+    hb = tile / HD_MT, x = HD_MT - 1 - tile % HD_MT;
+#else
+    const int per_group = HD_L2_HEADS * HD_MT, g = tile / per_group, r = tile - g * per_group;
+    const int size = min(HD_L2_HEADS, HD_B * HD_HQ - g * HD_L2_HEADS);
+    hb = g * HD_L2_HEADS + r % size, x = r / size;
+#endif
+}
+
+/* The static walk's it-th work tile of the block (hb, x as hd_tile_at). Without a causal band,
+ * tile `it · gridDim.x + blockIdx.x`. Under one, in static rounds of one work item a block, item
+ * `round · gridDim.x + blockIdx.x`, whose two tiles are the it-th even and odd: row tiles p and
+ * MT - 1 - p of one head (the longest and the shortest: every item costs about MT + 1 tiles, the
+ * blocks' shares stay even; an odd MT's middle tile is an item alone, its second tile
+ * HD_WORK_SKIP). Items go head by head within groups of HD_L2_HEADS heads. */
 HD_DEVICE int hd_work_at(int it, int &hb, int &x)
 {
-#if !HD_HAS_RIGHT /* no causal band: every row tile costs alike; in launch order, as the grid of one
-                   * block a tile runs them (a round's tiles share few heads' K/V in L2) */
+#if !HD_HAS_RIGHT
     const int tile = it * (int)gridDim.x + (int)blockIdx.x;
-    if (tile >= HD_B * HD_HQ * HD_MT)
+    if (tile >= HD_NTILE)
         return HD_WORK_END;
-    hb = tile / HD_MT, x = HD_MT - 1 - tile % HD_MT;
+    hd_tile_at(tile, hb, x);
     return HD_WORK_OK;
 #else
     const int item = (it >> 1) * (int)gridDim.x + (int)blockIdx.x;
@@ -408,16 +422,26 @@ HD_DEVICE int hd_work_at(int it, int &hb, int &x)
 #endif
 }
 
-/* The block's next work tile into k (it: the walk's position; q, n: work tiles and K/V tiles of
- * the pipeline before it; qbar: the first Q buffer's mbarriers); false when none is left. Both
- * roles walk the same tiles in the same order. */
+/* The `full` mbarrier of the block's q-th work tile's Q buffer (its `empty` one follows; qbar:
+ * the first buffer's). */
+HD_DEVICE hd_u32 hd_q_bar(hd_u32 qbar, int q) { return qbar + (q % HD_QBUF) * 16; }
+
+/* k for the block's q-th work tile, head hb, row tile x (n: K/V tiles of the pipeline before it;
+ * qbar: the first Q buffer's mbarriers); counts it into q and n. */
+HD_DEVICE void hd_work_begin(hd_attn_blk &k, int hb, int x, int &q, int &n, hd_u32 qbar, HD_PARAMS)
+{
+    hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, x, 0, HD_ARGS);
+    k.n0 = n, k.item = q, k.qbar = hd_q_bar(qbar, q), k.ws = 0;
+    n += k.t_hi - k.t_lo, q++;
+}
+
+/* The block's next work tile of the static walk into k (it: the walk's position; q, n as
+ * hd_work_begin); false when none is left. Both roles walk the same tiles in the same order. */
 HD_DEVICE bool hd_work_next(hd_attn_blk &k, int &it, int &q, int &n, hd_u32 qbar, HD_PARAMS)
 {
     for (int hb, x, st; (st = hd_work_at(it++, hb, x)) != HD_WORK_END;)
         if (st == HD_WORK_OK) {
-            hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, x, 0, HD_ARGS);
-            k.n0 = n, k.item = q, k.qbar = qbar + (q % HD_QBUF) * 16, k.ws = 0;
-            n += k.t_hi - k.t_lo, q++;
+            hd_work_begin(k, hb, x, q, n, qbar, HD_ARGS);
             return true;
         }
     return false;
@@ -432,21 +456,6 @@ HD_DEVICE hd_u32 hd_q_buffer(const hd_attn_blk &k, hd_u32 sq_) { return sq_ + (k
  * per stream, zero before the first launch) and hands it to the computing warps in a word beside
  * Q's buffer (hd_tile_slot), published by Q's `full` barrier (-1: none left). The block that
  * takes the last "none left" sets the counter back to zero for the next launch. */
-#define HD_NTILE (HD_B * HD_HQ * HD_MT)
-
-/* Work tile `tile`'s head hb and row tile x (counted from the last): without a causal band in
- * launch order (as the grid of one block a tile), under one the longest first within groups of
- * HD_L2_HEADS heads. */
-HD_DEVICE void hd_tile_at(int tile, int &hb, int &x)
-{
-#if !HD_HAS_RIGHT
-    hb = tile / HD_MT, x = HD_MT - 1 - tile % HD_MT;
-#else
-    const int per_group = HD_L2_HEADS * HD_MT, g = tile / per_group, r = tile - g * per_group;
-    const int size = min(HD_L2_HEADS, HD_B * HD_HQ - g * HD_L2_HEADS);
-    hb = g * HD_L2_HEADS + r % size, x = r / size;
-#endif
-}
 
 /* The producer's next work tile, or -1 when none is left. */
 HD_DEVICE int hd_tile_take(unsigned *ctr)
@@ -461,16 +470,14 @@ HD_DEVICE int hd_tile_take(unsigned *ctr)
 }
 
 /* The word that hands work tile q of the block (its Q buffer's) to the computing warps. */
-HD_DEVICE hd_u32 hd_tile_slot(hd_u32 qbar, int q) { return qbar + HD_QBUF * 16 + (q % HD_QBUF) * 16; }
+HD_DEVICE hd_u32 hd_tile_slot(hd_u32 qbar, int q) { return hd_q_bar(qbar, q) + HD_QBUF * 16; }
 
-/* k for work tile `tile`, the block's q-th (n: K/V tiles of the pipeline before it). */
+/* k for work tile `tile` (hd_tile_at), the block's q-th. */
 HD_DEVICE void hd_work_setup(hd_attn_blk &k, int tile, int &q, int &n, hd_u32 qbar, HD_PARAMS)
 {
     int hb, x;
     hd_tile_at(tile, hb, x);
-    hd_attn_setup_at(k, hb / HD_HQ, hb % HD_HQ, x, 0, HD_ARGS);
-    k.n0 = n, k.item = q, k.qbar = qbar + (q % HD_QBUF) * 16, k.ws = 0;
-    n += k.t_hi - k.t_lo, q++;
+    hd_work_begin(k, hb, x, q, n, qbar, HD_ARGS);
 }
 #endif
 #endif
@@ -1276,7 +1283,8 @@ HD_DEVICE void hd_ws_load_q(const hd_attn_blk &k, hd_u32 sq_, int ctid, HD_PARAM
 {
 #if HD_PERSIST
     (void)sq_, (void)ctid;
-    hd_mbar_wait(k.qbar, (k.item / HD_QBUF) & 1);
+    if (!HD_DYN) /* HD_DYN: hd_compute_role waited for it before reading the tile's word */
+        hd_mbar_wait(k.qbar, (k.item / HD_QBUF) & 1);
 #else
     hd_load_q<HD_CTHREADS>(sq_, k, ctid, HD_ARGS);
     hd_cp_commit();
@@ -1469,7 +1477,8 @@ HD_DEVICE void hd_acc_init(hd_attn_acc &a)
 /* The producer thread's part of the block: the K/V tiles of its work tile; with HD_PERSIST those
  * of every work tile the block takes (hd_work_next), each with the work tile's Q (one box per 64
  * columns) into its buffer once the computing warps released it: with two buffers first, with
- * one after the tile's first K/V tile (that buffer comes free only after the last tile's epilogue). */
+ * one after the tile's first K/V tile (that buffer comes free only once the last tile's Q·Kᵀ has
+ * read it, HD_Q_EARLY, or after its epilogue); with HD_DYN the tiles come from hd_tile_take. */
 HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 qbar, const hd_tmap *mk,
                            const hd_tmap *mv, const hd_tmap *mq, unsigned *tiles, HD_PARAMS)
 {
@@ -1480,9 +1489,9 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 
         const int tile = hd_tile_take(tiles);
         const hd_u32 slot = hd_tile_slot(qbar, q);
         if (tile < 0) { /* the computing warps' last Q barrier carries -1 and no bytes */
-            hd_mbar_wait(qbar + (q % HD_QBUF) * 16 + 8, ((q / HD_QBUF) & 1) ^ 1);
+            hd_mbar_wait(hd_q_bar(qbar, q) + 8, ((q / HD_QBUF) & 1) ^ 1);
             asm volatile("st.shared.s32 [%0], %1;" ::"r"(slot), "r"(-1) : "memory");
-            hd_mbar_arrive(qbar + (q % HD_QBUF) * 16);
+            hd_mbar_arrive(hd_q_bar(qbar, q));
             break;
         }
         hd_work_setup(k, tile, q, n, qbar, HD_ARGS);
@@ -1510,15 +1519,16 @@ HD_DEVICE void hd_tma_role(hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 
 
 /* The computing warps' part (ctid 0 .. HD_CTHREADS - 1): each work tile's products, softmax and
  * O (mo: O's tensor map with HD_O_TMA); with HD_PERSIST the work tile's Q buffer goes back to the
- * producer once its products are done (with HD_O_TMA once O, staged in that buffer, has been
- * copied out). */
+ * producer once its last Q·Kᵀ has landed (HD_Q_EARLY; O then staged in the last tile's K slot,
+ * HD_O_IN_STAGE), else once its products are done (with HD_O_TMA once O, staged in that buffer,
+ * has been copied out). */
 HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, const hd_pipe &p, hd_u32 qbar,
                                const hd_tmap *mo, int ctid, HD_PARAMS)
 {
 #if HD_PERSIST
 #if HD_DYN
     for (int q = 0, n = 0;;) {
-        hd_mbar_wait(qbar + (q % HD_QBUF) * 16, (q / HD_QBUF) & 1); /* the tile's word, then its Q */
+        hd_mbar_wait(hd_q_bar(qbar, q), (q / HD_QBUF) & 1); /* the tile's word, then its Q */
         int tile;
         asm volatile("ld.shared.s32 %0, [%1];" : "=r"(tile) : "r"(hd_tile_slot(qbar, q)) : "memory");
         if (tile < 0)

@@ -374,10 +374,22 @@ static void device_split(sd *s, const cg_target *t)
  * warpgroups taking turns, each in FA3's order): the defaults of HD_O_TMA and HD_L2_AHEAD. */
 static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma_wg; }
 
-/* The persistent grid (HD_PERSIST, knob 2, 3 or 4; by shape never yet: knob 4 measured ahead at
- * 1024 keys, bench/NOTES.md #28, but the GPU tests have not yet run every option on it): behind the
- * TMA producer, one query head a row tile, no key split, no RNG_DUMP; knob 4 takes the work tiles
- * from a counter (HD_DYN). Q in two buffers (knob 2) where shared memory holds them with two
+/* The persistent grid by shape (knob 0): with FlashAttention-3's schedule at head dim 128 on a
+ * known device, Q in one buffer; under a causal or band mask the work tiles from a counter (their
+ * costs differ: the dynamic scheduler balances them), without one in the static walk (equal tiles:
+ * no atomic a tile). Measured 1.00-1.10x one block a work tile at 1k-16k keys, both masks
+ * (bench/NOTES.md #29). */
+static int persist_by_shape(const sd *s, const cg_target *t)
+{
+    if (t->sdpa_persist != 0)
+        return t->sdpa_persist;
+    bool fits = fa3_schedule(s) && s->D == 128 && s->Dv == 128 && t->sm_count > 0;
+    return !fits ? 1 : s->p->has_right ? 4 : 3;
+}
+
+/* The persistent grid (HD_PERSIST, knob 2, 3 or 4, or by shape): behind the TMA producer, one
+ * query head a row tile, no key split, no RNG_DUMP; knob 4 takes the work tiles from a counter
+ * (HD_DYN). Q in two buffers (knob 2) where shared memory holds them with two
  * stages in each of the K and V rings (fewer V stages, then K's, where it must: the next work
  * tile's Q lands under this one's loop, and the producer runs ahead across work tiles anyway);
  * heads in groups whose K/V fit L2_KV_BYTES together; as many blocks as the device's
@@ -385,13 +397,13 @@ static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma
  * device is unknown). */
 static void choose_persist(sd *s, const cg_target *t)
 {
-    s->persist = s->ws == 2 && s->pack == 1 && s->split == 1 && s->out[IR_SDPA_RNG_DUMP] < 0 &&
-                 t->sdpa_persist >= 2;
+    const int knob = persist_by_shape(s, t);
+    s->persist = s->ws == 2 && s->pack == 1 && s->split == 1 && s->out[IR_SDPA_RNG_DUMP] < 0 && knob >= 2;
     if (!s->persist)
         return;
-    s->dyn = t->sdpa_persist == 4;
+    s->dyn = knob == 4;
     int cap = cg_sdpa_smem_cap(t);
-    s->qbuf = t->sdpa_persist == 2 ? 2 : 1;
+    s->qbuf = knob == 2 ? 2 : 1;
     while (s->qbuf == 2 && smem_bytes(s) > cap && s->vstages > 2) /* V is needed a tile after K */
         s->vstages--;
     while (s->qbuf == 2 && smem_bytes(s) > cap && s->kstages > 2)
@@ -706,7 +718,7 @@ static void set_launches(const sd *s, cg_kernel *out)
     out->smem = (unsigned)smem_bytes(s);
     out->align = 16;
     if (s->split > 1) {
-        out->then[0] = (cg_launch){.entry = "hd_sdpa_combine_kernel", .grid = {cdiv(s->B * s->Hq * s->Sq, 4), 1, 1},
+        out->then[0] = (cg_launch){.entry = "hd_sdpa_combine_kernel", .grid = {(unsigned)(s->B * s->Hq * s->Sq), 1, 1},
                                    .block = {128, 1, 1}, .dependent = true}; /* starts under the splits' tail */
         out->n_then = 1;
         out->scratch = scratch_of(s);

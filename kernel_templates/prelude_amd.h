@@ -22,6 +22,8 @@ HD_DEVICE float hd_shfl_xor_group(float v, int lane_mask, int group)
     (void)group; /* no lane mask to name on AMD */
     return __shfl_xor(v, lane_mask);
 }
+/* v, which every lane of the wavefront holds alike, in a scalar register. */
+HD_DEVICE int hd_warp_uniform(int v) { return __builtin_amdgcn_readfirstlane(v); }
 HD_DEVICE float hd_bits_f32(hd_u32 u) { return __uint_as_float(u); }
 HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
 HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }

@@ -22,6 +22,17 @@ HD_DEVICE float hd_shfl_xor_group(float v, int lane_mask, int group)
     hd_u32 lanes = group >= 32 ? 0xffffffffu : ((1u << group) - 1u) << (threadIdx.x % 32u & ~(hd_u32)(group - 1));
     return __shfl_xor_sync(lanes, v, lane_mask);
 }
+/* v, which every lane of the warp holds alike, as the compiler can see it is: a warp reduction
+ * (REDUX, sm_80+) lands in a uniform register, so what is computed from v stays on the uniform
+ * datapath (wgmma descriptors, barrier slots) instead of being moved there before every use. */
+HD_DEVICE int hd_warp_uniform(int v)
+{
+#if __CUDA_ARCH__ >= 800
+    return __reduce_min_sync(0xffffffffu, v);
+#else
+    return __shfl_sync(0xffffffffu, v, 0);
+#endif
+}
 HD_DEVICE float hd_bits_f32(hd_u32 u) { return __uint_as_float(u); }
 HD_DEVICE hd_u32 hd_f32_bits(float f) { return __float_as_uint(f); }
 HD_DEVICE float hd_rsqrt(float x) { return rsqrtf(x); }

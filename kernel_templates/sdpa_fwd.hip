@@ -135,7 +135,7 @@
  *   grid    (ceil(Sq·HD_PACK / HD_BM)·HD_SPLIT, Hq / HD_PACK, B) (HD_PERSIST: (blocks, 1, 1), any
  *           number of blocks up to HD_NITEM), HD_WARPS·32 threads, HD_SMEM_BYTES
  *           dynamic shared memory; with HD_SPLIT > 1 then hd_sdpa_combine_kernel on
- *           (ceil(B·Hq·Sq / 4)) blocks of 128 threads, scratch B·Hq·Sq·HD_SPLIT·(HD_DV + 2) floats
+ *           B·Hq·Sq blocks of 128 threads, scratch B·Hq·Sq·HD_SPLIT·(HD_DV + 2) floats
  *   reference  ir_ref_sdpa_fwd (ir/ir_ref_sdpa.c)
  */
 #ifndef HD_GENERATED /* defaults, so the template compiles on its own after a prelude */
@@ -238,9 +238,12 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 /* The persistent grid with Q in one buffer and FA3's order: each computing warp gives Q's buffer
  * back once its last Q·Kᵀ has landed, so the next work tile's Q loads under this one's last P·V
  * and epilogue; O is then staged in the last tile's K slot (once every warp's last Q·Kᵀ has read
- * it: Q's empty barrier), which goes back to the producer after the O copy has read it. */
-#define HD_Q_EARLY (HD_PERSIST && HD_QBUF == 1 && HD_INTRA)
-#define HD_O_IN_STAGE (HD_Q_EARLY && HD_O_TMA && !HD_KV_APART && HD_BM * HD_DVP * 2 <= HD_K_BYTES)
+ * it: Q's empty barrier), which goes back to the producer after the O copy has read it. Where O
+ * through TMA does not fit that slot (head dim 192: 64-key tiles) Q stays until O has left through
+ * its buffer, as with two buffers. */
+#define HD_O_FITS_K_SLOT (!HD_KV_APART && HD_BM * HD_DVP * 2 <= HD_K_BYTES)
+#define HD_Q_EARLY (HD_PERSIST && HD_QBUF == 1 && HD_INTRA && (!HD_O_TMA || HD_O_FITS_K_SLOT))
+#define HD_O_IN_STAGE (HD_Q_EARLY && HD_O_TMA)
 #define HD_LOG2E 1.4426950408889634f
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
@@ -435,16 +438,33 @@ HD_DEVICE void hd_work_begin(hd_attn_blk &k, int hb, int x, int &q, int &n, hd_u
     n += k.t_hi - k.t_lo, q++;
 }
 
+/* The static walk's next position from `it` with a work tile to do (hd_work_at), or -1 when
+ * none is left; `it` moves past it. */
+HD_DEVICE int hd_walk_next(int &it)
+{
+    for (int hb, x, st; (st = hd_work_at(it, hb, x)) != HD_WORK_END; it++)
+        if (st == HD_WORK_OK)
+            return it++;
+    return -1;
+}
+
+/* k for the static walk's position w (hd_walk_next), the block's q-th work tile (q, n as
+ * hd_work_begin). */
+HD_DEVICE void hd_walk_begin(hd_attn_blk &k, int w, int &q, int &n, hd_u32 qbar, HD_PARAMS)
+{
+    int hb, x;
+    hd_work_at(w, hb, x);
+    hd_work_begin(k, hb, x, q, n, qbar, HD_ARGS);
+}
+
 /* The block's next work tile of the static walk into k (it: the walk's position; q, n as
  * hd_work_begin); false when none is left. Both roles walk the same tiles in the same order. */
 HD_DEVICE bool hd_work_next(hd_attn_blk &k, int &it, int &q, int &n, hd_u32 qbar, HD_PARAMS)
 {
-    for (int hb, x, st; (st = hd_work_at(it++, hb, x)) != HD_WORK_END;)
-        if (st == HD_WORK_OK) {
-            hd_work_begin(k, hb, x, q, n, qbar, HD_ARGS);
-            return true;
-        }
-    return false;
+    const int w = hd_walk_next(it);
+    if (w >= 0)
+        hd_walk_begin(k, w, q, n, qbar, HD_ARGS);
+    return w >= 0;
 }
 
 /* The work tile's Q buffer (sq_: the first one). */
@@ -471,6 +491,16 @@ HD_DEVICE int hd_tile_take(unsigned *ctr)
 
 /* The word that hands work tile q of the block (its Q buffer's) to the computing warps. */
 HD_DEVICE hd_u32 hd_tile_slot(hd_u32 qbar, int q) { return hd_q_bar(qbar, q) + HD_QBUF * 16; }
+
+/* The computing warps' q-th work tile as the producer published it, once its Q has landed (-1:
+ * none left), alike in every lane as the compiler sees it. */
+HD_DEVICE int hd_tile_published(int q, hd_u32 qbar)
+{
+    hd_mbar_wait(hd_q_bar(qbar, q), (q / HD_QBUF) & 1); /* the tile's word, then its Q */
+    int tile;
+    asm volatile("ld.shared.s32 %0, [%1];" : "=r"(tile) : "r"(hd_tile_slot(qbar, q)) : "memory");
+    return hd_warp_uniform(tile);
+}
 
 /* k for work tile `tile` (hd_tile_at), the block's q-th. */
 HD_DEVICE void hd_work_setup(hd_attn_blk &k, int tile, int &q, int &n, hd_u32 qbar, HD_PARAMS)
@@ -1526,16 +1556,18 @@ HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, const
                                const hd_tmap *mo, int ctid, HD_PARAMS)
 {
 #if HD_PERSIST
+    /* The loop runs while a work tile is left, a value every lane sees alike through
+     * hd_warp_uniform: with an exit the compiler cannot prove uniform, it keeps the loop's
+     * counters (the K/V stage, Q's buffer) out of the uniform registers and moves every wgmma
+     * descriptor there before its use, 8% of the time at 8k keys (bench/NOTES.md #29). */
+    int q = 0, n = 0;
 #if HD_DYN
-    for (int q = 0, n = 0;;) {
-        hd_mbar_wait(hd_q_bar(qbar, q), (q / HD_QBUF) & 1); /* the tile's word, then its Q */
-        int tile;
-        asm volatile("ld.shared.s32 %0, [%1];" : "=r"(tile) : "r"(hd_tile_slot(qbar, q)) : "memory");
-        if (tile < 0)
-            break;
+    for (int tile = hd_tile_published(q, qbar); tile >= 0; tile = hd_tile_published(q, qbar)) {
         hd_work_setup(k, tile, q, n, qbar, HD_ARGS);
 #else
-    for (int it = 0, q = 0, n = 0; hd_work_next(k, it, q, n, qbar, HD_ARGS);) {
+    int it = 0;
+    for (int w = hd_warp_uniform(hd_walk_next(it)); w >= 0; w = hd_warp_uniform(hd_walk_next(it))) {
+        hd_walk_begin(k, w, q, n, qbar, HD_ARGS);
 #endif
         const hd_u32 sq = hd_q_buffer(k, sq_);
         const bool keys = k.t_lo < k.t_hi, early = HD_Q_EARLY && keys, staged = HD_O_IN_STAGE && keys;
@@ -1643,20 +1675,24 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
 #if HD_SPLIT > 1
 /* ---- the split combine (flash-decoding's second step) ----------------------------------------- */
 
-/* One warp per row (b, h, i): the splits' (m, l) merged to the row's max M and sum
+/* One block per row (b, h, i): the splits' (m, l) merged to the row's max M and sum
  * L = Σ l_s·2^(m_s − M), O = Σ O_s·2^(m_s − M) / L (the sink and dropout scale as hd_attn_store
  * applies them), and the row statistics. A split that saw no key has m = −inf and weighs 0.
- * grid (ceil(B·Hq·Sq / 4)), 128 threads. */
-HD_GLOBAL __launch_bounds__(128) void hd_sdpa_combine_kernel(HD_KPARAMS)
+ * The partial results come from L2 and the work is their latency: warp g of HD_COMB_WARPS takes
+ * splits g, g + HD_COMB_WARPS, .., four columns a lane, with no branch on a split's weight (a
+ * weightless split's O is selected away, never multiplied: it may be unwritten), so a warp's
+ * loads of several splits are in flight together; the warps' sums meet in shared memory.
+ * grid (B·Hq·Sq), HD_COMB_WARPS·32 threads. */
+#define HD_COMB_WARPS 4
+HD_GLOBAL __launch_bounds__(HD_COMB_WARPS * 32) void hd_sdpa_combine_kernel(HD_KPARAMS)
 {
+    __shared__ float4 hd_part_sum[HD_COMB_WARPS - 1][32];
     hd_grid_wait(); /* launched dependent: the splits' partial results first */
-    const int lane = threadIdx.x & 31;
-    const hd_i64 row = (hd_i64)blockIdx.x * 4 + (threadIdx.x >> 5);
-    if (row >= (hd_i64)HD_B * HD_HQ * HD_SQ)
-        return;
+    const int lane = threadIdx.x & 31, g = threadIdx.x >> 5;
+    const hd_i64 row = blockIdx.x;
     const int i = (int)(row % HD_SQ), h = (int)(row / HD_SQ % HD_HQ), b = (int)(row / ((hd_i64)HD_SQ * HD_HQ));
     const float2 *ml = (const float2 *)hd_part_ml(hd_ws) + row * HD_SPLIT;
-    float m = HD_NEG_INF, l = 0.0f;
+    float m = HD_NEG_INF, l = 0.0f; /* every warp merges (m, l) itself: no barrier before the sums */
     for (int s = lane; s < HD_SPLIT; s += 32)
         m = fmaxf(m, ml[s].x);
 #pragma unroll
@@ -1675,20 +1711,32 @@ HD_GLOBAL __launch_bounds__(128) void hd_sdpa_combine_kernel(HD_KPARAMS)
 #pragma unroll
     for (int c0 = 0; c0 < HD_DV; c0 += 128) { /* four columns a lane */
         const int c = c0 + lane * 4;
-        if (c >= HD_DV)
-            break;
         float4 acc = make_float4(0.0f, 0.0f, 0.0f, 0.0f);
-        for (int s = 0; s < HD_SPLIT; s++) {
-            const float w = hd_exp2(ml[s].x - use);
-            if (w == 0.0f)
-                continue;
-            const float4 o = *(const float4 *)(po + (hd_i64)s * HD_DV + c);
-            acc.x += w * o.x, acc.y += w * o.y, acc.z += w * o.z, acc.w += w * o.w;
+        if (c < HD_DV) {
+#pragma unroll 4
+            for (int s = g; s < HD_SPLIT; s += HD_COMB_WARPS) {
+                const float w = hd_exp2(ml[s].x - use);
+                const float4 o = *(const float4 *)(po + (hd_i64)s * HD_DV + c);
+                const bool z = w == 0.0f;
+                acc.x = fmaf(w, z ? 0.0f : o.x, acc.x), acc.y = fmaf(w, z ? 0.0f : o.y, acc.y);
+                acc.z = fmaf(w, z ? 0.0f : o.z, acc.z), acc.w = fmaf(w, z ? 0.0f : o.w, acc.w);
+            }
         }
-        hd_st_o2(off + c, acc.x * inv, acc.y * inv, HD_ARGS);
-        hd_st_o2(off + c + 2, acc.z * inv, acc.w * inv, HD_ARGS);
+        if (g > 0)
+            hd_part_sum[g - 1][lane] = acc;
+        __syncthreads();
+        if (g == 0 && c < HD_DV) {
+#pragma unroll
+            for (int w = 0; w < HD_COMB_WARPS - 1; w++) {
+                const float4 p = hd_part_sum[w][lane];
+                acc.x += p.x, acc.y += p.y, acc.z += p.z, acc.w += p.w;
+            }
+            hd_st_o2(off + c, acc.x * inv, acc.y * inv, HD_ARGS);
+            hd_st_o2(off + c + 2, acc.z * inv, acc.w * inv, HD_ARGS);
+        }
+        __syncthreads(); /* the sums are read before the next columns' are written */
     }
-    if (lane == 0)
+    if (threadIdx.x == 0)
         hd_row_stats(b, h, i, ms, ls, HD_ARGS);
 }
 #endif

@@ -157,8 +157,11 @@ static int emit_and_compile(const variant *v, const char *what)
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
         /* the dynamic scheduler's counter is the last parameter (the persistent grid is sm_90's) */
-        cr_expect_eq(k1.n_args > 0 && k1.args[k1.n_args - 1].kind == CG_ARG_COUNTER, v->persist == 4 && a == 0,
-                     "%s %s", what, archs[a]);
+        const bool dyn = strstr(k1.source, "#define HD_DYN 1\n") != NULL; /* knob 4, or by shape */
+        cr_expect_eq(k1.n_args > 0 && k1.args[k1.n_args - 1].kind == CG_ARG_COUNTER, dyn, "%s %s", what, archs[a]);
+        cr_expect(!dyn || a == 0, "%s %s: no TMA producer, no persistent grid", what, archs[a]);
+        if (v->persist == 4)
+            cr_expect(dyn == (a == 0), "%s %s: knob 4 takes the dynamic scheduler on sm_90", what, archs[a]);
         /* the trace follows the TMA producer only (sm_80 has none) */
         cr_expect_eq(strstr(k1.source, "#define HD_TRACE 1\n") != NULL, v->trace && a == 0, "%s %s", what, archs[a]);
         cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");
@@ -422,12 +425,12 @@ Test(codegen_sdpa, knobs_set_the_tiles)
 /* The source variant v gets on sm_90 with every knob at its default (the caller frees it). */
 /* The source of v's kernel for sm_90 (132 multiprocessors) with jit.sdpa_persist `persist`
  * (0: by shape); *last_counter: whether its last parameter is the work-tile counter. */
-static char *source_with(const variant *v, int persist, bool *last_counter)
+static char *source_on(const variant *v, int sm_count, int persist, bool *last_counter)
 {
     ir_graph g;
     ir_partition p;
     build_fused(&g, &p, v);
-    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_persist = persist};
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = sm_count, .sdpa_persist = persist};
     cg_kernel k;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     char *src = strdup(k.source);
@@ -439,24 +442,40 @@ static char *source_with(const variant *v, int persist, bool *last_counter)
     return src;
 }
 
+static char *source_with(const variant *v, int persist, bool *last_counter)
+{
+    return source_on(v, 132, persist, last_counter);
+}
+
 static char *default_source(const variant *v) { return source_with(v, 0, NULL); }
 
-/* jit.sdpa_persist 4 at head dim 128 (where it measured ahead at 1024 keys, bench/NOTES.md #28):
- * the persistent grid with the dynamic scheduler and its counter as the last parameter,
- * non-causal, causal and padding; the default (by shape) and knob 1 keep one block a work tile. */
-Test(codegen_sdpa, knob_4_takes_the_dynamic_scheduler)
+/* The persistent grid: by shape (knob 0) at head dim 128 with FlashAttention-3's schedule on a
+ * known device (bench/NOTES.md #29), Q in one buffer, the dynamic scheduler under a causal mask
+ * (its counter the last parameter) and the static walk without one (padding included); not at
+ * other head dims, nor with the device unknown (hipdnn-cache warm without --sm-count), nor with
+ * knob 1; knob 4 takes the dynamic scheduler and knob 3 the static walk whatever the mask. */
+Test(codegen_sdpa, persistent_grid_by_shape_and_knob)
 {
-    struct { int64_t s; int mask, knob; bool dyn; } cases[] = {
-        {1024, MASK_NONE, 4, true}, {1024, MASK_CAUSAL, 4, true}, {700, MASK_PADDING, 4, true},
-        {1024, MASK_NONE, 0, false}, {1024, MASK_NONE, 1, false}};
-    for (int c = 0; c < 5; c++) {
+    struct { int64_t s, d; int mask, knob, sms; bool persist, dyn; } cases[] = {
+        {1024, 128, MASK_NONE, 4, 132, true, true},    {1024, 128, MASK_CAUSAL, 4, 132, true, true},
+        {700, 128, MASK_PADDING, 4, 132, true, true},  {1024, 128, MASK_NONE, 0, 132, true, false},
+        {4096, 128, MASK_CAUSAL, 0, 132, true, true},  {2048, 128, MASK_PADDING, 0, 132, true, false},
+        {1024, 128, MASK_CAUSAL, 3, 132, true, false}, {1024, 128, MASK_NONE, 1, 132, false, false},
+        {2048, 64, MASK_NONE, 0, 132, false, false},   {4096, 256, MASK_CAUSAL, 0, 132, false, false},
+        {1024, 128, MASK_NONE, 0, 0, false, false}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 16, .Hq = 16, .Sq = cases[c].s, .Skv = cases[c].s,
-                     .D = 128, .Dv = 128, .mask = cases[c].mask};
+                     .D = cases[c].d, .Dv = cases[c].d, .mask = cases[c].mask};
         bool counter = false;
-        char *src = source_with(&v, cases[c].knob, &counter);
-        bool dyn = strstr(src, "#define HD_PERSIST 1\n") != NULL && strstr(src, "#define HD_DYN 1\n") != NULL;
-        cr_expect_eq(dyn, cases[c].dyn, "S %lld mask %d knob %d", (long long)v.Sq, cases[c].mask, cases[c].knob);
-        cr_expect_eq(counter, cases[c].dyn, "S %lld knob %d: the counter parameter", (long long)v.Sq, cases[c].knob);
+        char *src = source_on(&v, cases[c].sms, cases[c].knob, &counter);
+        bool persist = strstr(src, "#define HD_PERSIST 1\n") != NULL;
+        bool dyn = persist && strstr(src, "#define HD_DYN 1\n") != NULL;
+        cr_expect_eq(persist, cases[c].persist, "case %zu: S %lld D %lld mask %d knob %d", c, (long long)v.Sq,
+                     (long long)v.D, cases[c].mask, cases[c].knob);
+        cr_expect_eq(dyn, cases[c].dyn, "case %zu: the dynamic scheduler", c);
+        cr_expect_eq(counter, cases[c].dyn, "case %zu: the counter parameter", c);
+        if (persist) /* Q in one buffer: its buffer's barriers only */
+            cr_expect_not_null(strstr(src, "#define HD_QBUF 1\n"), "case %zu", c);
         free(src);
     }
 }
@@ -518,7 +537,7 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
     cr_expect_eq(k.n_then, 1);
     cr_expect_str_eq(k.then[0].entry, "hd_sdpa_combine_kernel");
     cr_expect(k.then[0].dependent, "the combine starts under the splits' tail (rt_launch_dependent)");
-    cr_expect_eq(k.then[0].grid[0], 8u, "one warp per (b, h, i) row: 32 rows");
+    cr_expect_eq(k.then[0].grid[0], 32u, "one block per (b, h, i) row: 32 rows");
     cr_expect_eq(k.scratch, (int64_t)32 * 66 * 130 * 4);
     cr_expect_eq(cg_scratch_bytes(&g, &p.k[0]), k.scratch);
     cr_expect_eq(k.args[k.n_args - 1].kind, CG_ARG_WORKSPACE);

@@ -374,17 +374,24 @@ static void device_split(sd *s, const cg_target *t)
  * warpgroups taking turns, each in FA3's order): the defaults of HD_O_TMA and HD_L2_AHEAD. */
 static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma_wg; }
 
-/* The persistent grid by shape (knob 0): with FlashAttention-3's schedule at head dim 128 on a
- * known device, Q in one buffer; under a causal or band mask the work tiles from a counter (their
- * costs differ: the dynamic scheduler balances them), without one in the static walk (equal tiles:
- * no atomic a tile). Measured 1.00-1.10x one block a work tile at 1k-16k keys, both masks
- * (bench/NOTES.md #29). */
+/* The persistent grid by shape (knob 0), behind the producer warpgroup on a known device, Q in one
+ * buffer (bench/NOTES.md #29): at head dim 128 with FlashAttention-3's schedule under any mask
+ * (1.00-1.10x one block a work tile at 1k-16k keys); under a causal or band mask at the other head
+ * dims too (+10-15% at 64, 192, 256 with 4k keys; without one they measured even). Under a band the
+ * tiles' costs differ: FA3's schedule takes them from a counter (the dynamic scheduler balances
+ * them), the producer warpgroup alone (head dim 256) in the static walk, which measured ahead
+ * there; beyond 8k keys under a band one block a work tile (the dynamic order's L2 use measured
+ * unsteady at 16k: 607-683 TFLOP/s over four calls, one block a tile 681-686); without a band the
+ * static walk (equal tiles: no atomic a tile). */
 static int persist_by_shape(const sd *s, const cg_target *t)
 {
     if (t->sdpa_persist != 0)
         return t->sdpa_persist;
-    bool fits = fa3_schedule(s) && s->D == 128 && s->Dv == 128 && t->sm_count > 0;
-    return !fits ? 1 : s->p->has_right ? 4 : 3;
+    if (!s->tma_wg || t->sm_count <= 0)
+        return 1;
+    if (s->p->has_right) /* from 16k keys one block a tile measured steadier (681-686 vs 607-683) */
+        return s->Skv > 8192 ? 1 : fa3_schedule(s) ? 4 : 3;
+    return fa3_schedule(s) && s->D == 128 && s->Dv == 128 ? 3 : 1;
 }
 
 /* The persistent grid (HD_PERSIST, knob 2, 3 or 4, or by shape): behind the TMA producer, one

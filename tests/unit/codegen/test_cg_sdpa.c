@@ -449,11 +449,14 @@ static char *source_with(const variant *v, int persist, bool *last_counter)
 
 static char *default_source(const variant *v) { return source_with(v, 0, NULL); }
 
-/* The persistent grid: by shape (knob 0) at head dim 128 with FlashAttention-3's schedule on a
- * known device (bench/NOTES.md #29), Q in one buffer, the dynamic scheduler under a causal mask
- * (its counter the last parameter) and the static walk without one (padding included); not at
- * other head dims, nor with the device unknown (hipdnn-cache warm without --sm-count), nor with
- * knob 1; knob 4 takes the dynamic scheduler and knob 3 the static walk whatever the mask. */
+/* The persistent grid: by shape (knob 0) behind the producer warpgroup on a known device
+ * (bench/NOTES.md #29), Q in one buffer: at head dim 128 the dynamic scheduler under a causal mask
+ * (its counter the last parameter) and the static walk without one (padding included); at 64
+ * (from 2048 rows), 192 and 256 under a causal mask only, dynamic with FA3's schedule (64, 192),
+ * static with the producer warpgroup alone (256), and up to 8k keys (from 16k under a causal mask one
+ * block a work tile); never with 64-row tiles (64 below 2048 rows),
+ * the device unknown (hipdnn-cache warm without --sm-count) or knob 1; knob 4 takes the dynamic
+ * scheduler and knob 3 the static walk whatever the mask. */
 Test(codegen_sdpa, persistent_grid_by_shape_and_knob)
 {
     struct { int64_t s, d; int mask, knob, sms; bool persist, dyn; } cases[] = {
@@ -461,8 +464,12 @@ Test(codegen_sdpa, persistent_grid_by_shape_and_knob)
         {700, 128, MASK_PADDING, 4, 132, true, true},  {1024, 128, MASK_NONE, 0, 132, true, false},
         {4096, 128, MASK_CAUSAL, 0, 132, true, true},  {2048, 128, MASK_PADDING, 0, 132, true, false},
         {1024, 128, MASK_CAUSAL, 3, 132, true, false}, {1024, 128, MASK_NONE, 1, 132, false, false},
-        {2048, 64, MASK_NONE, 0, 132, false, false},   {4096, 256, MASK_CAUSAL, 0, 132, false, false},
-        {1024, 128, MASK_NONE, 0, 0, false, false}};
+        {2048, 64, MASK_NONE, 0, 132, false, false},   {2048, 64, MASK_CAUSAL, 0, 132, true, true},
+        {1024, 64, MASK_CAUSAL, 0, 132, false, false}, {4096, 192, MASK_CAUSAL, 0, 132, true, true},
+        {4096, 192, MASK_NONE, 0, 132, false, false},  {4096, 256, MASK_CAUSAL, 0, 132, true, false},
+        {4096, 256, MASK_NONE, 0, 132, false, false},  {1024, 128, MASK_NONE, 0, 0, false, false},
+        {1024, 128, MASK_CAUSAL, 0, 0, false, false},  {16384, 128, MASK_CAUSAL, 0, 132, false, false},
+        {16384, 128, MASK_NONE, 0, 132, true, false}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 16, .Hq = 16, .Sq = cases[c].s, .Skv = cases[c].s,
                      .D = cases[c].d, .Dv = cases[c].d, .mask = cases[c].mask};

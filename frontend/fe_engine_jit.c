@@ -129,7 +129,8 @@ static const fe_knob_def jit_knobs[] = {
      "memory holds them with two K/V stages, so the next tile's Q lands under this one's loop), 3 = the same with Q "
      "in one buffer (given back after the tile's last Q·Kᵀ, O staged in that tile's K slot), 4 = as 3 with the "
      "work tiles taken from a counter in global memory (a dynamic scheduler; the plan keeps one counter a stream), "
-     "1 = one block a work tile, 0 = by shape",
+     "1 = one block a work tile, 0 = by shape (3 at head dim 128 with FlashAttention-3's schedule; under a causal "
+     "mask up to 8k keys 4 at head dims 64, 128 and 192, 3 at 256)",
      .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_persist, .n_valid = 5},
     {.id = "jit.sdpa_sw_exp", .description = "attention forward: 2 = half the softmax's exponentials by a polynomial "
      "on the FMA pipes (relative error < 7.5e-5), the others on the special-function unit, for score modifiers "

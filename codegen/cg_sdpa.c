@@ -24,7 +24,8 @@
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
  * per 64 query rows, key tiles of 64 or 128; 128 x 128 tiles at D=128, 64 x 64 at D=64), with a
- * loading warpgroup when jit.sdpa_ws asks (HD_WS); elsewhere on mma.sync.
+ * loading warpgroup when jit.sdpa_ws asks (HD_WS); elsewhere on mma.sync. The persistent grid
+ * (HD_PERSIST) by shape: persist_by_shape.
  * Decode path (Sq <= 64): 64-row tiles, three K/V stages (two blocks a multiprocessor); with GQA
  * the query heads of a K/V head share a block (HD_PACK = Hq / Hk), and when the blocks would not
  * fill the device the keys are split (HD_SPLIT: one wave of blocks on the device's

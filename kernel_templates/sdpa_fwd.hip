@@ -48,11 +48,14 @@
  *       pipeline carried across them, and the producer copies each work tile's Q (tensor map
  *       hd_map_q) into one of HD_QBUF buffers once the computing warps released it (each buffer's
  *       own full / empty mbarriers): with two, the next tile's Q lands under this one's loop and
- *       epilogue, which stages O in this one's buffer.
+ *       epilogue, which stages O in this one's buffer; with one (HD_Q_EARLY) Q goes back after
+ *       the last Q·Kᵀ and O is staged in the last tile's K slot; HD_DYN takes the work tiles from
+ *       a counter. The computing warps' walk exits on hd_warp_uniform values, so the compiler keeps
+ *       the carried stage and buffer indices (and so the wgmma descriptors) uniform.
  * bench/NOTES.md says which is fastest where (the default on sm_90: the TMA producer, three
  * stages, for two computing warpgroups as a warpgroup with HD_PINGPONG and HD_INTRA and O stored
- * through shared memory by TMA (HD_O_TMA); the computing warps' own copies for dense K/V on the
- * decode path). The softmax is compiled twice, with and without the per-element masks
+ * through shared memory by TMA (HD_O_TMA), on the persistent grid at head dim 128 and under a
+ * causal mask; the computing warps' own copies for dense K/V on the decode path). The softmax is compiled twice, with and without the per-element masks
  * (hd_softmax_p_<CUT>): only the tiles a mask cuts pay for them.
  * Decode (short queries, long keys): HD_PACK query heads that share a K/V head fill one
  * block's rows (packed row p is query row p / HD_PACK of head h0 + p % HD_PACK: GQA 32:8 at

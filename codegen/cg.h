@@ -77,6 +77,8 @@ typedef struct cg_target {
     int sdpa_l2_ahead;    /* attention forward with the TMA producer, one block a work tile: 2 = prefetch the next
                            * wave's Q and first K/V tile into L2, 1 = never, 0 = by shape */
     int sdpa_trace;       /* attention forward with the TMA producer: 1 = print each work tile's phase times */
+    int sdpa_ksplit;      /* attention forward, decode blocks of <= 16 packed rows: 4 = the warps split each K/V
+                           * tile's keys, 1 = never, 0 = by shape */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

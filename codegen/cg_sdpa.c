@@ -70,6 +70,7 @@ typedef struct sd {
     int l2_ahead;                             /* blocks ahead whose first tiles go to L2 (HD_L2_AHEAD, 0: none) */
     bool trace;                               /* HD_TRACE: the phase trace (jit.sdpa_trace) */
     bool dyn;                                 /* HD_DYN: the persistent grid's work tiles from a counter */
+    int ksplit;                               /* HD_KSPLIT: warps sharing the rows, splitting each tile's keys */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -279,6 +280,29 @@ static int loaders(const sd *s, const cg_target *t)
     return s->bm == 64 && s->p->has_right ? 0 : 2;
 }
 
+/* The warps split each K/V tile's keys (HD_KSPLIT; knob jit.sdpa_ksplit 4): a decode block of at
+ * most 16 packed rows (GQA 32:8 up to Sq = 4) as one m16 row tile that its four warps share on the
+ * mma.sync loop, 64-key tiles (16 keys a warp; 128 with jit.sdpa_block_n 128), three stages. The
+ * products of a 64-row tile whose packed rows are 4 cost 16 times what the 4 rows need; these
+ * cost 4 times (cuDNN's decode kernel's shape, 16x128x128 with the warps 1x4x1), so one block an
+ * SM keeps its copies in flight and device_split fills one wave of one block an SM. By shape
+ * (knob 0) at Sq = 1 with dense K/V and head dims up to 128, where it measured 1.00-1.05x the
+ * 64-row tiles (bench/NOTES.md, decode #8); paged K/V keeps the TMA producer, Sq > 1 the 64-row
+ * tiles (not measured yet). */
+static void choose_ksplit(sd *s, const cg_target *t)
+{
+    bool fits = decode_class(s) && s->Sq * s->pack <= 16 && strcmp(t->platform, "nvidia") == 0;
+    bool by_shape = t->sdpa_ksplit == 0 && s->Sq == 1 && s->bs_k == 0 && s->bs_v == 0 && s->D <= 128 &&
+                    s->Dv <= 128; /* at 256 O's 128 registers a thread spill (255 + 76 bytes) */
+    s->ksplit = fits && (t->sdpa_ksplit == 4 || by_shape) ? 4 : 1;
+    if (s->ksplit == 1)
+        return;
+    s->bm = 16, s->warps = 4, s->bn = t->sdpa_block_n == 128 ? 128 : 64;
+    s->sm90 = s->tma_wg = s->pingpong = s->intra = false, s->ws = 0;
+    s->stages = t->sdpa_stages > 0 ? t->sdpa_stages : 3;
+    s->min_blocks = 2;
+}
+
 /* Query rows from which head dim 64 takes 128-row tiles (bench/NOTES.md #21). */
 #define D64_FA3_ROWS 2048
 
@@ -333,12 +357,13 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
      * ptxas fails to allocate, found by gpu_sdpa/knobs_every_tile_shape); never with the cp.async
      * loaders, whose setmaxnreg.inc would wait forever for registers the second block holds */
     s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 192 && s->ws != 1 && !s->tma_wg ? 2 : 1;
+    choose_ksplit(s, t);
     int cap = cg_sdpa_smem_cap(t);
     s->kstages = s->vstages = s->stages;
     while (smem_bytes(s) > cap && s->stages > 2)
         s->kstages = s->vstages = --s->stages;
     s->overlap = s->sm90 && !s->ws && s->stages >= 3 && !decode_class(s); /* the stages that fit */
-    while (smem_bytes(s) > cap && s->bn > (s->sm90 ? 64 : 32))
+    while (smem_bytes(s) > cap && s->bn > (s->sm90 || s->ksplit > 1 ? 64 : 32))
         s->bn /= 2;
     if (smem_bytes(s) > cap)
         return cg_sdpa_fail(why, len, "attention tile does not fit in shared memory");
@@ -363,7 +388,8 @@ static void device_split(sd *s, const cg_target *t)
     if (t->sdpa_splits > 0 || s->split_cap <= 1 || t->sm_count <= 0)
         return;
     int64_t base = s->B * (s->Hq / s->pack) * ((s->Sq * s->pack + s->bm - 1) / s->bm);
-    int64_t n = (int64_t)t->sm_count * blocks_per_sm(s) / base;
+    /* the warps splitting the keys keep one block an SM's copies in flight: one block an SM */
+    int64_t n = (int64_t)t->sm_count * (s->ksplit > 1 ? 1 : blocks_per_sm(s)) / base;
     n = n < s->split_cap ? n : s->split_cap;
     s->split = n < 2 ? 1 : (int)n;
 }
@@ -666,8 +692,8 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
     const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
     base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n"
-                   "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n#define HD_QBUF %d\n", pair, s->persist,
-                   s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma, s->l2_ahead, s->qbuf);
+                   "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n#define HD_QBUF %d\n#define HD_KSPLIT %d\n", pair,
+                   s->persist, s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma, s->l2_ahead, s->qbuf, s->ksplit);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);

@@ -32,7 +32,8 @@
  * jit.sdpa_pack (0, 1, 2) and jit.sdpa_splits (0, 1 .. 128): the forward's decode path (GQA
  * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
  * 0: chosen by shape); jit.sdpa_trace (0, 1): a developer's phase trace printed by the forward's
- * TMA-producer kernels.
+ * TMA-producer kernels; jit.sdpa_ksplit (0, 1, 4): decode blocks whose warps split each K/V
+ * tile's keys.
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
@@ -48,7 +49,7 @@
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
        KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
-       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD, KNOB_SDPA_TRACE };
+       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD, KNOB_SDPA_TRACE, KNOB_SDPA_KSPLIT };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -66,6 +67,7 @@ static const int64_t sdpa_splits[] = {0, 1, 2, 4, 8, 16, 32, 64, 128};
 static const int64_t sdpa_persist[] = {0, 1, 2, 3, 4};
 static const int64_t sdpa_wgmma[] = {0, 1};
 static const int64_t sdpa_trace[] = {0, 1};
+static const int64_t sdpa_ksplit[] = {0, 1, 4};
 static const fe_knob_def jit_knobs[] = {
     {.id = "jit.vector_width", .description = "widest vector access in elements (1 or 8)",
      .min = 1, .max = 8, .stride = 1, .dflt = 8, .valid = vector_widths, .n_valid = 2},
@@ -148,6 +150,10 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.sdpa_trace", .description = "attention forward with the TMA producer, a developer's aid: 1 = the "
      "blocks on multiprocessors 0 and 1 print each work tile's phase times (device printf, read by "
      "bench/attn_trace.py); 0 = off", .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_trace, .n_valid = 2},
+    {.id = "jit.sdpa_ksplit", .description = "attention forward, decode blocks of at most 16 packed query rows: 4 = "
+     "the block's four warps share its 16-row tile and split each K/V tile's keys (mma.sync; the warps' results "
+     "merged through shared memory at the end), 1 = never, 0 = by shape (never yet)",
+     .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_ksplit, .n_valid = 3},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -178,7 +184,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_pingpong = (int)knobs[KNOB_SDPA_PINGPONG], .sdpa_intra = (int)knobs[KNOB_SDPA_INTRA],
                      .sdpa_persist = (int)knobs[KNOB_SDPA_PERSIST],
                      .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP], .sdpa_o_tma = (int)knobs[KNOB_SDPA_O_TMA],
-                     .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD], .sdpa_trace = (int)knobs[KNOB_SDPA_TRACE]};
+                     .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD], .sdpa_trace = (int)knobs[KNOB_SDPA_TRACE],
+                     .sdpa_ksplit = (int)knobs[KNOB_SDPA_KSPLIT]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -24,11 +24,15 @@ HD_DEVICE float hd_shfl_xor_group(float v, int lane_mask, int group)
 }
 /* v, which every lane of the warp holds alike, as the compiler can see it is: a warp reduction
  * (REDUX, sm_80+) lands in a uniform register, so what is computed from v stays on the uniform
- * datapath (wgmma descriptors, barrier slots) instead of being moved there before every use. */
+ * datapath (wgmma descriptors, barrier slots) instead of being moved there before every use.
+ * PTX, not __reduce_min_sync: that intrinsic makes NVRTC load its builtins library, whose
+ * thread-local block LeakSanitizer then trips over at exit (hipdnn-cache warm under ASan). */
 HD_DEVICE int hd_warp_uniform(int v)
 {
 #if __CUDA_ARCH__ >= 800
-    return __reduce_min_sync(0xffffffffu, v);
+    int r;
+    asm volatile("redux.sync.min.s32 %0, %1, 0xffffffff;" : "=r"(r) : "r"(v));
+    return r;
 #else
     return __shfl_sync(0xffffffffu, v, 0);
 #endif

@@ -63,6 +63,8 @@
  * (flash-decoding): each writes its unnormalised O and (m, l) to the scratch, and a second
  * launch, hd_sdpa_combine_kernel, merges them into O and the statistics (launched dependent:
  * it starts as the splits reach their epilogues and waits in hd_grid_wait for their writes).
+ * With HD_KSPLIT (decode blocks of at most 16 packed rows, mma.sync) the block's warps share its
+ * one m16 row tile and split each K/V tile's keys; hd_ksplit_merge merges their states at the end.
  *
  * Contract
  *   holes   HD_DT                       HD_DT_BFLOAT16 or HD_DT_HALF (Q, K, V alike)
@@ -100,6 +102,8 @@
  *                                       kernel parameter `unsigned *hd_tiles` last (CG_ARG_COUNTER)
  *           HD_TRACE                    1 (HD_WS 2; a developer's aid, jit.sdpa_trace): the phase trace,
  *                                       printed by the blocks on multiprocessors 0 and 1 (hd_tr_print)
+ *           HD_KSPLIT                   1, or HD_WARPS (4; mma.sync, no loaders, HD_BM 16): the warps share the
+ *                                       rows and split each tile's keys, HD_BN / HD_KSPLIT (16 or more) each
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -211,12 +215,17 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 /* (HD_WS 2 with HD_TMA_WG: the producer is warpgroup 0, whose one thread copies) */
 #define HD_CWARPS (HD_WS == 1 || HD_TMA_WG ? HD_WARPS - 4 : HD_WS == 2 ? HD_WARPS - 1 : HD_WARPS)
 #define HD_CTHREADS (HD_CWARPS * 32)
-#define HD_MW (HD_BM / (16 * HD_CWARPS)) /* m16 row tiles per computing warp */
+#ifndef HD_KSPLIT
+#define HD_KSPLIT 1
+#endif
+/* m16 row tiles per computing warp: with HD_KSPLIT every warp holds all the block's rows */
+#define HD_MW (HD_KSPLIT > 1 ? HD_BM / 16 : HD_BM / (16 * HD_CWARPS))
+#define HD_BNW (HD_BN / HD_KSPLIT)         /* keys of a K/V tile per warp */
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
 #define HD_DV16 ((HD_DV + 15) / 16 * 16)
 #define HD_DP ((HD_D + 63) / 64 * 64)     /* shared-memory row lengths (8-chunk swizzle) */
 #define HD_DVP ((HD_DV + 63) / 64 * 64)
-#define HD_NS (HD_BN / 8)                 /* n8 tiles of S per row tile */
+#define HD_NS (HD_BNW / 8)                /* n8 tiles of S per row tile (a warp's keys) */
 #define HD_MT ((HD_SQ * HD_PACK + HD_BM - 1) / HD_BM) /* row tiles of a head (group) */
 #define HD_NPAIR ((HD_MT + 1) / 2)        /* HD_PERSIST: a head's row tiles in pairs */
 #define HD_NITEM (HD_NPAIR * HD_B * HD_HQ) /* HD_PERSIST: work items (pairs of row tiles) */
@@ -316,6 +325,11 @@ typedef struct hd_attn_acc {
  * head h + p % HD_PACK (HD_PACK 1: row m0 + r of head h). */
 HD_DEVICE int hd_row_i(const hd_attn_blk &k, int r) { return (k.m0 + r) / HD_PACK; }
 HD_DEVICE int hd_row_h(const hd_attn_blk &k, int r) { return k.h + (k.m0 + r) % HD_PACK; }
+
+/* The warp's first row tile and its first key within a K/V tile: the warps split the rows, or
+ * with HD_KSPLIT share them and split each tile's keys. */
+HD_DEVICE int hd_wrow(int warp) { return HD_KSPLIT > 1 ? 0 : warp * HD_MW; }
+HD_DEVICE int hd_wkey(int warp) { return HD_KSPLIT > 1 ? warp * HD_BNW : 0; }
 
 /* Whether key j is cut from query row i (padding or band). */
 HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j)
@@ -614,7 +628,7 @@ HD_DEVICE void hd_load_qfrag(hd_u32 (*qa)[4], hd_u32 sq_, int kk, int warp, int 
 {
 #pragma unroll
     for (int mi = 0; mi < HD_MW; mi++)
-        hd_ldsm_x4(qa[mi], sq_ + hd_swz((warp * HD_MW + mi) * 16 + (lane & 15), kk * 2 + (lane >> 4), HD_DP / 8));
+        hd_ldsm_x4(qa[mi], sq_ + hd_swz((hd_wrow(warp) + mi) * 16 + (lane & 15), kk * 2 + (lane >> 4), HD_DP / 8));
 }
 
 /* s = Q·Kᵀ for the warp's rows and the tile's BN keys (Q fragments from qf with HD_Q_REGS,
@@ -639,7 +653,7 @@ HD_DEVICE void hd_qk(float (*s)[HD_NS][4], hd_u32 (*qf)[4], hd_u32 sq_, hd_u32 s
 #pragma unroll
         for (int nj = 0; nj < HD_NS / 2; nj++) {
             hd_u32 t[4];
-            int r = nj * 16 + (lane & 7) + ((lane >> 4) << 3), c = kk * 2 + ((lane >> 3) & 1);
+            int r = hd_wkey(warp) + nj * 16 + (lane & 7) + ((lane >> 4) << 3), c = kk * 2 + ((lane >> 3) & 1);
             hd_ldsm_x4(t, sk + hd_swz(r, c, HD_DP / 8));
 #pragma unroll
             for (int mi = 0; mi < HD_MW; mi++) {
@@ -665,8 +679,8 @@ HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha
         for (int ni = 0; ni < HD_NS; ni++)
 #pragma unroll
             for (int e = 0; e < 4; e++) {
-                int r = (warp * HD_MW + mi) * 16 + (lane >> 2) + (e >> 1) * 8, i = hd_row_i(k, r), h = hd_row_h(k, r);
-                int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
+                int r = (hd_wrow(warp) + mi) * 16 + (lane >> 2) + (e >> 1) * 8, i = hd_row_i(k, r), h = hd_row_h(k, r);
+                int j = t * HD_BN + hd_wkey(warp) + ni * 8 + (lane & 3) * 2 + (e & 1);
 #if HD_SCORE_MOD /* the modifier sees S·scale (not the log2 domain) */
                 float x = hd_score_mod(s[mi][ni][e] * hd_scale(HD_ARGS), k.b, h, i, j, HD_ARGS) * HD_LOG2E;
 #elif HD_FOLD
@@ -716,8 +730,8 @@ HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha
                     float p = HD_SW_EXP && (ni & 1) ? hd_exp2_poly(x) : hd_exp2(x);
                     sum += p;
 #if HD_DROPOUT || HD_DMASK
-                    int row = (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row);
-                    int j = t * HD_BN + ni * 8 + (lane & 3) * 2 + (e & 1);
+                    int row = (hd_wrow(warp) + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row);
+                    int j = t * HD_BN + hd_wkey(warp) + ni * 8 + (lane & 3) * 2 + (e & 1);
                     p = i < HD_SQ && j < HD_SKV ? p * hd_mask_at(k.b, hd_row_h(k, row), i, j, HD_ARGS) : 0.0f;
 #endif
                     s[mi][ni][e] = p;
@@ -757,11 +771,11 @@ HD_DEVICE void hd_softmax(float (*s)[HD_NS][4], hd_attn_acc &a, const hd_attn_bl
     hd_rescale_o(a, alpha);
 }
 
-/* O += P·V for the tile's keys. */
-HD_DEVICE void hd_pv(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv, int lane)
+/* O += P·V for the warp's keys of the tile. */
+HD_DEVICE void hd_pv(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv, int warp, int lane)
 {
 #pragma unroll
-    for (int kk = 0; kk < HD_BN / 16; kk++) {
+    for (int kk = 0; kk < HD_BNW / 16; kk++) {
         hd_u32 pa[HD_MW][4];
 #pragma unroll
         for (int mi = 0; mi < HD_MW; mi++) {
@@ -773,7 +787,7 @@ HD_DEVICE void hd_pv(hd_attn_acc &a, float (*s)[HD_NS][4], hd_u32 sv, int lane)
 #pragma unroll
         for (int nj = 0; nj < HD_NO / 2; nj++) {
             hd_u32 t[4];
-            int r = kk * 16 + (lane & 7) + (((lane >> 3) & 1) << 3), c = nj * 2 + (lane >> 4);
+            int r = hd_wkey(warp) + kk * 16 + (lane & 7) + (((lane >> 3) & 1) << 3), c = nj * 2 + (lane >> 4);
             hd_ldsm_x4_trans(t, sv + hd_swz(r, c, HD_DVP / 8));
 #pragma unroll
             for (int mi = 0; mi < HD_MW; mi++) {
@@ -948,7 +962,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
 #else
         hd_qk(s, qf, sq_, sk, warp, lane);
         hd_softmax(s, a, k, t, hd_tile_cut(k, t), warp, lane, HD_ARGS);
-        hd_pv(a, s, sv, lane);
+        hd_pv(a, s, sv, warp, lane);
 #endif
     }
     hd_cp_wait<0>();
@@ -1010,7 +1024,7 @@ HD_DEVICE void hd_attn_store(hd_attn_acc &a, const hd_attn_blk &k, int tid, HD_P
     for (int mi = 0; mi < HD_MW; mi++)
 #pragma unroll
         for (int r = 0; r < 2; r++) {
-            int row = (warp * HD_MW + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row), h = hd_row_h(k, row);
+            int row = (hd_wrow(warp) + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row), h = hd_row_h(k, row);
             float l = a.l[mi][r], m = a.m[mi][r];
             l += hd_shfl_xor(l, 1);
             l += hd_shfl_xor(l, 2);
@@ -1084,19 +1098,100 @@ HD_DEVICE void hd_attn_store_tma(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq
 }
 #endif
 
+#if HD_KSPLIT > 1
+#define HD_KS_FLOATS (HD_MW * (4 + HD_NO * 4)) /* a thread's m, l and O fragments */
+
+/* Float f of the thread at `lane` of warp w in the merge's buffer (warp-major, lane fastest:
+ * a warp's accesses are 32 consecutive words). */
+HD_DEVICE hd_u32 hd_ks_at(hd_u32 buf, int w, int f, int lane) { return buf + ((w * HD_KS_FLOATS + f) * 32 + lane) * 4; }
+HD_DEVICE void hd_ks_st(hd_u32 at, float v) { asm volatile("st.shared.f32 [%0], %1;" ::"r"(at), "f"(v) : "memory"); }
+HD_DEVICE float hd_ks_ld(hd_u32 at)
+{
+    float v;
+    asm volatile("ld.shared.f32 %0, [%1];" : "=f"(v) : "r"(at) : "memory");
+    return v;
+}
+
+/* HD_KSPLIT: the warps hold the same rows over different keys; warp 0 takes the merge. Every
+ * thread's m, l and O fragments go to shared memory over the K/V stages (the main loop has
+ * waited for its last copies; the barrier makes every warp done reading them), then warp 0's
+ * thread merges the same fragment of every warp: M = max m_w, l = Σ l_w·2^(m_w − M), O = Σ
+ * O_w·2^(m_w − M) (a warp that no key of the row reached has m_w = −inf: weight 0, its O selected
+ * away). m and l stay in the log2 domain, l each thread's part of the row sum (hd_attn_store adds
+ * the quad's). */
+HD_DEVICE void hd_ksplit_merge(hd_attn_acc &a, hd_u32 buf, int tid)
+{
+    const int warp = tid >> 5, lane = tid & 31;
+    __syncthreads();
+    int f = 0;
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            hd_ks_st(hd_ks_at(buf, warp, f++, lane), a.m[mi][r]);
+            hd_ks_st(hd_ks_at(buf, warp, f++, lane), a.l[mi][r]);
+        }
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int no = 0; no < HD_NO; no++)
+#pragma unroll
+            for (int e = 0; e < 4; e++)
+                hd_ks_st(hd_ks_at(buf, warp, f++, lane), a.o[mi][no][e]);
+    __syncthreads();
+    if (warp != 0)
+        return;
+#pragma unroll
+    for (int mi = 0; mi < HD_MW; mi++)
+#pragma unroll
+        for (int r = 0; r < 2; r++) {
+            const int fm = (mi * 2 + r) * 2;
+            float mw[HD_KSPLIT], mx = HD_NEG_INF;
+#pragma unroll
+            for (int w = 0; w < HD_KSPLIT; w++)
+                mw[w] = hd_ks_ld(hd_ks_at(buf, w, fm, lane)), mx = fmaxf(mx, mw[w]);
+            const float use = mx == HD_NEG_INF ? 0.0f : mx;
+            float l = 0.0f, wt[HD_KSPLIT];
+#pragma unroll
+            for (int w = 0; w < HD_KSPLIT; w++) {
+                wt[w] = hd_exp2(mw[w] - use);
+                l += wt[w] * hd_ks_ld(hd_ks_at(buf, w, fm + 1, lane));
+            }
+            a.m[mi][r] = mx, a.l[mi][r] = l;
+#pragma unroll
+            for (int no = 0; no < HD_NO; no++)
+#pragma unroll
+                for (int e = 2 * r; e < 2 * r + 2; e++) {
+                    const int fo = HD_MW * 4 + (mi * HD_NO + no) * 4 + e;
+                    float o = 0.0f;
+#pragma unroll
+                    for (int w = 0; w < HD_KSPLIT; w++) {
+                        const float v = hd_ks_ld(hd_ks_at(buf, w, fo, lane));
+                        o = fmaf(wt[w], wt[w] == 0.0f ? 0.0f : v, o);
+                    }
+                    a.o[mi][no][e] = o;
+                }
+        }
+}
+#endif
+
 /* The epilogue of the computing thread ctid: O and the row statistics, then RNG_DUMP (sq_: Q's
- * buffer, mo: O's tensor map; both used with HD_O_TMA only). */
+ * buffer, mo: O's tensor map; both used with HD_O_TMA only; with HD_KSPLIT the merge's buffer
+ * follows Q's). */
 HD_DEVICE void hd_attn_finish(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, const hd_tmap *mo, int ctid,
                               HD_PARAMS)
 {
 #if HD_SPLIT > 1 /* the combine (launched dependent) may start; it waits for this grid's writes */
     hd_grid_launch_dependents();
 #endif
+#if HD_KSPLIT > 1
+    hd_ksplit_merge(a, sq_ + HD_Q_BYTES, ctid);
+    if ((ctid >> 5) == 0) /* warp 0 holds the merged rows */
+#endif
 #if HD_O_TMA
     hd_attn_store_tma(a, k, sq_, mo, ctid, HD_ARGS);
 #else
-    (void)sq_, (void)mo;
-    hd_attn_store(a, k, ctid, HD_ARGS);
+    (void)sq_, (void)mo, hd_attn_store(a, k, ctid, HD_ARGS);
 #endif
 #if HD_RNG_DUMP /* the mask used, for every score of the block's rows (masked or not) */
     for (hd_i64 n = ctid; n < (hd_i64)HD_BM * HD_SKV; n += HD_CTHREADS) {
@@ -1472,6 +1567,10 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #endif
 #if HD_RNG_DUMP && (HD_PACK > 1 || HD_SPLIT > 1)
 #error "RNG_DUMP walks whole rows of one head: no packed heads, no split keys"
+#endif
+#if HD_KSPLIT > 1 && (HD_SM90 || HD_WS || HD_BNW % 16 != 0 || HD_THREADS != HD_KSPLIT * 32 || \
+                      HD_KS_FLOATS * HD_KSPLIT * 128 > HD_STAGES * (HD_K_BYTES + HD_V_BYTES))
+#error "the warps split a tile's keys (HD_KSPLIT) on the mma.sync loop: one warp each, 16 keys or more, the merge within the K/V stages"
 #endif
 #if HD_DYN && (!HD_PERSIST || HD_SPLIT > 1)
 #error "the dynamic scheduler (HD_DYN) is the persistent grid's, without split keys"

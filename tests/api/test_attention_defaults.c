@@ -2,11 +2,12 @@
  * a graph deserialized from JSON, the heuristics' first config (it must be jit_fused's, with its
  * default knobs), its plan finalized compile-only for sm_90 with 132 multiprocessors
  * (hipdnnSetCompileTarget_ext; real NVRTC, no GPU). Decode (GQA 32:8, Sq 1, 32768 keys) gets the
- * decode path: 4 query heads packed per block, the keys split in 33 (one wave at two blocks an
- * SM), the combine's scratch in the plan's workspace; paged K/V on that path get the TMA producer;
- * prefill at head dim 128 gets the TMA producer warpgroup with 3 stages, the two computing warpgroups taking
- * turns in FlashAttention-3's order, and needs no workspace. What was
- * emitted is read back from HIPDNN_JIT_DUMP_DIR. Skips without NVRTC.
+ * decode path: 4 query heads packed per block in a 16-row tile whose four warps split the keys,
+ * the keys split across blocks in 16 (one wave at one block an SM), the combine's scratch in the
+ * plan's workspace; paged K/V on that path get the TMA producer; prefill at head dim 128 gets the
+ * TMA producer warpgroup with 3 stages, the two computing warpgroups taking turns in
+ * FlashAttention-3's order, on the persistent grid, and needs no workspace. What was emitted is
+ * read back from HIPDNN_JIT_DUMP_DIR. Skips without NVRTC.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -188,9 +189,9 @@ Test(attention_defaults, decode_gets_packed_split_kernels)
     char *src = first_plan_source(1, 32, 8, 1, 32768, false, &ws);
     /* the combine's scratch: 32 rows x room for 66 splits x (128 + 2) floats */
     cr_expect_eq(ws, (int64_t)32 * 66 * 130 * 4, "workspace %lld", (long long)ws);
-    const char *want[] = {"#define HD_PACK 4\n", "#define HD_SPLIT 33\n", "#define HD_WS 0\n", "#define HD_MIN_BLOCKS 2\n",
-                          "hd_sdpa_combine_kernel"};
-    expect_defines(src, want, 5, "decode");
+    const char *want[] = {"#define HD_PACK 4\n", "#define HD_SPLIT 16\n", "#define HD_WS 0\n", "#define HD_BM 16\n",
+                          "#define HD_KSPLIT 4\n", "hd_sdpa_combine_kernel"};
+    expect_defines(src, want, 6, "decode");
     free(src);
 }
 
@@ -212,7 +213,8 @@ Test(attention_defaults, prefill_gets_the_fa3_schedule)
     cr_expect_eq(ws, 0);
     const char *want[] = {"#define HD_BM 128\n#define HD_BN 128\n#define HD_WARPS 12\n#define HD_STAGES 3\n",
                           "#define HD_WS 2\n", "#define HD_PACK 1\n#define HD_SPLIT 1\n",
-                          "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n", "#define HD_O_TMA 1\n"};
-    expect_defines(src, want, 5, "prefill");
+                          "#define HD_PINGPONG 1\n#define HD_INTRA 1\n#define HD_TMA_WG 1\n", "#define HD_O_TMA 1\n",
+                          "#define HD_PERSIST 1\n"};
+    expect_defines(src, want, 6, "prefill");
     free(src);
 }

@@ -402,6 +402,38 @@ Test(gpu_sdpa, decode_packed_and_split)
     gpu_set_knobs(0, NULL, NULL);
 }
 
+/* Decode blocks whose four warps share a 16-row tile and split each K/V tile's keys
+ * (jit.sdpa_ksplit 4, the warps' results merged in shared memory): packed rows up to 16 (GQA 32:8
+ * and 16:2 at Sq 1-4 and 1-2, no GQA at Sq up to 16), head dims 64-256 and Dv != D, masks,
+ * padding with whole batches of no key, paged K/V, bias, dropout, a sink, Max / Sum_exp; 64- and
+ * 128-key tiles, two and three stages, with and without the split across blocks. */
+Test(gpu_sdpa, decode_warps_split_keys)
+{
+    static const char *const ids[] = {"jit.sdpa_ksplit", "jit.sdpa_block_n", "jit.sdpa_stages", "jit.sdpa_splits"};
+    static const int64_t knobs[][4] = {{4, 0, 0, 0}, {4, 128, 0, 0}, {4, 0, 2, 0}, {4, 0, 0, 1}, {4, 128, 2, 0},
+                                       {4, 0, 0, 0}, {4, 0, 0, 8}, {4, 128, 0, 1}, {4, 0, 0, 0}, {4, 0, 3, 0}};
+    static const int64_t heads[][3] = {{32, 8, 4}, {16, 2, 2}, {4, 4, 16}, {32, 8, 1}}; /* Hq, Hk, most Sq */
+    for (int s = 0; s < 10; s++) {
+        gpu_set_knobs(4, ids, knobs[s]);
+        sdpa_case c = random_case();
+        const int64_t *hd = heads[s % 4];
+        c.B = rnd(1, 3), c.Hq = hd[0], c.Hk = hd[1], c.Sq = rnd(1, (int)hd[2]), c.Skv = rnd(1, 5000);
+        static const int64_t dims[][2] = {{128, 128}, {64, 64}, {96, 96}, {256, 256}, {128, 64}};
+        c.D = dims[s % 5][0], c.Dv = dims[s % 5][1], c.stats = true;
+        c.mask = (mask_kind)(s % 3);
+        if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
+            c.Skv = c.Sq + rnd(0, 500);
+        c.padding = s % 4 == 1, c.max_sum = s % 2 == 0, c.sink = s == 2, c.bias = s == 5, c.dropout = s == 8;
+        if (s == 3 || s == 7)
+            c.paged = true, c.bshd = false, c.pad = 0, c.bs = s == 3 ? 16 : 64;
+        char tag[96];
+        snprintf(tag, sizeof tag, "decode ksplit bn %lld stages %lld splits %lld%s", (long long)knobs[s][1],
+                 (long long)knobs[s][2], (long long)knobs[s][3], c.paged ? " paged" : "");
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* Every tile shape the knobs allow, on one case each (causal or padded at times), on mma.sync
  * (jit.sdpa_wgmma 0) and, on sm_90 with head dims 64 / 128, on wgmma with each kind of loader
  * (jit.sdpa_ws: the computing warps, a cp.async warpgroup, the TMA producer). */

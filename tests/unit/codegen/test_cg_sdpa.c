@@ -40,6 +40,7 @@ typedef struct variant {
     int persist;   /* jit.sdpa_persist (2: Q in two buffers, 3: in one; 0: by shape) */
     bool l2_ahead; /* jit.sdpa_l2_ahead 2 */
     bool trace;    /* jit.sdpa_trace 1 */
+    int ksplit;    /* jit.sdpa_ksplit */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -152,7 +153,7 @@ static int emit_and_compile(const variant *v, const char *what)
                        .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong,
                        .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0,
                        .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
-                       .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace};
+                       .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace, .sdpa_ksplit = v->ksplit};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -219,15 +220,16 @@ Test(codegen_sdpa, masks_and_stats_compile, .timeout = 900)
  * and 256 on wgmma, O through TMA stores (one and two computing warpgroups, the persistent grid,
  * Dv < D), the L2 prefetch ahead (two and one computing warpgroups, GQA), the persistent grid at
  * head dim 128 with Q in two buffers (causal) and in one (padding), the phase trace (one block a
- * work tile and the persistent grid), the dynamic scheduler (causal, padding with GQA). */
+ * work tile and the persistent grid), the dynamic scheduler (causal, padding with GQA), decode blocks
+ * whose warps split the keys (GQA with the split across blocks; head dim 256 with Dv 64, paged). */
 Test(codegen_sdpa, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64,
                     .stats = true};
-    variant vs[24];
-    for (int i = 0; i < 24; i++)
+    variant vs[26];
+    for (int i = 0; i < 26; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].alibi = true, vs[1].mask = MASK_CAUSAL;
@@ -253,13 +255,17 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
     vs[21].D = vs[21].Dv = 128, vs[21].trace = true, vs[21].persist = 2, vs[21].mask = MASK_CAUSAL;
     vs[22].D = vs[22].Dv = 128, vs[22].persist = 4, vs[22].mask = MASK_CAUSAL, vs[22].bshd = true;
     vs[23].D = vs[23].Dv = 128, vs[23].persist = 4, vs[23].mask = MASK_PADDING, vs[23].Hk = 2;
-    const char *names[24] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
+    vs[24].ksplit = 4, vs[24].Hq = 8, vs[24].Hk = 2, vs[24].Sq = 1, vs[24].Skv = 3000, vs[24].D = vs[24].Dv = 128,
+    vs[24].dt = HIPDNN_DATA_BFLOAT16, vs[24].mask = MASK_CAUSAL_BR;
+    vs[25].ksplit = 4, vs[25].Sq = 3, vs[25].D = 256, vs[25].Dv = 64, vs[25].paged = true, vs[25].dropout = true;
+    const char *names[26] = {"bias", "alibi", "dropout", "sink_scale", "gqa_bshd", "paged", "d192_dv128",
                              "custom_dropout_dump", "dropout_dump_wgmma", "warp_specialized", "d256_causal",
                              "d192_paged_padding", "d256_dv64_dropout", "o_tma_causal", "o_tma_persist_d64",
                              "o_tma_persist_d192_dv128", "l2_ahead_causal_gqa", "l2_ahead_d64_padding",
                              "persist_d128_causal", "persist_one_q_d128_padding_gqa", "trace_d128",
-                             "trace_persist_d128_causal", "dyn_d128_causal", "dyn_d128_padding_gqa"};
-    for (int i = 0; i < 24; i++)
+                             "trace_persist_d128_causal", "dyn_d128_causal", "dyn_d128_padding_gqa",
+                             "ksplit_gqa_split", "ksplit_d256_dv64_paged"};
+    for (int i = 0; i < 26; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 
@@ -523,7 +529,8 @@ Test(codegen_sdpa, head_dims_pick_their_schedule)
 /* Short queries take the decode path: the query heads of a K/V head packed into one block's
  * rows (HD_PACK), the keys split across blocks (HD_SPLIT) and merged by a combine launch whose
  * scratch the workspace query (cg_scratch_bytes) gives exactly; the knobs turn packing off and
- * set the split count within the scratch's room; long queries keep the prefill kernel. */
+ * set the split count within the scratch's room; long queries keep the prefill kernel. On the
+ * 64-row tiles (jit.sdpa_ksplit 1; the warps splitting the keys: the next test). */
 Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
 {
     variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 32768, .D = 128,
@@ -531,7 +538,7 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
     ir_graph g;
     ir_partition p;
     build_fused(&g, &p, &v);
-    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_ksplit = 1};
     cg_kernel k;
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     /* 8 blocks of packed rows (one per K/V head), 3 stages: two blocks an SM, 132 SMs: 33 splits
@@ -570,13 +577,55 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
     ir_graph_free(&g);
     v.Sq = 512; /* prefill: neither */
     build_fused(&g, &p, &v);
-    t = (cg_target){.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+    t = (cg_target){.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_ksplit = 1};
     cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
     cr_expect_not_null(strstr(k.source, "#define HD_PACK 1\n#define HD_SPLIT 1\n"));
     cr_expect_eq(cg_scratch_bytes(&g, &p.k[0]), 0);
     cg_kernel_free(&k);
     ir_partition_free(&p);
     ir_graph_free(&g);
+}
+
+/* jit.sdpa_ksplit 4: decode blocks of at most 16 packed rows take one 16-row tile that the four
+ * warps share, splitting each tile's keys, on the mma.sync loop with 64-key tiles (128 with
+ * jit.sdpa_block_n), three stages; the split across blocks fills one wave of one block an SM (8
+ * blocks of packed rows: 16 splits); 64 packed rows (Sq 16 with GQA 32:8), prefill and knob 1
+ * keep the 64-row tiles. By shape (knob 0): at Sq = 1 with dense K/V, not paged, not at Sq 4. */
+Test(codegen_sdpa, decode_warps_split_keys_by_knob)
+{
+    struct { int64_t sq; int knob, bn; bool paged, ksplit; } cases[] = {
+        {1, 4, 0, false, true},   {4, 4, 128, false, true}, {16, 4, 0, false, false}, {1, 1, 0, false, false},
+        {1, 0, 0, false, true},   {4, 0, 0, false, false},  {1, 0, 0, true, false},   {512, 4, 0, false, false},
+        {2, 4, 0, true, true}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 32, .Hk = 8, .Sq = cases[c].sq, .Skv = 32768,
+                     .D = 128, .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR, .paged = cases[c].paged};
+        ir_graph g;
+        ir_partition p;
+        build_fused(&g, &p, &v);
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_ksplit = cases[c].knob,
+                       .sdpa_block_n = cases[c].bn};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+        bool ks = strstr(k.source, "#define HD_KSPLIT 4\n") != NULL;
+        cr_expect_eq(ks, cases[c].ksplit, "case %zu: Sq %lld knob %d", c, (long long)v.Sq, cases[c].knob);
+        if (ks) {
+            char tiles[256];
+            const unsigned splits = 16; /* 132 multiprocessors / 8 blocks of packed rows */
+            snprintf(tiles, sizeof tiles, "#define HD_BM 16\n#define HD_BN %d\n#define HD_WARPS 4\n#define HD_STAGES 3\n"
+                     "#define HD_SM90 0\n#define HD_WS 0\n#define HD_OVERLAP 0\n#define HD_PACK 4\n#define HD_SPLIT %u\n",
+                     cases[c].bn ? cases[c].bn : 64, splits);
+            cr_expect_not_null(strstr(k.source, tiles), "case %zu: %s", c, tiles);
+            cr_expect_eq(k.grid[0], splits, "case %zu", c);
+            cr_expect_eq(k.grid[1], 8u, "case %zu", c);
+            cr_expect_eq(k.block[0], 128u, "case %zu", c);
+            cr_expect_not_null(strstr(k.source, "__launch_bounds__(HD_THREADS, HD_MIN_BLOCKS)"));
+            cr_expect_not_null(strstr(k.source, "#define HD_MIN_BLOCKS 2\n"), "case %zu: two blocks an SM", c);
+        }
+        cg_kernel_free(&k);
+        ir_partition_free(&p);
+        ir_graph_free(&g);
+    }
 }
 
 /* The decode variants compile for sm_90 (wgmma) and sm_80: Sq 1 and 16 with GQA 32:8, paged K/V,

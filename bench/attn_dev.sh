@@ -3,7 +3,7 @@
 # hang must not take the session's device time. Full logs under $OUT, a short table last.
 #   here:  ../shared/gpu/bundle .gpu build-rel/tests/gpu/test_gpu build-rel/bench/bench_attention \
 #            && mkdir -p .gpu/py && cp bench/*.py .gpu/py/
-#   there: bash bench/attn_dev.sh [full|quick|notests|candidate]
+#   there: bash bench/attn_dev.sh [full|quick|notests|candidate|final]
 #     full (default): the attention GPU tests (SUITES), decode and forward configs, softcap, and
 #                     the decode table beside PyTorch's FLASH and CUDNN
 #     quick:          the forward tests (gpu_sdpa, gpu_sdpa_mod), then the forward configs of SHAPE
@@ -13,12 +13,29 @@
 #     candidate:      a candidate default (CAND='jit.sdpa_persist=4'): the forward tests with every
 #                     plan on it (HIPDNN_TEST_KNOBS), then the D=128 shapes with and without it
 #                     beside PyTorch (compare_attention.py's "best" column)
+#     final:          the run RESULTS.md's tables come from: every test_gpu test and rt_gpu (bundle
+#                     build-rel/tests/unit/runtime/test_rt too), then the default forward table and the
+#                     default decode table, each beside PyTorch's FLASH and CUDNN
 set -u
 mode=${1:-full}
 out=${OUT:-/tmp/attn_dev}
 mkdir -p "$out"
 export HIPDNN_CACHE_DIR=$(mktemp -d)
 [ "$mode" = quick ] && SUITES=${SUITES:-gpu_sdpa gpu_sdpa_mod}
+if [ "$mode" = final ]; then
+  timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose > "$out/test_gpu.txt" 2>&1
+  echo "test_gpu rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_gpu.txt" | tail -4
+  timeout 60 .gpu/run test_rt --verbose --filter "rt_gpu/*" > "$out/test_rt.txt" 2>&1
+  echo "rt_gpu rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_rt.txt" | tail -2
+  timeout ${T_BENCH:-120} .gpu/run bench_attention --default > "$out/fwd.txt" 2>&1; echo "forward rc=$?"
+  timeout ${T_BENCH:-120} .gpu/run bench_attention --decode --default > "$out/decode.txt" 2>&1; echo "decode rc=$?"
+  cd .gpu/py || exit 1
+  export PYTHONUNBUFFERED=1
+  python3 compare_attention.py "$out/fwd.txt" > "$out/compare_fwd.md" 2> "$out/compare_fwd.err"
+  python3 compare_attention.py --decode "$out/decode.txt" > "$out/compare_decode.md" 2> "$out/compare_decode.err"
+  cat "$out/compare_fwd.md" "$out/compare_decode.md"
+  exit 0
+fi
 if [ "$mode" = candidate ]; then
   for suite in ${SUITES:-gpu_sdpa gpu_sdpa_mod}; do
     HIPDNN_TEST_KNOBS=$CAND timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "$suite/*" \

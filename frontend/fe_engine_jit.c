@@ -152,7 +152,8 @@ static const fe_knob_def jit_knobs[] = {
      "bench/attn_trace.py); 0 = off", .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_trace, .n_valid = 2},
     {.id = "jit.sdpa_ksplit", .description = "attention forward, decode blocks of at most 16 packed query rows: 4 = "
      "the block's four warps share its 16-row tile and split each K/V tile's keys (mma.sync; the warps' results "
-     "merged through shared memory at the end), 1 = never, 0 = by shape (never yet)",
+     "merged through shared memory at the end), 1 = never, 0 = by shape (4 at one query row with dense K/V and "
+     "head dims up to 128)",
      .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_ksplit, .n_valid = 3},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};

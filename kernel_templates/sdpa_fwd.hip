@@ -971,6 +971,11 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
 
 /* ---- epilogue ----------------------------------------------------------------------------------- */
 
+/* acc + w·v for a part of a row's result that weighs w (2^(m_part − M)); a weightless part (no
+ * key reached it) may hold anything, NaN or unwritten memory, so its value is selected away, never
+ * multiplied. Merges the warps' parts (HD_KSPLIT) and the splits' (the combine). */
+HD_DEVICE float hd_add_weighted(float acc, float w, float v) { return fmaf(w, w == 0.0f ? 0.0f : v, acc); }
+
 /* The row's final values from its max m and sum l (log2 domain; m = −inf: no key survived):
  * the attention sink joins a live row's denominator; returns the factor O is scaled by (0 for a
  * dead row) and leaves the row's statistics in m (natural log, −inf when dead) and l. */
@@ -1165,10 +1170,8 @@ HD_DEVICE void hd_ksplit_merge(hd_attn_acc &a, hd_u32 buf, int tid)
                     const int fo = HD_MW * 4 + (mi * HD_NO + no) * 4 + e;
                     float o = 0.0f;
 #pragma unroll
-                    for (int w = 0; w < HD_KSPLIT; w++) {
-                        const float v = hd_ks_ld(hd_ks_at(buf, w, fo, lane));
-                        o = fmaf(wt[w], wt[w] == 0.0f ? 0.0f : v, o);
-                    }
+                    for (int w = 0; w < HD_KSPLIT; w++)
+                        o = hd_add_weighted(o, wt[w], hd_ks_ld(hd_ks_at(buf, w, fo, lane)));
                     a.o[mi][no][e] = o;
                 }
         }
@@ -1819,9 +1822,8 @@ HD_GLOBAL __launch_bounds__(HD_COMB_WARPS * 32) void hd_sdpa_combine_kernel(HD_K
             for (int s = g; s < HD_SPLIT; s += HD_COMB_WARPS) {
                 const float w = hd_exp2(ml[s].x - use);
                 const float4 o = *(const float4 *)(po + (hd_i64)s * HD_DV + c);
-                const bool z = w == 0.0f;
-                acc.x = fmaf(w, z ? 0.0f : o.x, acc.x), acc.y = fmaf(w, z ? 0.0f : o.y, acc.y);
-                acc.z = fmaf(w, z ? 0.0f : o.z, acc.z), acc.w = fmaf(w, z ? 0.0f : o.w, acc.w);
+                acc.x = hd_add_weighted(acc.x, w, o.x), acc.y = hd_add_weighted(acc.y, w, o.y);
+                acc.z = hd_add_weighted(acc.z, w, o.z), acc.w = hd_add_weighted(acc.w, w, o.w);
             }
         }
         if (g > 0)

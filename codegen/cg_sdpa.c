@@ -71,6 +71,7 @@ typedef struct sd {
     bool trace;                               /* HD_TRACE: the phase trace (jit.sdpa_trace) */
     bool dyn;                                 /* HD_DYN: the persistent grid's work tiles from a counter */
     int ksplit;                               /* HD_KSPLIT: warps sharing the rows, splitting each tile's keys */
+    bool kv_ahead;                            /* HD_KV_AHEAD: paged offsets a tile before the copies */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -286,14 +287,16 @@ static int loaders(const sd *s, const cg_target *t)
  * products of a 64-row tile whose packed rows are 4 cost 16 times what the 4 rows need; these
  * cost 4 times (cuDNN's decode kernel's shape, 16x128x128 with the warps 1x4x1), so one block an
  * SM keeps its copies in flight and device_split fills one wave of one block an SM. By shape
- * (knob 0) at Sq = 1 with dense K/V and head dims up to 128, where it measured 1.00-1.05x the
- * 64-row tiles (bench/NOTES.md, decode #8); paged K/V keeps the TMA producer, Sq > 1 the 64-row
- * tiles (not measured yet). */
+ * (knob 0) wherever it fits at head dims up to 128: dense K/V at Sq = 1 1.00-1.05x the 64-row
+ * tiles, at Sq = 4 1.01-1.06x (bench/NOTES.md decode #8, #11); paged K/V with the page-table
+ * loads a tile ahead (HD_KV_AHEAD) and two blocks an SM, 1.03-1.06x the TMA producer (#10). */
 static void choose_ksplit(sd *s, const cg_target *t)
 {
     bool fits = decode_class(s) && s->Sq * s->pack <= 16 && strcmp(t->platform, "nvidia") == 0;
-    bool by_shape = t->sdpa_ksplit == 0 && s->Sq == 1 && s->bs_k == 0 && s->bs_v == 0 && s->D <= 128 &&
-                    s->Dv <= 128; /* at 256 O's 128 registers a thread spill (255 + 76 bytes) */
+    /* at head dim 256 O's 128 registers a thread spill (255 + 76 bytes); knobs that ask for another
+     * block (loaders, row tiles, warps) win over the shape */
+    bool by_shape = t->sdpa_ksplit == 0 && s->D <= 128 && s->Dv <= 128 && t->sdpa_ws == 0 &&
+                    t->sdpa_block_m <= 0 && t->sdpa_warps <= 0;
     s->ksplit = fits && (t->sdpa_ksplit == 4 || by_shape) ? 4 : 1;
     if (s->ksplit == 1)
         return;
@@ -301,6 +304,7 @@ static void choose_ksplit(sd *s, const cg_target *t)
     s->sm90 = s->tma_wg = s->pingpong = s->intra = false, s->ws = 0;
     s->stages = t->sdpa_stages > 0 ? t->sdpa_stages : 3;
     s->min_blocks = 2;
+    s->kv_ahead = s->bs_k > 0; /* the page-table loads under the tile before (bench/NOTES.md decode #10) */
 }
 
 /* Query rows from which head dim 64 takes 128-row tiles (bench/NOTES.md #21). */
@@ -388,8 +392,9 @@ static void device_split(sd *s, const cg_target *t)
     if (t->sdpa_splits > 0 || s->split_cap <= 1 || t->sm_count <= 0)
         return;
     int64_t base = s->B * (s->Hq / s->pack) * ((s->Sq * s->pack + s->bm - 1) / s->bm);
-    /* the warps splitting the keys keep one block an SM's copies in flight: one block an SM */
-    int64_t n = (int64_t)t->sm_count * (s->ksplit > 1 ? 1 : blocks_per_sm(s)) / base;
+    /* the warps splitting the keys keep one block an SM's copies in flight: one block an SM; with
+     * paged K/V two, one's page-table waits under the other's copies (bench/NOTES.md decode #10) */
+    int64_t n = (int64_t)t->sm_count * (s->ksplit > 1 && !s->kv_ahead ? 1 : blocks_per_sm(s)) / base;
     n = n < s->split_cap ? n : s->split_cap;
     s->split = n < 2 ? 1 : (int)n;
 }
@@ -479,20 +484,24 @@ static void choose_l2_ahead(sd *s, const cg_target *t)
 
 /* ---- hooks --------------------------------------------------------------------------------- */
 
-/* A paged K or V row: the page table names the container block of token i. */
-static void paged_hook(const sd *s, const char *name, int ti, int table, int64_t heads, int64_t bs,
+/* A paged K or V row (pre: "k" or "v"): the page table names the container block of token i.
+ * hd_<pre>_page loads the entry, hd_<pre>_row computes the offset from it, hd_<pre>_off both. */
+static void paged_hook(const sd *s, const char *pre, int ti, int table, int64_t heads, int64_t bs,
                        base_sb *sb)
 {
     const ir_tensor *c = T(s, ti), *pt = T(s, table);
-    base_sb_printf(sb, "HD_DEVICE hd_i64 %s(int b, int h, int i, HD_PARAMS)\n{\n"
-                   "    hd_i64 blk = hd_ldi<%s>(p%d, (hd_i64)b * %lldLL + (hd_i64)(i / %lld) * %lldLL);\n"
+    base_sb_printf(sb, "HD_DEVICE hd_i64 hd_%s_page(int b, int i, HD_PARAMS)\n{\n"
+                   "    return hd_ldi<%s>(p%d, (hd_i64)b * %lldLL + (hd_i64)(i / %lld) * %lldLL);\n}\n",
+                   pre, cg_dtype(pt->dtype) ? cg_dtype(pt->dtype) : "HD_DT_INT64", table,
+                   (long long)pt->strides[0], (long long)bs, (long long)pt->strides[2]);
+    base_sb_printf(sb, "HD_DEVICE hd_i64 hd_%s_row(hd_i64 blk, int b, int h, int i, HD_PARAMS)\n{\n"
                    "    blk = blk < 0 || blk >= %lldLL ? 0 : blk; /* a bad entry reads block 0, never "
                    "outside the container */\n"
                    "    return blk * %lldLL + (hd_i64)(h / %lld) * %lldLL + (hd_i64)(i %% %lld) * %lldLL;\n}\n",
-                   name, cg_dtype(pt->dtype) ? cg_dtype(pt->dtype) : "HD_DT_INT64", table,
-                   (long long)pt->strides[0], (long long)bs, (long long)pt->strides[2],
-                   (long long)c->dims[0], (long long)c->strides[0], (long long)(s->Hq / heads),
+                   pre, (long long)c->dims[0], (long long)c->strides[0], (long long)(s->Hq / heads),
                    (long long)c->strides[1], (long long)bs, (long long)c->strides[2]);
+    base_sb_printf(sb, "HD_DEVICE hd_i64 hd_%s_off(int b, int h, int i, HD_PARAMS)\n{\n"
+                   "    return hd_%s_row(hd_%s_page(b, i, HD_ARGS), b, h, i, HD_ARGS);\n}\n", pre, pre, pre);
 }
 
 /* hd_k_at / hd_v_at(b, h, j, c1, c2, c3): the TMA coordinates (dims 1 .. 3 of map_of's map) of
@@ -692,8 +701,9 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
     const ir_tensor *o = T(s, s->out[IR_SDPA_O]);
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
     base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n"
-                   "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n#define HD_QBUF %d\n#define HD_KSPLIT %d\n", pair,
-                   s->persist, s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma, s->l2_ahead, s->qbuf, s->ksplit);
+                   "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n#define HD_QBUF %d\n#define HD_KSPLIT %d\n"
+                   "#define HD_KV_AHEAD %d\n", pair, s->persist, s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma,
+                   s->l2_ahead, s->qbuf, s->ksplit, s->kv_ahead);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -705,8 +715,9 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
         coord_hook(s, "hd_v_at", s->in[IR_SDPA_V], s->in[IR_SDPA_PAGE_V], s->Hv, s->bs_v, hooks);
     }
     if (s->in[IR_SDPA_PAGE_K] >= 0) {
-        paged_hook(s, "hd_k_off", s->in[IR_SDPA_K], s->in[IR_SDPA_PAGE_K], s->Hk, s->bs_k, hooks);
-        paged_hook(s, "hd_v_off", s->in[IR_SDPA_V], s->in[IR_SDPA_PAGE_V], s->Hv, s->bs_v, hooks);
+        base_sb_puts(defs, "#define HD_PAGED 1\n");
+        paged_hook(s, "k", s->in[IR_SDPA_K], s->in[IR_SDPA_PAGE_K], s->Hk, s->bs_k, hooks);
+        paged_hook(s, "v", s->in[IR_SDPA_V], s->in[IR_SDPA_PAGE_V], s->Hv, s->bs_v, hooks);
     } else {
         cg_sdpa_row_hook(s->g, "hd_k_off", s->in[IR_SDPA_K], s->Hq / s->Hk, hooks);
         cg_sdpa_row_hook(s->g, "hd_v_off", s->in[IR_SDPA_V], s->Hq / s->Hv, hooks);

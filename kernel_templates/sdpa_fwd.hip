@@ -104,6 +104,8 @@
  *                                       printed by the blocks on multiprocessors 0 and 1 (hd_tr_print)
  *           HD_KSPLIT                   1, or HD_WARPS (4; mma.sync, no loaders, HD_BM 16): the warps share the
  *                                       rows and split each tile's keys, HD_BN / HD_KSPLIT (16 or more) each
+ *           HD_KV_AHEAD                 0, or 1 (the sequential cp.async loop only; for paged K/V):
+ *                                       a tile's page-table entries loaded a tile before its copies
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -117,6 +119,9 @@
  *                                       row i / j (h: the query head; the hook maps it to the K/V
  *                                       head, and a paged hook reads the page table); multiples
  *                                       of 8 elements
+ *           HD_PAGED, hd_k_page(b,j,..), hd_k_row(pg,b,h,j,..) (and V's): paged K/V (1) splits
+ *                                       hd_k_off into the page-table load and the offset from
+ *                                       its entry pg (dense: the template's, no load)
  *           HD_Q_PTR, HD_K_PTR, HD_V_PTR, HD_O_PTR   parameter names
  *           hd_scale(HD_PARAMS)          the attention scale
  *           hd_seq_q(b, ..), hd_seq_kv(b, ..)  valid query / key rows of batch b (HD_SQ / HD_SKV
@@ -200,6 +205,15 @@ HD_DEVICE int hd_seq_kv(int b, HD_PARAMS) { return HD_SKV; }
 HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
 HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #endif
+#ifndef HD_PAGED
+#define HD_PAGED 0
+#endif
+#if !HD_PAGED /* dense K/V: a row's offset needs nothing from memory */
+HD_DEVICE hd_i64 hd_k_page(int b, int j, HD_PARAMS) { return 0; }
+HD_DEVICE hd_i64 hd_v_page(int b, int j, HD_PARAMS) { return 0; }
+HD_DEVICE hd_i64 hd_k_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd_k_off(b, h, j, HD_ARGS); }
+HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd_v_off(b, h, j, HD_ARGS); }
+#endif
 #ifndef HD_SCORE_MOD
 #define HD_SCORE_MOD 0
 #endif
@@ -217,6 +231,9 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 #define HD_CTHREADS (HD_CWARPS * 32)
 #ifndef HD_KSPLIT
 #define HD_KSPLIT 1
+#endif
+#ifndef HD_KV_AHEAD
+#define HD_KV_AHEAD 0
 #endif
 /* m16 row tiles per computing warp: with HD_KSPLIT every warp holds all the block's rows */
 #define HD_MW (HD_KSPLIT > 1 ? HD_BM / 16 : HD_BM / (16 * HD_CWARPS))
@@ -585,32 +602,51 @@ template <int NT> HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int
     }
 }
 
+/* Chunks of 16 bytes of one operand's K/V tile (DIM its head dim) that each of NT threads copies. */
+#define HD_ROW_CHUNKS(NT, DIM) ((HD_BN * ((DIM + 15) / 16 * 2) + NT - 1) / NT)
+
+/* What the row offsets of chunks [n0, n0 + G) of keys [t·BN, t·BN + BN) that thread tid copies
+ * need from memory (hd_k_page / hd_v_page: a paged row's page-table entry; dense rows nothing). */
+template <int NT, int G, bool V, int DIM> HD_DEVICE void hd_row_pages(hd_i64 *pg, int n0, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
+{
+    constexpr int DC = (DIM + 15) / 16 * 2, N = HD_ROW_CHUNKS(NT, DIM);
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        int id = tid + (n0 + g) * NT, j = t * HD_BN + id / DC;
+        bool ok = n0 + g < N && (HD_BN * DC % NT == 0 || id < HD_BN * DC) && j < k.skv;
+        pg[g] = ok ? (V ? hd_v_page(k.b, j, HD_ARGS) : hd_k_page(k.b, j, HD_ARGS)) : 0;
+    }
+}
+
+/* The copies of those chunks into a stage, their offsets from pg (rows past skv and dims past DIM
+ * zero). */
+template <int NT, int G, bool V, int DIM, int PADDED> HD_DEVICE void hd_row_copies(hd_u32 dst, const hd_i64 *pg, int n0, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
+{
+    const hd_u16 *base = (const hd_u16 *)(V ? HD_V_PTR : HD_K_PTR);
+    constexpr int DC = (DIM + 15) / 16 * 2, CH = PADDED / 8, N = HD_ROW_CHUNKS(NT, DIM);
+#pragma unroll
+    for (int g = 0; g < G; g++) {
+        int id = tid + (n0 + g) * NT, r = id / DC, c = id % DC, j = t * HD_BN + r;
+        if (n0 + g >= N || (HD_BN * DC % NT != 0 && id >= HD_BN * DC))
+            break;
+        bool ok = j < k.skv && c * 8 < DIM;
+        hd_i64 off = V ? hd_v_row(pg[g], k.b, k.h, j, HD_ARGS) : hd_k_row(pg[g], k.b, k.h, j, HD_ARGS);
+        hd_cp_async16(dst + hd_tile_off(r, c, HD_BN, CH), ok ? base + off + c * 8 : base, ok ? 16 : 0);
+    }
+}
+
 /* Keys [t·BN, t·BN + BN) of one operand (V: V, else K; DIM its head dim) into a stage, rows past
- * skv and dims past DIM zero. Per group of UNROLL chunks a thread first computes every row
- * offset, then issues the copies: a paged hook's page-table loads are all in flight together
+ * skv and dims past DIM zero. Per group of UNROLL chunks a thread first loads every row's page
+ * entry, then issues the copies: a paged hook's page-table loads are all in flight together
  * (a copy is an asm statement the compiler does not move loads across). */
 template <int NT, int UNROLL, bool V, int DIM, int PADDED> HD_DEVICE void hd_load_rows(hd_u32 dst, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
 {
-    const hd_u16 *base = (const hd_u16 *)(V ? HD_V_PTR : HD_K_PTR);
-    constexpr int DC = (DIM + 15) / 16 * 2, CH = PADDED / 8, N = (HD_BN * DC + NT - 1) / NT;
-    constexpr int G = UNROLL < N ? UNROLL : N;
+    constexpr int N = HD_ROW_CHUNKS(NT, DIM), G = UNROLL < N ? UNROLL : N;
 #pragma unroll 1
     for (int n0 = 0; n0 < N; n0 += G) {
-        hd_i64 off[G];
-#pragma unroll
-        for (int g = 0; g < G; g++) {
-            int id = tid + (n0 + g) * NT, j = t * HD_BN + id / DC;
-            bool ok = n0 + g < N && (HD_BN * DC % NT == 0 || id < HD_BN * DC) && j < k.skv;
-            off[g] = ok ? (V ? hd_v_off(k.b, k.h, j, HD_ARGS) : hd_k_off(k.b, k.h, j, HD_ARGS)) : -1;
-        }
-#pragma unroll
-        for (int g = 0; g < G; g++) {
-            int id = tid + (n0 + g) * NT, r = id / DC, c = id % DC;
-            if (n0 + g >= N || (HD_BN * DC % NT != 0 && id >= HD_BN * DC))
-                break;
-            bool ok = off[g] >= 0 && c * 8 < DIM;
-            hd_cp_async16(dst + hd_tile_off(r, c, HD_BN, CH), ok ? base + off[g] + c * 8 : base, ok ? 16 : 0);
-        }
+        hd_i64 pg[G];
+        hd_row_pages<NT, G, V, DIM>(pg, n0, k, t, tid, HD_ARGS);
+        hd_row_copies<NT, G, V, DIM, PADDED>(dst, pg, n0, k, t, tid, HD_ARGS);
     }
 }
 
@@ -619,6 +655,25 @@ template <int NT, int UNROLL = 64> HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 s
 {
     hd_load_rows<NT, UNROLL, false, HD_D, HD_DP>(sk, k, t, tid, HD_ARGS);
     hd_load_rows<NT, UNROLL, true, HD_DV, HD_DVP>(sv, k, t, tid, HD_ARGS);
+}
+
+/* HD_KV_AHEAD (paged K/V on the sequential loop): a tile's page-table entries loaded one tile
+ * before its copies, which compute the offsets from them: the table loads are in flight under a
+ * tile's products instead of holding up the copies (bench/NOTES.md decode #10). */
+#define HD_NK_CHUNKS HD_ROW_CHUNKS(HD_THREADS, HD_D)
+#define HD_NV_CHUNKS HD_ROW_CHUNKS(HD_THREADS, HD_DV)
+typedef struct hd_kv_pages {
+    hd_i64 k[HD_NK_CHUNKS], v[HD_NV_CHUNKS];
+} hd_kv_pages;
+HD_DEVICE void hd_kv_pages_of(hd_kv_pages &p, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
+{
+    hd_row_pages<HD_THREADS, HD_NK_CHUNKS, false, HD_D>(p.k, 0, k, t, tid, HD_ARGS);
+    hd_row_pages<HD_THREADS, HD_NV_CHUNKS, true, HD_DV>(p.v, 0, k, t, tid, HD_ARGS);
+}
+HD_DEVICE void hd_kv_copies(hd_u32 sk, hd_u32 sv, const hd_kv_pages &p, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
+{
+    hd_row_copies<HD_THREADS, HD_NK_CHUNKS, false, HD_D, HD_DP>(sk, p.k, 0, k, t, tid, HD_ARGS);
+    hd_row_copies<HD_THREADS, HD_NV_CHUNKS, true, HD_DV, HD_DVP>(sv, p.v, 0, k, t, tid, HD_ARGS);
 }
 
 /* ---- one K/V tile ---------------------------------------------------------------------------- */
@@ -930,6 +985,11 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         hd_cp_commit(); /* Q travels in the first group */
     }
     hd_u32 qf[HD_Q_REGS ? HD_KS : 1][4]; /* HD_Q_REGS: the warp's Q fragments, from the first tile on */
+#if HD_KV_AHEAD
+    hd_kv_pages ahead; /* the page entries of the next tile to copy */
+    if (k.t_lo + HD_STAGES - 1 < k.t_hi)
+        hd_kv_pages_of(ahead, k, k.t_lo + HD_STAGES - 1, tid, HD_ARGS);
+#endif
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<HD_STAGES - 2>();
 #if HD_SM90 /* the tensor cores read through the async proxy what cp.async wrote */
@@ -945,7 +1005,13 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         int next = t + HD_STAGES - 1;
         if (next < k.t_hi) {
             hd_u32 st = s_kv + ((next - k.t_lo) % HD_STAGES) * stage_bytes;
+#if HD_KV_AHEAD
+            hd_kv_copies(st, st + HD_K_BYTES, ahead, k, next, tid, HD_ARGS);
+            if (next + 1 < k.t_hi)
+                hd_kv_pages_of(ahead, k, next + 1, tid, HD_ARGS);
+#else
             hd_load_kv<HD_THREADS>(st, st + HD_K_BYTES, k, next, tid, HD_ARGS);
+#endif
         }
         hd_cp_commit();
         const hd_u32 sk = s_kv + ((t - k.t_lo) % HD_STAGES) * stage_bytes, sv = sk + HD_K_BYTES;
@@ -1574,6 +1640,9 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #if HD_KSPLIT > 1 && (HD_SM90 || HD_WS || HD_BNW % 16 != 0 || HD_THREADS != HD_KSPLIT * 32 || \
                       HD_KS_FLOATS * HD_KSPLIT * 128 > HD_STAGES * (HD_K_BYTES + HD_V_BYTES))
 #error "the warps split a tile's keys (HD_KSPLIT) on the mma.sync loop: one warp each, 16 keys or more, the merge within the K/V stages"
+#endif
+#if HD_KV_AHEAD && (HD_WS || HD_OVERLAP)
+#error "offsets a tile ahead (HD_KV_AHEAD) are the sequential cp.async loop's"
 #endif
 #if HD_DYN && (!HD_PERSIST || HD_SPLIT > 1)
 #error "the dynamic scheduler (HD_DYN) is the persistent grid's, without split keys"

@@ -4,7 +4,8 @@
  * (hipdnnSetCompileTarget_ext; real NVRTC, no GPU). Decode (GQA 32:8, Sq 1, 32768 keys) gets the
  * decode path: 4 query heads packed per block in a 16-row tile whose four warps split the keys,
  * the keys split across blocks in 16 (one wave at one block an SM), the combine's scratch in the
- * plan's workspace; paged K/V on that path get the TMA producer; prefill at head dim 128 gets the
+ * plan's workspace; paged K/V get the same with the page-table loads a tile ahead and two blocks
+ * an SM, at 64 packed rows (Sq 16) the TMA producer; prefill at head dim 128 gets the
  * TMA producer warpgroup with 3 stages, the two computing warpgroups taking turns in
  * FlashAttention-3's order, on the persistent grid, and needs no workspace. What was emitted is
  * read back from HIPDNN_JIT_DUMP_DIR. Skips without NVRTC.
@@ -195,7 +196,7 @@ Test(attention_defaults, decode_gets_packed_split_kernels)
     free(src);
 }
 
-Test(attention_defaults, paged_decode_gets_the_tma_producer)
+Test(attention_defaults, paged_decode_by_rows)
 {
     int64_t ws;
     char *src = first_plan_source(4, 32, 8, 16, 32768, true, &ws);
@@ -203,6 +204,13 @@ Test(attention_defaults, paged_decode_gets_the_tma_producer)
     const char *want[] = {"#define HD_PACK 4\n", "#define HD_WS 2\n", "#define HD_BOX_ROWS 64\n",
                           "HD_DEVICE void hd_k_at("};
     expect_defines(src, want, 4, "paged decode");
+    free(src);
+    /* Sq 1 (16 packed rows): the warps' key split, the page entries a tile ahead, two blocks an SM
+     * (4 x 8 blocks of packed rows, 264 / 32: 8 splits) */
+    src = first_plan_source(4, 32, 8, 1, 32768, true, &ws);
+    const char *want1[] = {"#define HD_PACK 4\n", "#define HD_SPLIT 8\n", "#define HD_WS 0\n", "#define HD_KSPLIT 4\n",
+                           "#define HD_KV_AHEAD 1\n", "#define HD_PAGED 1\n"};
+    expect_defines(src, want1, 6, "paged decode at Sq 1");
     free(src);
 }
 

@@ -382,21 +382,23 @@ Test(gpu_sdpa, decode_packed_and_split)
         run(c, "decode");
     }
     static const char *const ids[] = {"jit.sdpa_splits", "jit.sdpa_pack", "jit.sdpa_stages", "jit.sdpa_block_n",
-                                      "jit.sdpa_ws"};
-    static const int64_t knobs[][5] = {{2, 0, 0, 0, 0}, {128, 0, 0, 0, 0}, {0, 1, 0, 0, 0}, {1, 0, 0, 0, 0},
-                                       {16, 2, 3, 128, 0}, {8, 0, 2, 0, 0}, {0, 0, 0, 0, 2}, {0, 0, 4, 0, 2},
-                                       {4, 1, 0, 128, 2}, {0, 0, 0, 0, 2}};
+                                      "jit.sdpa_ws", "jit.sdpa_ksplit"};
+    /* jit.sdpa_ksplit 1 keeps the 64-row tiles where the shape would take the warps' key split */
+    static const int64_t knobs[][6] = {{2, 0, 0, 0, 0, 1}, {128, 0, 0, 0, 0, 0}, {0, 1, 0, 0, 0, 1},
+                                       {1, 0, 0, 0, 0, 1}, {16, 2, 3, 128, 0, 1}, {8, 0, 2, 0, 0, 0},
+                                       {0, 0, 0, 0, 2, 0}, {0, 0, 4, 0, 2, 0}, {4, 1, 0, 128, 2, 0},
+                                       {0, 0, 0, 0, 2, 0}};
     for (int s = 0; s < 10; s++) {
-        gpu_set_knobs(5, ids, knobs[s]);
+        gpu_set_knobs(6, ids, knobs[s]);
         sdpa_case c = decode_case(s);
         c.mask = s % 2 ? M_CAUSAL_BR : M_NONE, c.Skv = rnd(c.Sq > 600 ? (int)c.Sq : 600, 6000);
         c.padding = s >= 8, c.paged = s == 7 || s == 9;
         if (c.paged)
             c.bshd = false, c.pad = 0, c.bs = s == 7 ? 16 : 64;
-        char tag[80];
-        snprintf(tag, sizeof tag, "decode splits %lld pack %lld stages %lld bn %lld ws %lld%s", (long long)knobs[s][0],
-                 (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3], (long long)knobs[s][4],
-                 c.paged ? " paged" : "");
+        char tag[96];
+        snprintf(tag, sizeof tag, "decode splits %lld pack %lld stages %lld bn %lld ws %lld ksplit %lld%s",
+                 (long long)knobs[s][0], (long long)knobs[s][1], (long long)knobs[s][2], (long long)knobs[s][3],
+                 (long long)knobs[s][4], (long long)knobs[s][5], c.paged ? " paged" : "");
         run(c, tag);
     }
     gpu_set_knobs(0, NULL, NULL);

@@ -590,13 +590,16 @@ Test(codegen_sdpa, decode_packs_gqa_heads_and_splits_keys)
  * warps share, splitting each tile's keys, on the mma.sync loop with 64-key tiles (128 with
  * jit.sdpa_block_n), three stages; the split across blocks fills one wave of one block an SM (8
  * blocks of packed rows: 16 splits); 64 packed rows (Sq 16 with GQA 32:8), prefill and knob 1
- * keep the 64-row tiles. By shape (knob 0): at Sq = 1 with dense K/V, not paged, not at Sq 4. */
+ * keep the 64-row tiles. By shape (knob 0) wherever it fits at head dims up to 128, unless a knob
+ * asks for another block (the TMA producer); paged K/V with the page-table loads a tile ahead
+ * (HD_KV_AHEAD) and two blocks an SM (33 splits). */
 Test(codegen_sdpa, decode_warps_split_keys_by_knob)
 {
-    struct { int64_t sq; int knob, bn; bool paged, ksplit; } cases[] = {
-        {1, 4, 0, false, true},   {4, 4, 128, false, true}, {16, 4, 0, false, false}, {1, 1, 0, false, false},
-        {1, 0, 0, false, true},   {4, 0, 0, false, false},  {1, 0, 0, true, false},   {512, 4, 0, false, false},
-        {2, 4, 0, true, true}};
+    struct { int64_t sq; int knob, bn, ws; bool paged, ksplit; } cases[] = {
+        {1, 4, 0, 0, false, true},  {4, 4, 128, 0, false, true}, {16, 4, 0, 0, false, false},
+        {1, 1, 0, 0, false, false}, {1, 0, 0, 0, false, true},   {4, 0, 0, 0, false, true},
+        {1, 0, 0, 0, true, true},   {512, 4, 0, 0, false, false}, {2, 4, 0, 0, true, true},
+        {1, 0, 0, 2, true, false},  {16, 0, 0, 0, false, false}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 32, .Hk = 8, .Sq = cases[c].sq, .Skv = 32768,
                      .D = 128, .Dv = 128, .stats = true, .mask = MASK_CAUSAL_BR, .paged = cases[c].paged};
@@ -604,14 +607,15 @@ Test(codegen_sdpa, decode_warps_split_keys_by_knob)
         ir_partition p;
         build_fused(&g, &p, &v);
         cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_ksplit = cases[c].knob,
-                       .sdpa_block_n = cases[c].bn};
+                       .sdpa_block_n = cases[c].bn, .sdpa_ws = cases[c].ws};
         cg_kernel k;
         cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
         bool ks = strstr(k.source, "#define HD_KSPLIT 4\n") != NULL;
         cr_expect_eq(ks, cases[c].ksplit, "case %zu: Sq %lld knob %d", c, (long long)v.Sq, cases[c].knob);
         if (ks) {
             char tiles[256];
-            const unsigned splits = 16; /* 132 multiprocessors / 8 blocks of packed rows */
+            /* 132 multiprocessors / 8 blocks of packed rows; paged: two blocks an SM */
+            const unsigned splits = cases[c].paged ? 33 : 16;
             snprintf(tiles, sizeof tiles, "#define HD_BM 16\n#define HD_BN %d\n#define HD_WARPS 4\n#define HD_STAGES 3\n"
                      "#define HD_SM90 0\n#define HD_WS 0\n#define HD_OVERLAP 0\n#define HD_PACK 4\n#define HD_SPLIT %u\n",
                      cases[c].bn ? cases[c].bn : 64, splits);
@@ -621,6 +625,8 @@ Test(codegen_sdpa, decode_warps_split_keys_by_knob)
             cr_expect_eq(k.block[0], 128u, "case %zu", c);
             cr_expect_not_null(strstr(k.source, "__launch_bounds__(HD_THREADS, HD_MIN_BLOCKS)"));
             cr_expect_not_null(strstr(k.source, "#define HD_MIN_BLOCKS 2\n"), "case %zu: two blocks an SM", c);
+            bool ahead = strstr(k.source, "#define HD_KV_AHEAD 1\n") != NULL;
+            cr_expect_eq(ahead, cases[c].paged, "case %zu: the page entries a tile ahead", c);
         }
         cg_kernel_free(&k);
         ir_partition_free(&p);

@@ -5,9 +5,11 @@
  *   1. a structural hash per op: upstream (kind, compute type, typed attributes, and for each
  *      input either its producer's hash or the input tensor's semantic fields) and downstream
  *      (the multiset of consumers' hashes), independent of any numbering;
- *   2. ops ordered topologically, ties broken by those hashes (insertion order last, only for
- *      ops that are indistinguishable anyway);
- *   3. tensors numbered by first use in that order;
+ *   2. ops ordered topologically, ties broken by those hashes, then by the canonical numbers of
+ *      their inputs (two ops of equal hashes may read different tensors of equal hashes, e.g.
+ *      the outputs of two alike producers); insertion order last, only for ops that are
+ *      interchangeable (same hashes, same inputs);
+ *   3. tensors numbered by first use in that order, as each op is placed;
  *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute,
  *      attributes field by field, operand numbers) and every tensor (dtype, dims, strides with
  *      size-1 dims' strides zeroed, virtual tensors without strides, flags (virtual, by value,
@@ -22,7 +24,7 @@
 #include "ir/ir_int.h"
 
 #define CANON_MAGIC "HDJG"
-#define CANON_VERSION 2u /* 2: the dynamic-shape flag */
+#define CANON_VERSION 3u /* 2: the dynamic-shape flag; 3: ties broken by the inputs' numbers */
 
 /* ---- a little-endian byte writer ------------------------------------------------------------------ */
 
@@ -211,18 +213,41 @@ static bool op_ready(const canon *c, int k, const bool *placed)
     return true;
 }
 
+/* Input slot s's canonical number: absent inputs first, then numbered tensors, then tensors no
+ * placed op has used yet (all alike here: their fields are in the op's hash). */
+static int64_t input_rank(const canon *c, const ir_op *op, int s)
+{
+    int ti = op->in[s];
+    return ti < 0 ? -1 : c->tid[ti] >= 0 ? c->tid[ti] : INT64_MAX;
+}
+
 static bool before(const canon *c, int a, int b)
 {
     if (c->up[a] != c->up[b])
         return c->up[a] < c->up[b];
     if (c->down[a] != c->down[b])
         return c->down[a] < c->down[b];
-    return a < b;
+    const ir_op *oa = &c->g->ops[a], *ob = &c->g->ops[b];
+    for (int s = 0; s < oa->n_in && s < ob->n_in; s++)
+        if (input_rank(c, oa, s) != input_rank(c, ob, s))
+            return input_rank(c, oa, s) < input_rank(c, ob, s);
+    return a < b; /* interchangeable: either order gives the same bytes */
 }
 
-static void order_ops(canon *c, bool *placed)
+/* Numbers the tensors of a placed op that have none yet, inputs then outputs by slot. */
+static void number_tensors(canon *c, const ir_op *op, int *n_tensors)
+{
+    for (int s = 0; s < op->n_in + op->n_out; s++) {
+        int ti = s < op->n_in ? op->in[s] : op->out[s - op->n_in];
+        if (ti >= 0 && c->tid[ti] < 0)
+            c->tid[ti] = (*n_tensors)++;
+    }
+}
+
+static void order_ops(canon *c, bool *placed, int *n_tensors)
 {
     const ir_graph *g = c->g;
+    *n_tensors = 0;
     for (;;) {
         int best = -1;
         for (int k = 0; k < g->n_ops; k++)
@@ -232,19 +257,7 @@ static void order_ops(canon *c, bool *placed)
             return;
         placed[best] = true;
         c->order[c->n_order++] = best;
-    }
-}
-
-static void number_tensors(canon *c, int *n_tensors)
-{
-    *n_tensors = 0;
-    for (int i = 0; i < c->n_order; i++) {
-        const ir_op *op = &c->g->ops[c->order[i]];
-        for (int s = 0; s < op->n_in + op->n_out; s++) {
-            int ti = s < op->n_in ? op->in[s] : op->out[s - op->n_in];
-            if (ti >= 0 && c->tid[ti] < 0)
-                c->tid[ti] = (*n_tensors)++;
-        }
+        number_tensors(c, &g->ops[best], n_tensors);
     }
 }
 
@@ -298,9 +311,8 @@ static hipdnnStatus_t canon_run(const ir_graph *g, const int *ops, int n_ops, ca
     for (int k = g->n_ops - 1; k >= 0; k--)
         if (in_set[k])
             hash_down(c, k);
-    order_ops(c, placed);
+    order_ops(c, placed, n_tensors);
     base_free(placed);
-    number_tensors(c, n_tensors);
     return c->oom ? base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory")
                   : HIPDNN_STATUS_SUCCESS;
 }

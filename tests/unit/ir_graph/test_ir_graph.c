@@ -7,7 +7,9 @@
  *           second kernel reads, and a graph output inside a fused chain, are materialised.
  *   keys:   invariance under uid / name / tensor-order / node-order permutations (randomized,
  *           fresh seed per run), sensitivity to each semantic field (flipped one at a time),
- *           and one golden key so an accidental change of the canonical bytes is noticed.
+ *           and one golden key so an accidental change of the canonical bytes is noticed;
+ *           on IR graphs built directly, every insertion order of a DAG whose alike ops read
+ *           different tensors gives one key.
  */
 #include <criterion/criterion.h>
 #include <jansson.h>
@@ -304,4 +306,63 @@ Test(ir_graph, golden_key)
     key_of(doc, key);
     cr_expect_str_eq(key, GOLDEN_LAYERNORM_KEY, "canonical form changed: %s", key);
     json_decref(doc);
+}
+
+/* ---- keys of IR graphs built directly ------------------------------------------------------------- */
+
+/* x -> two alike producers of virtual tensors (p0 with consumers c0 and c1, p1 with c2), and
+ * x -> y -> c3: the consumers c0..c2 tie on every structural hash, only the numbers of the
+ * tensors they read tell them apart. Ops are inserted in the order `perm` (a permutation of 0..6
+ * over p0, c0, p1, c2, y, c1, c3); `moved`: c3 reads p0's output instead (another graph). */
+static void dag_key(const int perm[7], bool moved, ir_key *key)
+{
+    static const int in0[7] = {-1, 0, -1, 2, -1, 0, 4}; /* -1: x, else the op whose output */
+    static const bool virt[7] = {true, false, true, false, false, false, false};
+    ir_graph g;
+    ir_graph_init(&g);
+    ir_tensor x = {.uid = 1, .dtype = HIPDNN_DATA_FLOAT, .rank = 2, .dims = {4, 8}, .strides = {8, 1}};
+    int tx = ir_add_tensor(&g, &x), tout[7];
+    for (int i = 0; i < 7; i++) {
+        ir_tensor o = x;
+        o.uid = 2 + i, o.is_virtual = virt[i];
+        tout[i] = ir_add_tensor(&g, &o);
+    }
+    for (int k = 0; k < 7; k++) {
+        int i = perm[k], src = moved && i == 6 ? 0 : in0[i];
+        ir_op op = {.kind = IR_OP_POINTWISE, .compute = HIPDNN_DATA_FLOAT, .n_in = 3, .n_out = 1,
+                    .in = {src < 0 ? tx : tout[src], -1, -1}, .out = {tout[i]}};
+        op.a.pw.mode = i == 0 || i == 2 ? HIPDNN_POINTWISE_EXP : HIPDNN_POINTWISE_RELU_FWD;
+        cr_assert_geq(ir_add_op(&g, &op), 0);
+    }
+    cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS);
+    cr_assert_eq(ir_graph_key(&g, key), HIPDNN_STATUS_SUCCESS);
+    ir_graph_free(&g);
+}
+
+Test(ir_graph, key_of_alike_ops_reading_different_tensors)
+{
+    int perm[7] = {0, 1, 2, 3, 4, 5, 6}, n = 0, differ = 0;
+    ir_key first, key;
+    dag_key(perm, false, &first);
+    for (;;) { /* every permutation, in lexicographic order */
+        int i = 5;
+        while (i >= 0 && perm[i] > perm[i + 1])
+            i--;
+        if (i < 0)
+            break;
+        int j = 6;
+        while (perm[j] < perm[i])
+            j--;
+        int t = perm[i];
+        perm[i] = perm[j], perm[j] = t;
+        for (int a = i + 1, b = 6; a < b; a++, b--)
+            t = perm[a], perm[a] = perm[b], perm[b] = t;
+        dag_key(perm, false, &key);
+        differ += memcmp(key.b, first.b, sizeof key.b) != 0;
+        n++;
+    }
+    cr_expect_eq(n, 5039);
+    cr_expect_eq(differ, 0, "%d of %d insertion orders changed the key", differ, n);
+    dag_key((const int[7]){0, 1, 2, 3, 4, 5, 6}, true, &key);
+    cr_expect_neq(memcmp(key.b, first.b, sizeof key.b), 0, "another wiring kept the key");
 }

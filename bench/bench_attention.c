@@ -15,7 +15,8 @@
  * Decode (--decode): Q [B,32,Sq,128] against a K/V cache of 8 heads (GQA 32:8), bf16, no mask,
  * Sq 1, 4, 16, B·Skv = 131072 or 262144 tokens (at least 0.5 GB of K/V: no L2 reuse between
  * the rotated sets); dense K/V in [b,s,h,d] memory, or paged (containers [blocks,8,64,128], page
- * tables a random permutation, sequence lengths in memory). Counted: the K/V bytes read once,
+ * tables a random permutation — in order with BENCH_PAGES=ordered in the environment, to tell the
+ * cost of the scattered pages from the kernel's —, sequence lengths in memory). Counted: the K/V bytes read once,
  * 2·B·Skv·8·128·2. Configs beside the default: no split, the TMA producer (jit.sdpa_ws 2) with 3
  * or 4 stages or 128-key tiles, packing off.
  * Output: "B Hq Hk Sq Skv D paged config ms TB/s" per line.
@@ -282,7 +283,8 @@ static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs)
     int *perm = malloc((size_t)n * sizeof *perm), seq[2][64];
     for (int64_t i = 0; i < n; i++)
         perm[i] = (int)i;
-    for (int64_t i = n - 1; i > 0; i--) {
+    const char *order = getenv("BENCH_PAGES");
+    for (int64_t i = n - 1; i > 0 && !(order != NULL && strcmp(order, "ordered") == 0); i--) {
         int64_t j = rand() % (i + 1);
         int x = perm[i];
         perm[i] = perm[j], perm[j] = x;

@@ -5,10 +5,11 @@
  *   1. a structural hash per op: upstream (kind, compute type, typed attributes, and for each
  *      input either its producer's hash or the input tensor's semantic fields) and downstream
  *      (the multiset of consumers' hashes), independent of any numbering;
- *   2. ops ordered topologically, ties broken by those hashes, then by the canonical numbers of
- *      their inputs (two ops of equal hashes may read different tensors of equal hashes, e.g.
- *      the outputs of two alike producers); insertion order last, only for ops that are
- *      interchangeable (same hashes, same inputs);
+ *   2. ops ordered topologically, ties broken by those hashes, then by their inputs: the
+ *      canonical numbers of tensors already numbered (two ops of equal hashes may read different
+ *      tensors of equal hashes, e.g. the outputs of two alike producers), the hash of their
+ *      readers for graph inputs not read yet (alike fields, different readers); insertion order
+ *      last, only for ops that are interchangeable;
  *   3. tensors numbered by first use in that order, as each op is placed;
  *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute,
  *      attributes field by field, operand numbers) and every tensor (dtype, dims, strides with
@@ -141,6 +142,7 @@ typedef struct canon {
     const ir_graph *g;
     const bool *in_set;   /* ops taking part (all, or a kernel's) */
     uint64_t *up, *down;  /* per op */
+    uint64_t *readers;    /* per tensor: the order-free hash of the ops (and slots) reading it */
     int *order;           /* canonical op order (indices into g->ops) */
     int n_order;
     int *tid;             /* canonical number per tensor, -1 unnumbered */
@@ -199,6 +201,16 @@ static void hash_down(canon *c, int k)
     c->down[k] = mix(c->up[k], sum);
 }
 
+/* Every tensor's readers: the sum (order-free) of its consumers' down hashes with the slot. */
+static void hash_readers(canon *c)
+{
+    const ir_graph *g = c->g;
+    for (int j = 0; j < g->n_ops; j++)
+        for (int s = 0; s < g->ops[j].n_in && c->in_set[j]; s++)
+            if (g->ops[j].in[s] >= 0)
+                c->readers[g->ops[j].in[s]] += mix(c->down[j], (uint64_t)s);
+}
+
 /* ---- ordering and numbering ---------------------------------------------------------------------- */
 
 static bool op_ready(const canon *c, int k, const bool *placed)
@@ -213,12 +225,17 @@ static bool op_ready(const canon *c, int k, const bool *placed)
     return true;
 }
 
-/* Input slot s's canonical number: absent inputs first, then numbered tensors, then tensors no
- * placed op has used yet (all alike here: their fields are in the op's hash). */
-static int64_t input_rank(const canon *c, const ir_op *op, int s)
+/* Order of two ops' inputs at slot s: absent inputs first, then numbered tensors by number, then
+ * graph inputs no placed op has read yet, by the hash of their readers (alike fields, but one
+ * may be read by more or other ops). Negative: a's first. */
+static int input_cmp(const canon *c, int ta, int tb)
 {
-    int ti = op->in[s];
-    return ti < 0 ? -1 : c->tid[ti] >= 0 ? c->tid[ti] : INT64_MAX;
+    int ka = ta < 0 ? 0 : c->tid[ta] >= 0 ? 1 : 2, kb = tb < 0 ? 0 : c->tid[tb] >= 0 ? 1 : 2;
+    if (ka != kb || ka == 0)
+        return ka - kb;
+    if (ka == 1)
+        return c->tid[ta] < c->tid[tb] ? -1 : c->tid[ta] > c->tid[tb];
+    return c->readers[ta] < c->readers[tb] ? -1 : c->readers[ta] > c->readers[tb];
 }
 
 static bool before(const canon *c, int a, int b)
@@ -228,9 +245,11 @@ static bool before(const canon *c, int a, int b)
     if (c->down[a] != c->down[b])
         return c->down[a] < c->down[b];
     const ir_op *oa = &c->g->ops[a], *ob = &c->g->ops[b];
-    for (int s = 0; s < oa->n_in && s < ob->n_in; s++)
-        if (input_rank(c, oa, s) != input_rank(c, ob, s))
-            return input_rank(c, oa, s) < input_rank(c, ob, s);
+    for (int s = 0; s < oa->n_in && s < ob->n_in; s++) {
+        int d = input_cmp(c, oa->in[s], ob->in[s]);
+        if (d != 0)
+            return d < 0;
+    }
     return a < b; /* interchangeable: either order gives the same bytes */
 }
 
@@ -297,7 +316,8 @@ static hipdnnStatus_t canon_run(const ir_graph *g, const int *ops, int n_ops, ca
     c->down = base_calloc((size_t)g->n_ops + 1, sizeof *c->down);
     c->order = base_calloc((size_t)g->n_ops + 1, sizeof *c->order);
     c->tid = base_malloc(((size_t)g->n_t + 1) * sizeof *c->tid);
-    if (!in_set || !placed || !c->up || !c->down || !c->order || !c->tid) {
+    c->readers = base_calloc((size_t)g->n_t + 1, sizeof *c->readers);
+    if (!in_set || !placed || !c->up || !c->down || !c->order || !c->tid || !c->readers) {
         base_free(placed);
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory");
     }
@@ -311,6 +331,7 @@ static hipdnnStatus_t canon_run(const ir_graph *g, const int *ops, int n_ops, ca
     for (int k = g->n_ops - 1; k >= 0; k--)
         if (in_set[k])
             hash_down(c, k);
+    hash_readers(c);
     order_ops(c, placed, n_tensors);
     base_free(placed);
     return c->oom ? base_fail(HIPDNN_STATUS_ALLOC_FAILED, "canonicalizing a graph: out of memory")
@@ -320,7 +341,7 @@ static hipdnnStatus_t canon_run(const ir_graph *g, const int *ops, int n_ops, ca
 static void canon_free(canon *c)
 {
     base_free((void *)c->in_set), base_free(c->up), base_free(c->down);
-    base_free(c->order), base_free(c->tid);
+    base_free(c->order), base_free(c->tid), base_free(c->readers);
 }
 
 hipdnnStatus_t ir_canon_bytes(const ir_graph *g, const int *ops, int n_ops, base_sb *out)

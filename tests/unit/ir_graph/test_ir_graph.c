@@ -310,28 +310,35 @@ Test(ir_graph, golden_key)
 
 /* ---- keys of IR graphs built directly ------------------------------------------------------------- */
 
-/* x -> two alike producers of virtual tensors (p0 with consumers c0 and c1, p1 with c2), and
- * x -> y -> c3: the consumers c0..c2 tie on every structural hash, only the numbers of the
- * tensors they read tell them apart. Ops are inserted in the order `perm` (a permutation of 0..6
- * over p0, c0, p1, c2, y, c1, c3); `moved`: c3 reads p0's output instead (another graph). */
-static void dag_key(const int perm[7], bool moved, ir_key *key)
+/* A DAG of n pointwise ops over n_x alike graph inputs: op i reads src[i] (>= 0: op src[i]'s
+ * output; -1 - k: input k) with mode[i], its output virtual when virt[i]. */
+typedef struct dag {
+    int n_x, n;
+    int src[8];
+    hipdnnPointwiseMode_t mode[8];
+    bool virt[8];
+} dag;
+
+/* The key of d with its ops inserted in the order perm (and its inputs in reverse order when
+ * x_rev). */
+static void dag_key(const dag *d, const int *perm, bool x_rev, ir_key *key)
 {
-    static const int in0[7] = {-1, 0, -1, 2, -1, 0, 4}; /* -1: x, else the op whose output */
-    static const bool virt[7] = {true, false, true, false, false, false, false};
     ir_graph g;
     ir_graph_init(&g);
     ir_tensor x = {.uid = 1, .dtype = HIPDNN_DATA_FLOAT, .rank = 2, .dims = {4, 8}, .strides = {8, 1}};
-    int tx = ir_add_tensor(&g, &x), tout[7];
-    for (int i = 0; i < 7; i++) {
+    int tx[4], tout[8];
+    for (int k = 0; k < d->n_x; k++)
+        tx[x_rev ? d->n_x - 1 - k : k] = ir_add_tensor(&g, &x), x.uid++;
+    for (int i = 0; i < d->n; i++) {
         ir_tensor o = x;
-        o.uid = 2 + i, o.is_virtual = virt[i];
+        o.uid = 10 + i, o.is_virtual = d->virt[i];
         tout[i] = ir_add_tensor(&g, &o);
     }
-    for (int k = 0; k < 7; k++) {
-        int i = perm[k], src = moved && i == 6 ? 0 : in0[i];
+    for (int k = 0; k < d->n; k++) {
+        int i = perm[k], src = d->src[i];
         ir_op op = {.kind = IR_OP_POINTWISE, .compute = HIPDNN_DATA_FLOAT, .n_in = 3, .n_out = 1,
-                    .in = {src < 0 ? tx : tout[src], -1, -1}, .out = {tout[i]}};
-        op.a.pw.mode = i == 0 || i == 2 ? HIPDNN_POINTWISE_EXP : HIPDNN_POINTWISE_RELU_FWD;
+                    .in = {src < 0 ? tx[-1 - src] : tout[src], -1, -1}, .out = {tout[i]}};
+        op.a.pw.mode = d->mode[i];
         cr_assert_geq(ir_add_op(&g, &op), 0);
     }
     cr_assert_eq(ir_graph_seal(&g), HIPDNN_STATUS_SUCCESS);
@@ -339,30 +346,72 @@ static void dag_key(const int perm[7], bool moved, ir_key *key)
     ir_graph_free(&g);
 }
 
-Test(ir_graph, key_of_alike_ops_reading_different_tensors)
+/* How many of d's op insertion orders (all of them; inputs in both orders) give a key other than
+ * the first's. */
+static int keys_that_differ(const dag *d, int *orders)
 {
-    int perm[7] = {0, 1, 2, 3, 4, 5, 6}, n = 0, differ = 0;
+    int perm[8], differ = 0;
     ir_key first, key;
-    dag_key(perm, false, &first);
-    for (;;) { /* every permutation, in lexicographic order */
-        int i = 5;
+    for (int i = 0; i < d->n; i++)
+        perm[i] = i;
+    dag_key(d, perm, false, &first);
+    for (*orders = 0;; ++*orders) {
+        dag_key(d, perm, *orders % 2 == 1, &key);
+        differ += memcmp(key.b, first.b, sizeof key.b) != 0;
+        int i = d->n - 2; /* the next permutation in lexicographic order */
         while (i >= 0 && perm[i] > perm[i + 1])
             i--;
         if (i < 0)
             break;
-        int j = 6;
+        int j = d->n - 1;
         while (perm[j] < perm[i])
             j--;
         int t = perm[i];
         perm[i] = perm[j], perm[j] = t;
-        for (int a = i + 1, b = 6; a < b; a++, b--)
+        for (int a = i + 1, b = d->n - 1; a < b; a++, b--)
             t = perm[a], perm[a] = perm[b], perm[b] = t;
-        dag_key(perm, false, &key);
-        differ += memcmp(key.b, first.b, sizeof key.b) != 0;
-        n++;
     }
-    cr_expect_eq(n, 5039);
-    cr_expect_eq(differ, 0, "%d of %d insertion orders changed the key", differ, n);
-    dag_key((const int[7]){0, 1, 2, 3, 4, 5, 6}, true, &key);
-    cr_expect_neq(memcmp(key.b, first.b, sizeof key.b), 0, "another wiring kept the key");
+    ++*orders;
+    return differ;
+}
+
+/* Alike ops that read different tensors of equal hashes: every insertion order gives one key
+ * (the canonical order once broke their tie by insertion index: 4032 of 5040 orders of the first
+ * DAG, found by the API's random key test, seed 1776296718027200020), and a changed wiring gives
+ * another. First: x -> two alike producers of virtual tensors, one read by two alike consumers, the
+ * other by one, and x -> y -> a third kind. Second: two alike inputs, x0 read by relu and a
+ * third op, x1 by relu alone. */
+Test(ir_graph, key_of_alike_ops_reading_different_tensors)
+{
+    const hipdnnPointwiseMode_t E = HIPDNN_POINTWISE_EXP, R = HIPDNN_POINTWISE_RELU_FWD;
+    dag d1 = {.n_x = 1, .n = 7, .src = {-1, 0, -1, 2, -1, 0, 4}, .mode = {E, R, E, R, R, R, R},
+              .virt = {true, false, true}};
+    dag d2 = {.n_x = 2, .n = 3, .src = {-1, -2, -1}, .mode = {R, R, E}};
+    int orders;
+    cr_expect_eq(keys_that_differ(&d1, &orders), 0, "of %d orders", orders);
+    cr_expect_eq(orders, 5040);
+    /* the alike pair and the third op in several modes: whether the third is placed before or
+     * after the pair depends on how the hashes of the modes compare */
+    const hipdnnPointwiseMode_t modes[] = {R, E, HIPDNN_POINTWISE_TANH_FWD, HIPDNN_POINTWISE_SIGMOID_FWD,
+                                           HIPDNN_POINTWISE_ABS, HIPDNN_POINTWISE_NEG};
+    for (int a = 0; a < 6; a++)
+        for (int b = 0; b < 6; b++) {
+            d2.mode[0] = d2.mode[1] = modes[a], d2.mode[2] = modes[b];
+            cr_expect_eq(keys_that_differ(&d2, &orders), 0, "modes %d, %d: of %d orders", (int)modes[a],
+                         (int)modes[b], orders);
+            cr_expect_eq(orders, 6);
+        }
+    d2.mode[0] = d2.mode[1] = R, d2.mode[2] = E;
+    ir_key k1, k2;
+    dag_key(&d1, (const int[]){0, 1, 2, 3, 4, 5, 6}, false, &k1);
+    d1.src[6] = 0; /* the last op reads the first producer's output: another graph */
+    dag_key(&d1, (const int[]){0, 1, 2, 3, 4, 5, 6}, false, &k2);
+    cr_expect_neq(memcmp(k1.b, k2.b, sizeof k1.b), 0, "another wiring kept the key");
+    dag_key(&d2, (const int[]){0, 1, 2}, false, &k1);
+    d2.src[2] = -2; /* exp reads x1: the mirror image, the same graph */
+    dag_key(&d2, (const int[]){0, 1, 2}, false, &k2);
+    cr_expect_eq(memcmp(k1.b, k2.b, sizeof k1.b), 0, "the mirror image changed the key");
+    d2.src[2] = 0; /* exp reads relu's output: another graph */
+    dag_key(&d2, (const int[]){0, 1, 2}, false, &k2);
+    cr_expect_neq(memcmp(k1.b, k2.b, sizeof k1.b), 0, "another wiring kept the key");
 }

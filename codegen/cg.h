@@ -79,6 +79,8 @@ typedef struct cg_target {
     int sdpa_trace;       /* attention forward with the TMA producer: 1 = print each work tile's phase times */
     int sdpa_ksplit;      /* attention forward, decode blocks of <= 16 packed rows: 4 = the warps split each K/V
                            * tile's keys, 1 = never, 0 = by shape */
+    int sdpa_mod_fold;    /* attention forward with a score modifier: 2 = its constant factors folded, 1 = never,
+                           * 0 = by shape (never until measured) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

@@ -16,9 +16,10 @@
  *   Stats / Max / Sum_exp [B,Hq,Sq,1], RNG_DUMP [B,Hq,Sq,Skv] (the mask used), any strides
  *   a score modifier (the kernel's IR_PART_SCORE ops, ir_score.c): hd_score_mod(s, b, h, i, j)
  *       made of the chain's pointwise statements (cg_pointwise_stmt), applied to the
- *       natural-domain S·scale before bias, ALiBi and the masks (HD_SCORE_MOD 1; HD_FOLD is
- *       then 0, the scale cannot fold into the exponent); its scalars by value, run-time or
- *       one element in memory. Without a modifier nothing of it is emitted.
+ *       natural-domain S·scale before bias, ALiBi and the masks (HD_SCORE_MOD 1), constant
+ *       factors at the chain's ends folded into the scale and the exponent (mod_fold); its
+ *       scalars by value, run-time or one element in memory. Without a modifier nothing of it
+ *       is emitted.
  * Refused with a reason (the engine falls back): the block mask, seed or offset passed as
  * run-time host scalars, AMD targets.
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
@@ -66,6 +67,7 @@ typedef struct sd {
     int l2_heads;                             /* persist: query heads whose K/V share L2 (HD_L2_HEADS) */
     unsigned blocks;                          /* persist: the grid (0: one block a work tile) */
     bool sw_exp;                              /* half the softmax's exponentials on the FMA pipes */
+    bool mod_fold;                            /* a score modifier's constant factors folded (mod_fold) */
     bool o_tma;                               /* O through Q's shared memory and TMA stores (HD_O_TMA) */
     int l2_ahead;                             /* blocks ahead whose first tiles go to L2 (HD_L2_AHEAD, 0: none) */
     bool trace;                               /* HD_TRACE: the phase trace (jit.sdpa_trace) */
@@ -596,16 +598,92 @@ static void mod_stmt(base_sb *sb, const ir_op *op, const char *out, const char *
         cg_pointwise_stmt(sb, op, out, a, b, c, "0");
 }
 
-/* HD_SCORE_MOD and hd_score_mod(s, b, h, i, j): the chain's statements, in graph order. */
-static void score_hook(const sd *s, base_sb *defs, base_sb *hooks)
+/* The value of a one-element by-value operand of a modifier op (a compile-time constant). */
+static bool mod_const(const sd *s, int ti, double *v)
 {
-    base_sb_puts(defs, "#define HD_SCORE_MOD 1\n");
+    const ir_tensor *t = ti >= 0 ? T(s, ti) : NULL;
+    if (t == NULL || t->score || t->is_virtual || !t->by_value)
+        return false;
+    ir_buf b = {.data = (void *)t->value, .dtype = t->dtype, .rank = 1, .dims = {1}, .strides = {1}};
+    int64_t zero = 0;
+    *v = ir_load(&b, &zero);
+    return true;
+}
+
+/* The constant factor k of op (MUL by a constant, or DIV by one: 1 / c) and its other operand. */
+static bool mod_factor(const sd *s, const ir_op *op, double *k, int *other)
+{
+    double c;
+    if (op->kind != IR_OP_POINTWISE || op->n_in < 2 || op->in[0] < 0 || op->in[1] < 0)
+        return false;
+    if (op->a.pw.mode == HIPDNN_POINTWISE_MUL && (mod_const(s, op->in[1], k) || mod_const(s, op->in[0], k))) {
+        *other = mod_const(s, op->in[1], &c) ? op->in[0] : op->in[1];
+        return !mod_const(s, *other, &c);
+    }
+    if (op->a.pw.mode == HIPDNN_POINTWISE_DIV && mod_const(s, op->in[1], &c) && c != 0.0 &&
+        !mod_const(s, op->in[0], k)) {
+        *k = 1.0 / c, *other = op->in[0];
+        return true;
+    }
+    return false;
+}
+
+/* The constant factors at the ends of the chain, which need no statement of their own:
+ *   first: the only op reading the score multiplies it by a constant k (or divides it by one)
+ *          and the attention scale is a constant: the hook takes the raw S and multiplies it by
+ *          scale · k once (HD_MOD_RAW), where it would multiply by the scale, then by k;
+ *   post:  the result is a modifier result times a positive constant c: the hook returns the
+ *          former and c joins log2 e in the factor after it (HD_MOD_POST), which with nothing
+ *          added to the scores folds into the exponent (HD_FOLD).
+ * Softcap c·tanh(S·scale / c) becomes tanh(S · (scale / c)) with c · log2 e in the exponent: one
+ * multiply, the tanh and the exponent's FMA a score, where the chain as written takes four
+ * multiplies (bench/NOTES.md). */
+typedef struct mod_ends {
+    int first, post;     /* op index in g (-1: none) */
+    double first_k, post_c;
+} mod_ends;
+
+static mod_ends mod_fold(const sd *s)
+{
+    mod_ends e = {.first = -1, .post = -1, .first_k = 1.0, .post_c = 1.0};
+    if (!s->mod_fold)
+        return e;
+    int readers = 0, reader = -1, result = s->op->in[IR_SDPA_SCORE_MOD];
+    for (int n = 0; n < s->k->n_ops; n++) {
+        const ir_op *op = &s->g->ops[s->k->ops[n]];
+        for (int q = 0; s->k->part[n] == IR_PART_SCORE && q < op->n_in; q++)
+            if (op->in[q] >= 0 && T(s, op->in[q])->score)
+                readers++, reader = s->k->ops[n];
+    }
+    double k, scale = s->p->attn_scale;
+    int other;
+    bool const_scale = s->in[IR_SDPA_SCALE] < 0 || mod_const(s, s->in[IR_SDPA_SCALE], &scale);
+    if (readers == 1 && const_scale && mod_factor(s, &s->g->ops[reader], &k, &other) && T(s, other)->score)
+        e.first = reader, e.first_k = scale * k;
+    int producer = T(s, result)->producer;
+    if (producer >= 0 && producer != e.first && mod_factor(s, &s->g->ops[producer], &k, &other) && k > 0 &&
+        T(s, other)->is_virtual && !T(s, other)->score)
+        e.post = producer, e.post_c = k;
+    return e;
+}
+
+/* HD_SCORE_MOD and hd_score_mod(s, b, h, i, j): the chain's statements, in graph order, but for
+ * the constant factors at its ends (mod_fold). */
+static void score_hook(const sd *s, const mod_ends *e, base_sb *defs, base_sb *hooks)
+{
+    base_sb_printf(defs, "#define HD_SCORE_MOD 1\n#define HD_MOD_RAW %d\n#define HD_MOD_POST %.9ef\n", e->first >= 0,
+                   e->post_c);
     base_sb_puts(hooks, "HD_DEVICE float hd_score_mod(float s, int b, int h, int i, int j, HD_PARAMS)\n{\n"
                         "    (void)b, (void)h, (void)i, (void)j;\n");
     for (int n = 0; n < s->k->n_ops; n++) {
-        if (s->k->part[n] != IR_PART_SCORE)
-            continue;
         const ir_op *op = &s->g->ops[s->k->ops[n]];
+        if (s->k->part[n] != IR_PART_SCORE || s->k->ops[n] == e->post)
+            continue;
+        if (s->k->ops[n] == e->first) {
+            base_sb_printf(hooks, "    float t%d = s * %.9ef; /* the scale times the op's factor */\n", op->out[0],
+                           e->first_k);
+            continue;
+        }
         char a[3][96], out[32];
         for (int q = 0; q < 3; q++)
             if (q < op->n_in && op->in[q] >= 0)
@@ -614,7 +692,12 @@ static void score_hook(const sd *s, base_sb *defs, base_sb *hooks)
         mod_stmt(hooks, op, out, a[0], op->n_in > 1 && op->in[1] >= 0 ? a[1] : NULL,
                  op->n_in > 2 && op->in[2] >= 0 ? a[2] : NULL);
     }
-    base_sb_printf(hooks, "    return t%d;\n}\n", s->op->in[IR_SDPA_SCORE_MOD]);
+    int ret = s->op->in[IR_SDPA_SCORE_MOD];
+    if (e->post >= 0) {
+        double k;
+        mod_factor(s, &s->g->ops[e->post], &k, &ret);
+    }
+    base_sb_printf(hooks, "    return t%d;\n}\n", ret);
 }
 
 /* Whether tensor ti is the result of a score modifier op of the kernel. */
@@ -657,10 +740,12 @@ static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     cg_sdpa_seq_hook(s->g, "hd_seq_kv", in[IR_SDPA_SEQ_KV], s->Skv, hooks);
     base_sb_printf(defs, "#define HD_BIAS %d\n#define HD_ALIBI %d\n#define HD_SINK %d\n#define HD_DROPOUT %d\n"
                    "#define HD_FOLD %d\n", in[IR_SDPA_BIAS] >= 0, s->p->alibi, in[IR_SDPA_SINK] >= 0,
-                   s->p->dropout_p > 0, in[IR_SDPA_BIAS] < 0 && !s->p->alibi && s->n_mod == 0 &&
-                   cg_sdpa_positive_scale(s->g, in[IR_SDPA_SCALE], s->p->attn_scale));
-    if (s->n_mod > 0)
-        score_hook(s, defs, hooks);
+                   s->p->dropout_p > 0, in[IR_SDPA_BIAS] < 0 && !s->p->alibi &&
+                   (s->n_mod > 0 ? s->mod_fold : cg_sdpa_positive_scale(s->g, in[IR_SDPA_SCALE], s->p->attn_scale)));
+    if (s->n_mod > 0) { /* the factor after a modifier is HD_MOD_POST, positive: it folds (jit.sdpa_mod_fold) */
+        mod_ends e = mod_fold(s);
+        score_hook(s, &e, defs, hooks);
+    }
     if (in[IR_SDPA_BIAS] >= 0)
         cg_sdpa_bshs_hook(s->g, "hd_bias", in[IR_SDPA_BIAS], hooks);
     if (s->p->alibi)
@@ -789,6 +874,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     choose_l2_ahead(&s, t);
     s.trace = t->sdpa_trace == 1 && s.ws == 2;
     s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
+    s.mod_fold = t->sdpa_mod_fold == 2; /* by shape: off until measured on a GPU */
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     bool q_map = s.persist || s.l2_ahead > 0;

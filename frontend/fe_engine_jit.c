@@ -33,7 +33,8 @@
  * heads packed into a block's rows, keys split across blocks and merged by a combine launch;
  * 0: chosen by shape); jit.sdpa_trace (0, 1): a developer's phase trace printed by the forward's
  * TMA-producer kernels; jit.sdpa_ksplit (0, 1, 4): decode blocks whose warps split each K/V
- * tile's keys.
+ * tile's keys; jit.sdpa_mod_fold (0, 1, 2): a score modifier's constant factors folded into the
+ * scale and the exponent.
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
@@ -49,7 +50,8 @@
 enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED_STATS, KNOB_MM_WGMMA,
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
        KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
-       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD, KNOB_SDPA_TRACE, KNOB_SDPA_KSPLIT };
+       KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD, KNOB_SDPA_TRACE, KNOB_SDPA_KSPLIT,
+       KNOB_SDPA_MOD_FOLD };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -152,9 +154,14 @@ static const fe_knob_def jit_knobs[] = {
      "bench/attn_trace.py); 0 = off", .min = 0, .max = 1, .stride = 1, .dflt = 0, .valid = sdpa_trace, .n_valid = 2},
     {.id = "jit.sdpa_ksplit", .description = "attention forward, decode blocks of at most 16 packed query rows: 4 = "
      "the block's four warps share its 16-row tile and split each K/V tile's keys (mma.sync; the warps' results "
-     "merged through shared memory at the end), 1 = never, 0 = by shape (4 at one query row with dense K/V and "
-     "head dims up to 128)",
+     "merged through shared memory at the end), 1 = never, 0 = by shape (4 wherever 16 packed rows hold the "
+     "block at head dims up to 128, dense or paged K/V, unless another knob asks for another block)",
      .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_ksplit, .n_valid = 3},
+    {.id = "jit.sdpa_mod_fold", .description = "attention forward with a score modifier: 2 = the constant factors "
+     "at the ends of its chain folded (a first multiply or divide of the score by a constant joins the attention "
+     "scale, a last multiply by a positive constant joins log2 e in the exponent, which then folds into the "
+     "softmax's FMA when nothing is added to the scores: softcap takes one multiply a score where it took four), "
+     "1 = the chain as written, 0 = by shape (as written until measured on a GPU, bench/NOTES.md)", TRI_STATE},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -186,7 +193,7 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_persist = (int)knobs[KNOB_SDPA_PERSIST],
                      .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP], .sdpa_o_tma = (int)knobs[KNOB_SDPA_O_TMA],
                      .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD], .sdpa_trace = (int)knobs[KNOB_SDPA_TRACE],
-                     .sdpa_ksplit = (int)knobs[KNOB_SDPA_KSPLIT]};
+                     .sdpa_ksplit = (int)knobs[KNOB_SDPA_KSPLIT], .sdpa_mod_fold = (int)knobs[KNOB_SDPA_MOD_FOLD]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

@@ -138,11 +138,15 @@
  *           HD_SINK + hd_sink(h, ..)     attention sink (0: none)
  *           hd_row_stats(b,h,i,m,l, ..)  stores Stats / Max / Sum_exp of a row (m natural log)
  *           HD_SCORE_MOD + hd_score_mod(s,b,h,i,j, ..)  score modifier applied to the natural-domain
- *                                       S·scale before bias, ALiBi and the masks (undefined: none;
- *                                       HD_FOLD is then 0)
- *           HD_FOLD                     1 when the scale is a positive constant and nothing is added
- *                                       to the scores: the max runs on raw scores and the scale
- *                                       folds into the exponent's FMA
+ *                                       S·scale before bias, ALiBi and the masks (undefined: none);
+ *                                       with HD_MOD_RAW 1 it takes the raw S and applies the scale
+ *                                       itself (folded into its first constant factor), and its
+ *                                       result is to be multiplied by HD_MOD_POST (a positive
+ *                                       constant, 1.0f unless the chain ends in one)
+ *           HD_FOLD                     1 when nothing is added to the scores and the factor after
+ *                                       them is a positive constant (the scale, or with a modifier
+ *                                       HD_MOD_POST): the max runs on the unscaled scores and the
+ *                                       factor folds into the exponent's FMA
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
  *   grid    (ceil(Sq·HD_PACK / HD_BM)·HD_SPLIT, Hq / HD_PACK, B) (HD_PERSIST: (blocks, 1, 1), any
  *           number of blocks up to HD_NITEM), HD_WARPS·32 threads, HD_SMEM_BYTES
@@ -216,6 +220,12 @@ HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd
 #endif
 #ifndef HD_SCORE_MOD
 #define HD_SCORE_MOD 0
+#endif
+#ifndef HD_MOD_RAW
+#define HD_MOD_RAW 0
+#endif
+#ifndef HD_MOD_POST
+#define HD_MOD_POST 1.0f
 #endif
 
 #define HD_THREADS (HD_WARPS * 32)
@@ -327,7 +337,7 @@ typedef struct hd_attn_blk {
     int n0;              /* HD_WS: K/V tiles the block's pipeline passed before this work tile */
     int item;            /* HD_PERSIST: the block's work tiles before this one (Q's buffer, parity) */
     hd_u32 qbar;         /* HD_PERSIST: the `full` mbarrier of Q's buffer (its `empty` one follows) */
-    float scale2;        /* scale · log2(e) */
+    float scale2;        /* scale · log2(e); with a modifier HD_MOD_POST · log2(e) */
     float slope2;        /* ALiBi slope · log2(e) */
 } hd_attn_blk;
 
@@ -384,7 +394,8 @@ HD_DEVICE void hd_attn_setup_at(hd_attn_blk &k, int b, int h, int x, int split, 
     k.m0 = (HD_MT - 1 - x) * HD_BM;
     k.sq = hd_seq_q(k.b, HD_ARGS), k.skv = hd_seq_kv(k.b, HD_ARGS);
     k.shift = HD_BOTTOM_RIGHT ? k.skv - k.sq : 0;
-    k.scale2 = hd_scale(HD_ARGS) * HD_LOG2E;
+    /* the factor between the scores (or the modifier's results) and the log2 domain */
+    k.scale2 = HD_SCORE_MOD ? HD_MOD_POST * HD_LOG2E : hd_scale(HD_ARGS) * HD_LOG2E;
 #if HD_ALIBI
     k.slope2 = hd_alibi_slope(k.h) * HD_LOG2E;
 #else
@@ -736,8 +747,11 @@ HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha
             for (int e = 0; e < 4; e++) {
                 int r = (hd_wrow(warp) + mi) * 16 + (lane >> 2) + (e >> 1) * 8, i = hd_row_i(k, r), h = hd_row_h(k, r);
                 int j = t * HD_BN + hd_wkey(warp) + ni * 8 + (lane & 3) * 2 + (e & 1);
-#if HD_SCORE_MOD /* the modifier sees S·scale (not the log2 domain) */
-                float x = hd_score_mod(s[mi][ni][e] * hd_scale(HD_ARGS), k.b, h, i, j, HD_ARGS) * HD_LOG2E;
+#if HD_SCORE_MOD /* the modifier sees S·scale (not the log2 domain); HD_MOD_RAW: it scales S itself */
+                float x = hd_score_mod(HD_MOD_RAW ? s[mi][ni][e] : s[mi][ni][e] * hd_scale(HD_ARGS), k.b, h, i, j,
+                                       HD_ARGS);
+                if (!HD_FOLD)
+                    x *= k.scale2; /* HD_MOD_POST · log2 e in one multiply */
 #elif HD_FOLD
                 float x = s[mi][ni][e]; /* scaled inside the exponent below */
 #else

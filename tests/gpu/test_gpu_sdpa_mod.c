@@ -232,3 +232,25 @@ Test(gpu_sdpa_mod, every_main_loop)
     }
     gpu_set_knobs(0, NULL, NULL);
 }
+
+/* The modifier's constant factors folded (jit.sdpa_mod_fold 2): softcap with c by value (S ·
+ * (scale / c) in the hook, c · log2 e in the exponent's FMA) on the default loop, mma.sync, wgmma
+ * with two stages and a one-row decode; before a bias (the first factor folded, the exponent's
+ * fold off); the linear modifier with its scalars in memory (nothing to fold, the exponent's fold
+ * with a factor 1). */
+Test(gpu_sdpa_mod, constants_folded)
+{
+    static const char *const ids[] = {"jit.sdpa_mod_fold", "jit.sdpa_wgmma", "jit.sdpa_stages"};
+    static const int64_t knobs[][3] = {{2, 1, 0}, {2, 0, 2}, {2, 1, 2}, {2, 1, 0}, {2, 1, 0}, {2, 1, 0}};
+    static const char *const names[] = {"folded, default loop", "folded, mma.sync", "folded, wgmma 2 stages",
+                                        "folded, then bias", "folded, decode", "folded, s*a+b"};
+    for (int s = 0; s < 6; s++) {
+        gpu_set_knobs(3, ids, knobs[s]);
+        mod_case c = random_case(s == 5 ? MOD_LINEAR : MOD_SOFTCAP, s == 2 ? (rnd(0, 1) ? 64 : 128) : 0);
+        c.bias = s == 3;
+        if (s == 4)
+            c.Sq = 1;
+        run(c, names[s]);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}

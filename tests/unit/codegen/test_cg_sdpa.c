@@ -41,6 +41,7 @@ typedef struct variant {
     bool l2_ahead; /* jit.sdpa_l2_ahead 2 */
     bool trace;    /* jit.sdpa_trace 1 */
     int ksplit;    /* jit.sdpa_ksplit */
+    bool mod_fold; /* jit.sdpa_mod_fold 2 */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -153,7 +154,8 @@ static int emit_and_compile(const variant *v, const char *what)
                        .sdpa_ws = v->ws, .sdpa_stages = v->stages, .sdpa_pingpong = v->pingpong,
                        .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0,
                        .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
-                       .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace, .sdpa_ksplit = v->ksplit};
+                       .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace, .sdpa_ksplit = v->ksplit,
+                       .sdpa_mod_fold = v->mod_fold ? 2 : 0};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -167,11 +169,23 @@ static int emit_and_compile(const variant *v, const char *what)
         cr_expect_eq(strstr(k1.source, "#define HD_TRACE 1\n") != NULL, v->trace && a == 0, "%s %s", what, archs[a]);
         cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");
         cr_expect(k1.smem > 0 && k1.smem <= 227u * 1024u, "%s: %u bytes of shared memory", what, k1.smem);
-        /* the hook and its define exist exactly when there is a modifier; it unfolds the scale */
+        /* the hook and its define exist exactly when there is a modifier; with jit.sdpa_mod_fold 2 the
+         * factor after it folds into the exponent unless something is added to the scores, and
+         * softcap with c by value (mod 1) folds its constants at both ends (S · (scale / c) in the
+         * hook, c · log2 e after it), with c in memory (2, 3, 4) nothing; without the knob nothing */
         cr_expect_eq(strstr(k1.source, "#define HD_SCORE_MOD 1") != NULL, v->mod != 0, "%s: HD_SCORE_MOD", what);
         cr_expect_eq(strstr(k1.source, "HD_DEVICE float hd_score_mod(") != NULL, v->mod != 0, "%s: hook", what);
-        if (v->mod)
-            cr_expect(strstr(k1.source, "#define HD_FOLD 0") != NULL, "%s: HD_FOLD 0 with a modifier", what);
+        if (v->mod) {
+            bool fold = strstr(k1.source, "#define HD_FOLD 0\n") == NULL; /* the template's defaults say 1 */
+            cr_expect_eq(fold, !v->bias && !v->alibi && v->mod_fold, "%s: HD_FOLD with a modifier", what);
+            bool ends = v->mod == 1 && !v->scale_tensor && v->mod_fold;
+            cr_expect_eq(strstr(k1.source, "#define HD_MOD_RAW 1\n") != NULL, ends, "%s: HD_MOD_RAW", what);
+            cr_expect_eq(strstr(k1.source, "#define HD_MOD_POST 3.000000000e+01f\n") != NULL,
+                         v->mod == 1 && v->mod_fold, "%s: HD_MOD_POST", what);
+            char first[96];
+            snprintf(first, sizeof first, "= s * %.9ef;", 0.125 * (1.0 / 30.0)); /* scale 0.125, c 30 */
+            cr_expect_eq(strstr(k1.source, first) != NULL, ends, "%s: %s", what, first);
+        }
         compiled += compile_emitted(&k1, what);
         cg_kernel_free(&k1);
     }
@@ -271,27 +285,33 @@ Test(codegen_sdpa, options_compile, .timeout = 900)
 
 /* Score modifiers on every main loop: mma.sync (sm_80; head dim 96 on sm_90; wgmma off), wgmma
  * at head dims 64 and 128 with two stages (sequential) and three (overlapped), and the
- * warp-specialized loop; bias, stats and Sq != Skv off the tile edges. */
+ * warp-specialized loop; bias, stats and Sq != Skv off the tile edges; with and without the
+ * constant factors folded (jit.sdpa_mod_fold). */
 Test(codegen_sdpa, score_modifier_variants_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
-    struct { int64_t d; int mod, stages; bool mma_sync, ws, bias; hipdnnDataType_t dt; } cases[] = {
-        {64, 1, 2, false, false, false, HIPDNN_DATA_BFLOAT16}, {128, 1, 3, false, false, true, HIPDNN_DATA_HALF},
-        {96, 2, 0, false, false, false, HIPDNN_DATA_HALF},     {128, 3, 2, false, true, true, HIPDNN_DATA_BFLOAT16},
-        {64, 2, 3, false, false, false, HIPDNN_DATA_HALF},     {128, 1, 0, true, false, false, HIPDNN_DATA_BFLOAT16},
+    struct { int64_t d; int mod, stages; bool mma_sync, ws, bias, fold; hipdnnDataType_t dt; } cases[] = {
+        {64, 1, 2, false, false, false, true, HIPDNN_DATA_BFLOAT16},
+        {128, 1, 3, false, false, true, true, HIPDNN_DATA_HALF},
+        {96, 2, 0, false, false, false, false, HIPDNN_DATA_HALF},
+        {128, 3, 2, false, true, true, true, HIPDNN_DATA_BFLOAT16},
+        {64, 2, 3, false, false, false, true, HIPDNN_DATA_HALF},
+        {128, 1, 0, true, false, false, true, HIPDNN_DATA_BFLOAT16},
+        {128, 1, 3, false, false, false, false, HIPDNN_DATA_BFLOAT16},
     };
     int n = 0;
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         variant v = {.dt = cases[c].dt, .B = 2, .Hq = 4, .Hk = 2, .Sq = 77, .Skv = 133, .D = cases[c].d,
                      .Dv = cases[c].d, .stats = true, .bias = cases[c].bias, .mod = cases[c].mod,
-                     .stages = cases[c].stages, .mma_sync = cases[c].mma_sync, .ws = cases[c].ws};
+                     .stages = cases[c].stages, .mma_sync = cases[c].mma_sync, .ws = cases[c].ws,
+                     .mod_fold = cases[c].fold};
         char what[96];
-        snprintf(what, sizeof what, "scoremod%d_d%lld_s%d%s%s", v.mod, (long long)v.D, v.stages,
-                 v.ws ? "_ws" : "", v.mma_sync ? "_mma" : "");
+        snprintf(what, sizeof what, "scoremod%d_d%lld_s%d%s%s%s", v.mod, (long long)v.D, v.stages,
+                 v.ws ? "_ws" : "", v.mma_sync ? "_mma" : "", v.mod_fold ? "_fold" : "");
         n += emit_and_compile(&v, what);
     }
-    cr_expect_eq(n, 12, "every score modifier variant compiles for sm_90 and sm_80");
+    cr_expect_eq(n, 14, "every score modifier variant compiles for sm_90 and sm_80");
 }
 
 /* A score modifier is the attention kernel's score hook in both partitions (fused and one op per

@@ -659,7 +659,8 @@ Test(codegen_sdpa, decode_warps_split_keys_by_knob)
  * the loaders: the TMA producer (dense, paged, prefill with padding and a modifier), the two
  * computing warpgroups taking turns (jit.sdpa_pingpong) and FlashAttention-3's order (jit.sdpa_intra),
  * alone and together, behind cp.async loaders and TMA; softcap with half its exponentials by
- * polynomial (jit.sdpa_sw_exp). */
+ * polynomial (jit.sdpa_sw_exp); softcap's constants folded (jit.sdpa_mod_fold) on the decode
+ * blocks and the producer warpgroup. */
 Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
 {
     if (!have_compiler())
@@ -672,7 +673,7 @@ Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
     vs[1].Sq = 16, vs[1].bshd = true;
     vs[2].paged = true;
     vs[3].sink = true, vs[3].mask = MASK_PADDING;
-    vs[4].mod = 1, vs[4].Sq = 4;
+    vs[4].mod = 1, vs[4].Sq = 4, vs[4].mod_fold = true; /* the warps' key split, constants folded */
     vs[5].Hk = 1, vs[5].D = 64, vs[5].Dv = 128, vs[5].dt = HIPDNN_DATA_HALF, vs[5].mma_sync = true, vs[5].stages = 3;
     vs[6].ws = 2, vs[6].bshd = true;                 /* the TMA producer: dense, paged, prefill */
     vs[7].ws = 2, vs[7].paged = true, vs[7].Sq = 16;
@@ -683,12 +684,14 @@ Test(codegen_sdpa, decode_variants_compile, .timeout = 900)
     vs[12].ws = 4, vs[12].Sq = 300, vs[12].dropout = true;             /* the producer warpgroup */
     vs[13].ws = 4, vs[13].Sq = 300, vs[13].mask = MASK_CAUSAL, vs[13].intra = 2;
     vs[14].ws = 4, vs[14].Sq = 300, vs[14].mask = MASK_PADDING, vs[14].intra = 2, vs[14].pingpong = 2;
-    vs[15] = base, vs[15].ws = 4, vs[15].Sq = 300, vs[15].mask = MASK_NONE, vs[15].mod = 1, vs[15].sw_exp = true;
+    vs[15] = base, vs[15].ws = 4, vs[15].Sq = 300, vs[15].mask = MASK_NONE, vs[15].mod = 1, vs[15].sw_exp = true,
+    vs[15].mod_fold = true;
     const char *names[16] = {"decode_sq1", "decode_sq16_bshd", "decode_paged", "decode_sink_padding",
-                             "decode_softcap", "decode_mqa_f16_mma", "tma_decode", "tma_paged",
+                             "decode_softcap_fold", "decode_mqa_f16_mma", "tma_decode", "tma_paged",
                              "loader_prefill_causal_pingpong", "tma_prefill_padding_mod_pingpong",
                              "tma_prefill_causal_intra", "loader_prefill_padding_intra", "tmawg_prefill_dropout",
-                             "tmawg_prefill_causal_intra", "tmawg_prefill_padding_intra_pingpong", "tmawg_softcap_poly_exp2"};
+                             "tmawg_prefill_causal_intra", "tmawg_prefill_padding_intra_pingpong",
+                             "tmawg_softcap_fold_poly_exp2"};
     for (int i = 0; i < 16; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }

@@ -155,18 +155,27 @@ static void float_literal(double v, char *buf, size_t n)
     }
 }
 
-const char *cg_scalar_expr(const ir_graph *g, int ti, char *buf, size_t n)
+bool cg_const_value(const ir_graph *g, int ti, double *v)
 {
     const ir_tensor *t = &g->t[ti];
-    if (t->runtime_scalar) {
+    if (!t->by_value)
+        return false;
+    ir_buf b = {.data = (void *)t->value, .dtype = t->dtype, .rank = 1, .dims = {1}, .strides = {1}};
+    int64_t zero = 0;
+    *v = ir_load(&b, &zero);
+    return true;
+}
+
+const char *cg_scalar_expr(const ir_graph *g, int ti, char *buf, size_t n)
+{
+    double v;
+    if (g->t[ti].runtime_scalar) {
         snprintf(buf, n, "s%d", ti);
         return buf;
     }
-    if (!t->by_value)
+    if (!cg_const_value(g, ti, &v))
         return NULL;
-    ir_buf b = {.data = (void *)t->value, .dtype = t->dtype, .rank = 1, .dims = {1}, .strides = {1}};
-    int64_t zero = 0;
-    float_literal(ir_load(&b, &zero), buf, n);
+    float_literal(v, buf, n);
     return buf;
 }
 

@@ -24,6 +24,8 @@ hipdnnStatus_t cg_collect_params(const ir_graph *g, const ir_kernel *k, cg_kerne
 /* A float expression for a scalar operand that needs no memory access (a by-value constant or a
  * run-time scalar parameter), or NULL for a tensor in memory. buf holds the text. */
 const char *cg_scalar_expr(const ir_graph *g, int ti, char *buf, size_t n);
+/* The value of tensor ti when it is a by-value scalar (a compile-time constant): true and *v. */
+bool cg_const_value(const ir_graph *g, int ti, double *v);
 /* Emits `<out> = hd_pointwise<MODE>(a, b, c, params);` for pointwise op `op` (GEN_INDEX uses
  * index_expr). The operand strings are float expressions. */
 void cg_pointwise_stmt(base_sb *sb, const ir_op *op, const char *out, const char *a, const char *b,

@@ -73,7 +73,7 @@ typedef struct sd {
     bool trace;                               /* HD_TRACE: the phase trace (jit.sdpa_trace) */
     bool dyn;                                 /* HD_DYN: the persistent grid's work tiles from a counter */
     int ksplit;                               /* HD_KSPLIT: warps sharing the rows, splitting each tile's keys */
-    bool kv_ahead;                            /* HD_KV_AHEAD: paged offsets a tile before the copies */
+    bool kv_ahead;                            /* HD_KV_AHEAD: page-table entries a tile before the copies */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -598,31 +598,20 @@ static void mod_stmt(base_sb *sb, const ir_op *op, const char *out, const char *
         cg_pointwise_stmt(sb, op, out, a, b, c, "0");
 }
 
-/* The value of a one-element by-value operand of a modifier op (a compile-time constant). */
-static bool mod_const(const sd *s, int ti, double *v)
-{
-    const ir_tensor *t = ti >= 0 ? T(s, ti) : NULL;
-    if (t == NULL || t->score || t->is_virtual || !t->by_value)
-        return false;
-    ir_buf b = {.data = (void *)t->value, .dtype = t->dtype, .rank = 1, .dims = {1}, .strides = {1}};
-    int64_t zero = 0;
-    *v = ir_load(&b, &zero);
-    return true;
-}
-
-/* The constant factor k of op (MUL by a constant, or DIV by one: 1 / c) and its other operand. */
+/* The constant factor k of op (MUL by a by-value constant, or DIV by one: 1 / c) and its other
+ * operand. */
 static bool mod_factor(const sd *s, const ir_op *op, double *k, int *other)
 {
-    double c;
+    double a, b;
     if (op->kind != IR_OP_POINTWISE || op->n_in < 2 || op->in[0] < 0 || op->in[1] < 0)
         return false;
-    if (op->a.pw.mode == HIPDNN_POINTWISE_MUL && (mod_const(s, op->in[1], k) || mod_const(s, op->in[0], k))) {
-        *other = mod_const(s, op->in[1], &c) ? op->in[0] : op->in[1];
-        return !mod_const(s, *other, &c);
+    bool ca = cg_const_value(s->g, op->in[0], &a), cb = cg_const_value(s->g, op->in[1], &b);
+    if (op->a.pw.mode == HIPDNN_POINTWISE_MUL && ca != cb) {
+        *k = ca ? a : b, *other = ca ? op->in[1] : op->in[0];
+        return true;
     }
-    if (op->a.pw.mode == HIPDNN_POINTWISE_DIV && mod_const(s, op->in[1], &c) && c != 0.0 &&
-        !mod_const(s, op->in[0], k)) {
-        *k = 1.0 / c, *other = op->in[0];
+    if (op->a.pw.mode == HIPDNN_POINTWISE_DIV && cb && !ca && b != 0.0) {
+        *k = 1.0 / b, *other = op->in[0];
         return true;
     }
     return false;
@@ -641,14 +630,16 @@ static bool mod_factor(const sd *s, const ir_op *op, double *k, int *other)
 typedef struct mod_ends {
     int first, post;     /* op index in g (-1: none) */
     double first_k, post_c;
+    int result;          /* the tensor the hook returns (post's other operand, else the chain's result) */
 } mod_ends;
 
 static mod_ends mod_fold(const sd *s)
 {
-    mod_ends e = {.first = -1, .post = -1, .first_k = 1.0, .post_c = 1.0};
+    int result = s->op->in[IR_SDPA_SCORE_MOD];
+    mod_ends e = {.first = -1, .post = -1, .first_k = 1.0, .post_c = 1.0, .result = result};
     if (!s->mod_fold)
         return e;
-    int readers = 0, reader = -1, result = s->op->in[IR_SDPA_SCORE_MOD];
+    int readers = 0, reader = -1;
     for (int n = 0; n < s->k->n_ops; n++) {
         const ir_op *op = &s->g->ops[s->k->ops[n]];
         for (int q = 0; s->k->part[n] == IR_PART_SCORE && q < op->n_in; q++)
@@ -657,13 +648,13 @@ static mod_ends mod_fold(const sd *s)
     }
     double k, scale = s->p->attn_scale;
     int other;
-    bool const_scale = s->in[IR_SDPA_SCALE] < 0 || mod_const(s, s->in[IR_SDPA_SCALE], &scale);
+    bool const_scale = s->in[IR_SDPA_SCALE] < 0 || cg_const_value(s->g, s->in[IR_SDPA_SCALE], &scale);
     if (readers == 1 && const_scale && mod_factor(s, &s->g->ops[reader], &k, &other) && T(s, other)->score)
         e.first = reader, e.first_k = scale * k;
     int producer = T(s, result)->producer;
     if (producer >= 0 && producer != e.first && mod_factor(s, &s->g->ops[producer], &k, &other) && k > 0 &&
         T(s, other)->is_virtual && !T(s, other)->score)
-        e.post = producer, e.post_c = k;
+        e.post = producer, e.post_c = k, e.result = other;
     return e;
 }
 
@@ -692,12 +683,7 @@ static void score_hook(const sd *s, const mod_ends *e, base_sb *defs, base_sb *h
         mod_stmt(hooks, op, out, a[0], op->n_in > 1 && op->in[1] >= 0 ? a[1] : NULL,
                  op->n_in > 2 && op->in[2] >= 0 ? a[2] : NULL);
     }
-    int ret = s->op->in[IR_SDPA_SCORE_MOD];
-    if (e->post >= 0) {
-        double k;
-        mod_factor(s, &s->g->ops[e->post], &k, &ret);
-    }
-    base_sb_printf(hooks, "    return t%d;\n}\n", ret);
+    base_sb_printf(hooks, "    return t%d;\n}\n", e->result);
 }
 
 /* Whether tensor ti is the result of a score modifier op of the kernel. */

@@ -124,14 +124,10 @@ void cg_sdpa_scale_hook(const ir_graph *g, int ti, double attn_scale, base_sb *s
 
 bool cg_sdpa_positive_scale(const ir_graph *g, int ti, double attn_scale)
 {
+    double v;
     if (ti < 0)
         return attn_scale > 0;
-    const ir_tensor *t = &g->t[ti];
-    if (!t->by_value)
-        return false;
-    ir_buf b = {.data = (void *)t->value, .dtype = t->dtype, .rank = 1, .dims = {1}, .strides = {1}};
-    int64_t zero = 0;
-    return ir_load(&b, &zero) > 0;
+    return cg_const_value(g, ti, &v) && v > 0;
 }
 
 void cg_sdpa_bshs_hook(const ir_graph *g, const char *name, int ti, base_sb *sb)

@@ -1656,7 +1656,7 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #error "the warps split a tile's keys (HD_KSPLIT) on the mma.sync loop: one warp each, 16 keys or more, the merge within the K/V stages"
 #endif
 #if HD_KV_AHEAD && (HD_WS || HD_OVERLAP)
-#error "offsets a tile ahead (HD_KV_AHEAD) are the sequential cp.async loop's"
+#error "page-table entries a tile ahead (HD_KV_AHEAD) are the sequential cp.async loop's"
 #endif
 #if HD_DYN && (!HD_PERSIST || HD_SPLIT > 1)
 #error "the dynamic scheduler (HD_DYN) is the persistent grid's, without split keys"

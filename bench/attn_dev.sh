@@ -14,11 +14,14 @@
 #                     plan on it (HIPDNN_TEST_KNOBS), then the D=128 shapes with and without it
 #                     beside PyTorch (compare_attention.py's "best" column)
 #     final:          the run RESULTS.md's tables come from: every test_gpu test and rt_gpu (bundle
-#                     build-rel/tests/unit/runtime/test_rt too), then the default forward table and the
-#                     default decode table, each beside PyTorch's FLASH and CUDNN
+#                     build-rel/tests/unit/runtime/test_rt too), then the default forward, decode and
+#                     backward tables, each beside PyTorch's FLASH and CUDNN, and softcap's cost
 #     pending:        what the seventh session prepared and could not measure (bench/NOTES.md): the
 #                     score modifier tests, softcap with jit.sdpa_mod_fold 2 beside the default and the
-#                     plain kernel, paged decode with the pages in order against a random order
+#                     plain kernel, paged decode with the pages in order against a random order, the
+#                     backward beside PyTorch
+#     bwd:            the backward and score-modifier tests, the backward table beside PyTorch, Nsight
+#                     Compute's counters of one dK/dV launch
 set -u
 mode=${1:-full}
 out=${OUT:-/tmp/attn_dev}
@@ -37,11 +40,23 @@ if [ "$mode" = final ]; then
   python3 compare_attention.py "$out/fwd.txt" > "$out/compare_fwd.md" 2> "$out/compare_fwd.err"
   python3 compare_attention.py --decode "$out/decode.txt" > "$out/compare_decode.md" 2> "$out/compare_decode.err"
   cat "$out/compare_fwd.md" "$out/compare_decode.md"
+  cd ../..
+  for shape in "4 16 4096 128" "2 16 8192 128" "4 32 4096 64"; do
+    timeout ${T_BENCH:-90} .gpu/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
+  done
+  for shape in "4 16 4096 128" "1 32 8192 128"; do
+    timeout ${T_BENCH:-60} .gpu/run bench_attention --softcap --default $shape 2>&1 | grep -v '^#' >> "$out/softcap.txt"
+  done
+  cd .gpu/py
+  python3 compare_attention.py --backward "$out/bwd.txt" 2> "$out/compare_bwd.err"
+  python3 compare_attention.py --softcap "$out/softcap.txt"
   exit 0
 fi
 if [ "$mode" = pending ]; then
   timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "gpu_sdpa_mod/*" > "$out/test_mod.txt" 2>&1
   echo "test_gpu gpu_sdpa_mod rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_mod.txt" | tail -5
+  timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/*" > "$out/test_bwd.txt" 2>&1
+  echo "test_gpu gpu_sdpa_bwd rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_bwd.txt" | tail -5
   for shape in "4 16 4096 128" "1 32 8192 128"; do
     timeout ${T_BENCH:-60} .gpu/run bench_attention --softcap --knobs jit.sdpa_mod_fold=2 $shape 2>&1 | grep -v '^#'
   done | tee "$out/softcap.txt"
@@ -49,6 +64,29 @@ if [ "$mode" = pending ]; then
     BENCH_PAGES=$order timeout ${T_BENCH:-60} .gpu/run bench_attention --decode --knobs jit.sdpa_splits=16 1 1 131072 \
       2>&1 | grep -v '^#' | awk -v o=$order '$7 == 1 {print o, $0}'
   done | tee "$out/paged_order.txt"
+  for shape in "4 16 4096 128" "2 16 8192 128" "4 32 4096 64"; do # the backward beside PyTorch
+    timeout ${T_BENCH:-90} .gpu/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
+  done
+  (cd .gpu/py && python3 compare_attention.py --backward "$out/bwd.txt")
+  exit 0
+fi
+if [ "$mode" = bwd ]; then
+  for suite in gpu_sdpa_bwd gpu_sdpa_mod; do
+    timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "$suite/*" > "$out/test_$suite.txt" 2>&1
+    echo "test_gpu $suite rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_$suite.txt" | tail -5
+  done
+  for shape in ${BWD_SHAPES:-"4 16 4096 128" "2 16 8192 128" "4 32 4096 64"}; do
+    timeout ${T_BENCH:-90} .gpu/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
+  done
+  # counters of one dK/dV launch (Nsight Compute; the clocks left alone): throughput, then where
+  # the warps wait (stall reasons per issued instruction)
+  timeout 240 ncu --clock-control none -k regex:hd_sdpa_bwd_kv -s 2 -c 1 --section SpeedOfLight \
+    --section WarpStateStats --section ComputeWorkloadAnalysis --section Occupancy \
+    --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio \
+    .gpu/run bench_attention --backward --default 4 16 4096 128 > "$out/ncu_bwd.txt" 2>&1
+  echo "ncu rc=$?"; grep -E "Duration|Compute .SM. Throughput|Issue Slots|stalled" "$out/ncu_bwd.txt" |
+    sort -k3 -g -r | head -16
+  [ -n "${NO_TABLE:-}" ] || (cd .gpu/py && python3 compare_attention.py --backward "$out/bwd.txt")
   exit 0
 fi
 if [ "$mode" = candidate ]; then

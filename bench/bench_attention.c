@@ -7,8 +7,8 @@
  * `configs`. FLOPs (FlashAttention-2 convention): 4·B·H·S·S·D, halved for causal.
  * Timing: bench_median_ms (events, warm-up, median of REPS, inputs rotated over SETS sets).
  * Backward: FLOPs 2.5x the forward's (10·B·H·S·S·D, halved for causal); configs "default"
- * (deterministic dQ pass; wgmma on sm_90 at head dims 64 and 128), "mma" (jit.sdpa_wgmma 0: the
- * mma.sync products), "atomic" (jit.sdpa_bwd_atomic 1: dQ through fp32 atomics, mma.sync), and
+ * (wgmma on sm_90 at head dims 64 and 128, dQ accumulated in the dK/dV pass), "mma" (jit.sdpa_wgmma
+ * 0: the mma.sync products), "dq_pass" (jit.sdpa_bwd_atomic 1: the deterministic dQ pass), and
  * "bm64" (jit.sdpa_block_m 64: the wgmma passes' 64-row inner tiles, the default at head dim
  * 128; head dim 64 takes 128) and "w4" (jit.sdpa_warps 4: one warpgroup a wgmma block).
  * Output: "B H S D causal config ms TFLOP/s" per line, for bench/compare_attention.py.
@@ -183,10 +183,11 @@ static hipdnnBackendDescriptor_t bwd_graph(int64_t B, int64_t H, int64_t S, int6
 
 static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
 {
-    /* beside the default: the mma.sync products (what sm_90 ran before wgmma) and atomic dQ */
+    /* beside the default: the mma.sync products (what sm_90 ran before wgmma), the deterministic dQ
+     * pass, 64-row inner tiles, one warpgroup a block */
     static const char *const ids[] = {"jit.sdpa_bwd_atomic", "jit.sdpa_wgmma", "jit.sdpa_block_m", "jit.sdpa_warps"};
     static const int64_t alt[][4] = {{0, 0, 0, 0}, {1, 1, 0, 0}, {0, 1, 64, 0}, {0, 1, 0, 4}};
-    static const char *const names[] = {"default", "mma", "atomic", "bm64", "w4"};
+    static const char *const names[] = {"default", "mma", "dq_pass", "bm64", "w4"};
     size_t n = (size_t)(B * H * S * D);
     void *bufs[SETS][B_N];
     int64_t uids[B_N];

@@ -63,7 +63,8 @@ typedef struct cg_target {
     int sdpa_wgmma;       /* attention on sm_90: 1 (or 0 = default) wgmma products where they fit, -1 never */
     int sdpa_ws;          /* attention on sm_90 with wgmma: 1 a cp.async loading warpgroup, 2 a TMA producer warp,
                            * 3 the computing warps load, 4 a TMA producer warpgroup (setmaxnreg); 0 = by shape */
-    int sdpa_bwd_atomic;  /* attention backward: 1 = dQ through fp32 atomics (0: a deterministic dQ pass) */
+    int sdpa_bwd_atomic;  /* attention backward's dQ: 2 = accumulated in the dK/dV pass, 1 = a deterministic dQ
+                           * pass, 0 = by shape (accumulated where wgmma and the copy engine take it) */
     int sdpa_pack;        /* attention forward: 2 = GQA heads packed into a block's rows, 1 = never, 0 = by shape */
     int sdpa_splits;      /* attention forward: key splits (flash-decoding), 1 = none, 0 = by shape */
     int sdpa_pingpong;    /* attention forward with loaders: 2 = the computing warpgroups take turns, 1 = never, 0 = by shape */
@@ -80,7 +81,7 @@ typedef struct cg_target {
     int sdpa_ksplit;      /* attention forward, decode blocks of <= 16 packed rows: 4 = the warps split each K/V
                            * tile's keys, 1 = never, 0 = by shape */
     int sdpa_mod_fold;    /* attention forward with a score modifier: 2 = its constant factors folded, 1 = never,
-                           * 0 = by shape (never until measured) */
+                           * 0 = by shape (folded) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

@@ -1,9 +1,12 @@
 /* cg_sdpa_bwd.c — emits SDPA_BWD kernels with kernel_templates/sdpa_bwd.hip (FlashAttention-2
  * style backward, NVIDIA sm_80 and newer): three launches of one source sharing fp32 scratch
- * (lse2 and D per query row, and the dQ accumulator of jit.sdpa_bwd_atomic).
- * Products: wgmma on sm_90 for head dims 64 and 128 with the deterministic dQ (HD_SM90, compiled
- * for sm_90a; two warpgroups a block: 128 keys a kv block, 128 query rows a dq block), mma.sync
- * elsewhere (four warps: 64 and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
+ * (lse2 and D per query row, and the fp32 dQ accumulator).
+ * dQ: by default on sm_90 at head dims 64 and 128 accumulated inside the dK/dV pass (wgmma, each
+ * tile added by the copy engine, then a convert launch: not bitwise reproducible), elsewhere a
+ * deterministic pass of its own; jit.sdpa_bwd_atomic 1 always takes the pass, 2 always accumulates.
+ * Products: wgmma on sm_90 for head dims 64 and 128 (HD_SM90, compiled for sm_90a; two warpgroups
+ * a block: 128 keys a kv block, 128 query rows a dq block), mma.sync elsewhere (four warps: 64
+ * and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
  * gives wgmma one warpgroup a block (64 keys, 64 query rows; two blocks fit an SM). The kv block's
  * query tiles and the dq block's key tiles are 64 rows; 128 with wgmma at head dim 64 unless
  * jit.sdpa_block_m is 64 (at 128 the four fp32 tiles of a thread would not fit in registers).
@@ -136,7 +139,8 @@ static int64_t kv_smem(const sb_bwd *s)
 {
     int64_t a = align_of(s), bn = 16 * s->warps;
     int64_t stage = (s->bm * (pad64(s->D) + pad64(s->Dv)) * 2 + s->bm * 8 + a - 1) / a * a;
-    return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + (s->atomic ? bn * s->bm * 2 : 0);
+    int64_t ds = s->atomic ? bn * s->bm * 2 : 0, dq_staging = s->atomic && s->sm90 ? 2 * s->bm * s->D * 4 : 0;
+    return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + ds + dq_staging;
 }
 
 static int64_t dq_smem(const sb_bwd *s)
@@ -144,22 +148,34 @@ static int64_t dq_smem(const sb_bwd *s)
     return align_of(s) + (16 * s->warps + s->qstages * s->bm) * (pad64(s->D) + pad64(s->Dv)) * 2;
 }
 
-/* wgmma where it fits: sm_90, head dims 64 or 128, the deterministic dQ (the atomic dQ's
- * per-warp product stays on mma.sync), not turned off by jit.sdpa_wgmma. */
+/* wgmma where it fits: sm_90, head dims 64 or 128, not turned off by jit.sdpa_wgmma. */
 static bool wgmma_fits(const sb_bwd *s, const cg_target *t)
 {
     bool dims = (s->D == 64 || s->D == 128) && (s->Dv == 64 || s->Dv == 128);
-    return strcmp(t->platform, "nvidia") == 0 && strcmp(t->arch, "sm_90") == 0 && t->sdpa_wgmma >= 0 &&
-           dims && !s->atomic;
+    return strcmp(t->platform, "nvidia") == 0 && strcmp(t->arch, "sm_90") == 0 && t->sdpa_wgmma >= 0 && dims;
+}
+
+/* The block shape on the products chosen (s->sm90). */
+static void choose_block(sb_bwd *s, const cg_target *t)
+{
+    s->warps = s->sm90 && t->sdpa_warps != 4 ? 8 : 4; /* jit.sdpa_warps 4: one warpgroup, two blocks an SM */
+    s->bm = s->sm90 && s->D <= 64 && s->Dv <= 64 && t->sdpa_block_m != 64 ? 128 : 64; /* jit.sdpa_block_m 64 */
 }
 
 static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
 {
     int cap = cg_sdpa_smem_cap(t);
-    s->atomic = t->sdpa_bwd_atomic > 0;
     s->sm90 = wgmma_fits(s, t);
-    s->warps = s->sm90 && t->sdpa_warps != 4 ? 8 : 4; /* jit.sdpa_warps 4: one warpgroup, two blocks an SM */
-    s->bm = s->sm90 && s->D <= 64 && s->Dv <= 64 && t->sdpa_block_m != 64 ? 128 : 64; /* jit.sdpa_block_m 64 */
+    choose_block(s, t);
+    /* the wgmma dQ of the kv pass (hd_dq_bulk): two warpgroups, a 64 x 128 or 128 x 64 dQ tile.
+     * By shape wherever it applies (10-20% over the dQ pass: bench/NOTES.md backward #6); asked for
+     * elsewhere, the atomic blocks stay on mma.sync */
+    bool bulk = s->sm90 && s->warps == 8 && s->bm * s->D == 8192;
+    s->atomic = t->sdpa_bwd_atomic == 2 || (t->sdpa_bwd_atomic == 0 && bulk);
+    if (s->sm90 && s->atomic && !bulk) {
+        s->sm90 = false;
+        choose_block(s, t);
+    }
     s->stages = s->qstages = 2;
     if (kv_smem(s) > cap)
         s->stages = 1;
@@ -266,23 +282,37 @@ static int64_t dbias_acc(const sb_bwd *s)
     return d[0] * d[1] * d[2] * d[3];
 }
 
+/* Rows of a head's dQ accumulator: the wgmma dQ stores whole query tiles (64 or 128 rows); the
+ * scratch takes 128 whatever the target, so the workspace query stays target-free. */
+static int64_t dq_rows(const sb_bwd *s, bool tiles)
+{
+    int64_t tile = tiles ? (s->sm90 && s->atomic ? s->bm : 1) : 128;
+    return (s->Sq + tile - 1) / tile * tile;
+}
+
 static int64_t scratch_of(const sb_bwd *s)
 {
-    return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * s->Sq * s->D + dbias_acc(s)) * (int64_t)sizeof(float);
+    return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * dq_rows(s, false) * s->D + dbias_acc(s)) *
+           (int64_t)sizeof(float);
 }
 
 static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b); }
 
 static void set_launches(const sb_bwd *s, cg_kernel *out)
 {
-    out->entry = "hd_sdpa_bwd_pre";
-    out->grid[0] = cdiv(s->SqP, 8), out->grid[1] = (unsigned)s->Hq, out->grid[2] = (unsigned)s->B;
+    out->entry = "hd_sdpa_bwd_pre"; /* a warp a row: Stats' rows and the dQ accumulator's */
+    out->grid[0] = cdiv(s->SqP > dq_rows(s, true) ? s->SqP : dq_rows(s, true), 8);
+    out->grid[1] = (unsigned)s->Hq, out->grid[2] = (unsigned)s->B;
     out->block[0] = 256, out->block[1] = out->block[2] = 1;
     out->smem = 0;
     const unsigned rows = 16 * (unsigned)s->warps; /* keys a kv block, query rows a dq block */
     out->then[0] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, rows), (unsigned)s->Hk, (unsigned)s->B},
                                .block = {rows * 2, 1, 1}, .smem = (unsigned)kv_smem(s)};
-    if (s->atomic)
+    if (s->atomic && s->sm90) /* a thread a float4 of the accumulator */
+        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert",
+                                   .grid = {cdiv(dq_rows(s, true) * s->D / 4, 256), (unsigned)s->Hq, (unsigned)s->B},
+                                   .block = {256, 1, 1}};
+    else if (s->atomic) /* a warp a row */
         out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert", .grid = {cdiv(s->Sq, 8), (unsigned)s->Hq, (unsigned)s->B},
                                    .block = {256, 1, 1}};
     else

@@ -23,11 +23,14 @@
  *                       Pᵀ, dSᵀ in registers;   dV += (s·M∘P)ᵀ·dO,  dK += dSᵀ·Q   (B: .trans)
  *                     dK, dV stay in registers (fp32) until the block stores them, scaled.
  *                     HD_ATOMIC: dSᵀ also goes to shared memory, each warp multiplies 16 of its
- *                     query rows by K and adds them to the accumulator with fp32 atomics.
+ *                     query rows by K and adds them to the accumulator with fp32 atomics; with
+ *                     HD_SM90 (HD_DQ_BULK) each warpgroup multiplies a 64 x 64 piece of the tile's
+ *                     dQ by wgmma and the copy engine adds it (cp.reduce.async.bulk, hd_dq_bulk).
  *   hd_sdpa_bwd_dq    (HD_ATOMIC 0, deterministic) one block per HD_QBM query rows of one head: loops
  *                     over the K/V tiles the band allows, recomputes S, dP, dS (as the forward's
  *                     loop does) and accumulates dQ = dS·K in registers; stores it scaled.
- *   hd_sdpa_bwd_dq_convert (HD_ATOMIC 1) dQ = scale · accumulator, rounded to dQ's type.
+ *   hd_sdpa_bwd_dq_convert (HD_ATOMIC 1) dQ = scale · accumulator, rounded to dQ's type (with
+ *                     HD_DQ_BULK from the pieces' fragment order).
  *   hd_sdpa_bwd_dbias_convert (HD_DBIAS 2) dBias = its accumulator, rounded to dBias' type.
  * Every output element is written by exactly one thread of one launch (no atomics without
  * HD_ATOMIC or a broadcast dBias): the results are bitwise reproducible. Rows and keys cut by
@@ -48,9 +51,10 @@
  *           HD_BN, HD_BM, HD_STAGES     keys per block (16·HD_WARPS), query rows per tile (64; 128
  *                                       with HD_SM90), stages (1, 2)
  *           HD_QBN, HD_QSTAGES          dQ kernel: keys per tile (as HD_BM), K/V stages (1, 2)
- *           HD_ATOMIC                   1: dQ through fp32 atomics (the knob jit.sdpa_bwd_atomic)
- *           HD_SM90                     1: wgmma products (head dims 64 / 128, HD_ATOMIC 0); tiles in
- *                                       the 128-byte-swizzle layout, 1 KB aligned
+ *           HD_ATOMIC                   1: dQ accumulated in the kv pass (the knob jit.sdpa_bwd_atomic)
+ *           HD_SM90                     1: wgmma products (head dims 64 / 128; with HD_ATOMIC two
+ *                                       warpgroups and HD_BM·HD_D = 8192); tiles in the
+ *                                       128-byte-swizzle layout, 1 KB aligned
  *           hd_q_off, hd_o_off, hd_do_off, hd_dq_off (b,h,i,..)   row i of query head h
  *           hd_k_off, hd_v_off (b,h,j,..)     row j of the K/V head of query head h
  *           hd_dk_off, hd_dv_off (b,hk,j,..)  row j of K/V head hk
@@ -66,12 +70,13 @@
  *                                       (each 1 or the full size), summed with fp32 atomics into
  *                                       scratch (not bitwise reproducible), then converted
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
- *   grid    pre: (ceil(HD_SQP / 8), Hq, B) x 256;  kv: (ceil(Skv / HD_BN), Hk, B) x HD_THREADS,
- *           HD_KV_SMEM bytes;  dq: (ceil(Sq / HD_QBM), Hq, B) x HD_THREADS, HD_DQ_SMEM bytes;
- *           dq convert: (ceil(Sq / 8), Hq, B) x 256;  dbias convert: (ceil(DBB·DBH·DBI·DBJ / 256))
- *           x 256
- *   scratch lse2 [B·Hq·HD_SQP], Dn [B·Hq·HD_SQP], the dQ accumulator [B·Hq·Sq·D] (used with
- *           HD_ATOMIC), then (HD_DBIAS 2) the dBias accumulator [DBB·DBH·DBI·DBJ], fp32
+ *   grid    pre: (ceil(max(HD_SQP, HD_DQ_ROWS) / 8), Hq, B) x 256;  kv: (ceil(Skv / HD_BN), Hk, B)
+ *           x HD_THREADS, HD_KV_SMEM bytes;  dq: (ceil(Sq / HD_QBM), Hq, B) x HD_THREADS, HD_DQ_SMEM
+ *           bytes;  dq convert: (ceil(Sq / 8), Hq, B) x 256, with HD_DQ_BULK
+ *           (ceil(HD_DQ_ROWS·D / 1024), Hq, B) x 256;  dbias convert: (ceil(DBB·DBH·DBI·DBJ / 256)) x 256
+ *   scratch lse2 [B·Hq·HD_SQP], Dn [B·Hq·HD_SQP], the dQ accumulator [B·Hq·HD_DQ_ROWS·D] (used with
+ *           HD_ATOMIC; HD_DQ_ROWS is Sq, with HD_DQ_BULK Sq rounded up to whole query tiles), then
+ *           (HD_DBIAS 2) the dBias accumulator [DBB·DBH·DBI·DBJ], fp32
  *   reference  ir_ref_sdpa_bwd (ir/ir_ref_sdpa.c)
  */
 #ifndef HD_GENERATED /* defaults, so the template compiles on its own after a prelude */
@@ -144,9 +149,18 @@ HD_DEVICE float hd_drop_sinv(HD_PARAMS) { return 1.0f; }
  * without dropout, and at 64-row inner tiles (128 would not leave the registers for it) */
 #define HD_OVERLAP (HD_SM90 && !HD_DROPOUT && !HD_DMASK && HD_BM == 64)
 static_assert(HD_BN == 16 * HD_WARPS, "a kv block is one 16-key slice per warp");
-static_assert(!HD_SM90 || (!HD_ATOMIC && (HD_BM == 64 || HD_BM == 128) && (HD_QBN == 64 || HD_QBN == 128) &&
+static_assert(!HD_SM90 || ((HD_BM == 64 || HD_BM == 128) && (HD_QBN == 64 || HD_QBN == 128) &&
                            (HD_D == 64 || HD_D == 128) && (HD_DV == 64 || HD_DV == 128) && HD_WARPS % 4 == 0),
-              "wgmma: whole warpgroups, tiles of 64 or 128 rows, head dims 64 or 128, deterministic dQ");
+              "wgmma: whole warpgroups, tiles of 64 or 128 rows, head dims 64 or 128");
+/* HD_ATOMIC on wgmma: the kv block's two warpgroups each multiply a 64 x 64 piece of the tile's
+ * dQ (HD_BM x HD_D: 64 rows x two column halves, or two row halves x 64) and the copy engine adds
+ * it to the fp32 accumulator (hd_dq_bulk) */
+#define HD_DQ_BULK (HD_SM90 && HD_ATOMIC)
+static_assert(!HD_DQ_BULK || (HD_BM * HD_D == 8192 && HD_WARPS == 8),
+              "the wgmma dQ: two warpgroups, a 64 x 128 or 128 x 64 dQ tile");
+/* rows of a head's dQ accumulator: whole query tiles with HD_DQ_BULK (stored in the products'
+ * fragment order, hd_dq_piece_at) */
+#define HD_DQ_ROWS (HD_DQ_BULK ? (HD_SQ + HD_BM - 1) / HD_BM * HD_BM : HD_SQ)
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
 #define HD_DV16 ((HD_DV + 15) / 16 * 16)
 #define HD_DP ((HD_D + 63) / 64 * 64)     /* shared-memory row lengths (8-chunk swizzle) */
@@ -159,7 +173,8 @@ static_assert(!HD_SM90 || (!HD_ATOMIC && (HD_BM == 64 || HD_BM == 128) && (HD_QB
 #define HD_OT_BYTES (HD_BM * HD_DVP * 2)
 #define HD_STAGE_BYTES HD_ROUND(HD_QT_BYTES + HD_OT_BYTES + HD_BM * 8)
 #define HD_DS_BYTES (HD_ATOMIC ? HD_BN * HD_BM * 2 : 0)
-#define HD_KV_SMEM (HD_ALIGN + HD_K_BYTES + HD_V_BYTES + HD_STAGES * HD_STAGE_BYTES + HD_DS_BYTES)
+#define HD_DQS_BYTES (HD_DQ_BULK ? 2 * HD_BM * HD_D * 4 : 0) /* two stagings of the dQ tile, fp32 */
+#define HD_KV_SMEM (HD_ALIGN + HD_K_BYTES + HD_V_BYTES + HD_STAGES * HD_STAGE_BYTES + HD_DS_BYTES + HD_DQS_BYTES)
 #define HD_QK_BYTES (HD_QBN * HD_DP * 2)  /* one stage of the dq kernel: K, V */
 #define HD_QV_BYTES (HD_QBN * HD_DVP * 2)
 #define HD_DQ_SMEM (HD_ALIGN + HD_QBM * (HD_DP + HD_DVP) * 2 + HD_QSTAGES * (HD_QK_BYTES + HD_QV_BYTES))
@@ -172,6 +187,7 @@ HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi
 #if HD_SM90 /* wgmma (sm_90a): sdpa_common.h's products for HD_DT */
 template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N>(d, da, db, acc); }
 template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db) { hd_wgmma_rs_as<HD_DT, N>(d, a, db); }
+template <int N> HD_DEVICE void hd_wgmma_ss_t(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N, 1>(d, da, db, acc); }
 #endif
 
 /* Where chunk c of row r of a tile of ROWS rows and ch chunks a row lives: hd_swz for ldmatrix
@@ -214,7 +230,7 @@ HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
 /* The broadcast dBias' fp32 accumulator (HD_DBIAS 2): after lse2, Dn and the dQ accumulator. */
 HD_DEVICE float *hd_dbacc(void *hd_ws)
 {
-    return (float *)hd_ws + 2 * (hd_i64)HD_B * HD_HQ * HD_SQP + (hd_i64)HD_B * HD_HQ * HD_SQ * HD_D;
+    return (float *)hd_ws + 2 * (hd_i64)HD_B * HD_HQ * HD_SQP + (hd_i64)HD_B * HD_HQ * HD_DQ_ROWS * HD_D;
 }
 /* Where score (b, h, i, j) adds in the accumulator: broadcast dims read index 0. */
 HD_DEVICE hd_i64 hd_dbacc_idx(int b, int h, int i, int j)
@@ -414,9 +430,16 @@ HD_GLOBAL __launch_bounds__(256) void hd_sdpa_bwd_pre(HD_PARAMS, void *hd_ws)
 {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int b = blockIdx.z, h = blockIdx.y, i = blockIdx.x * 8 + warp;
+    float *lse2 = (float *)hd_ws, *dn = lse2 + (hd_i64)HD_B * HD_HQ * HD_SQP;
+#if HD_ATOMIC
+    if (i < HD_DQ_ROWS) {
+        float *acc = dn + (hd_i64)HD_B * HD_HQ * HD_SQP + (((hd_i64)b * HD_HQ + h) * HD_DQ_ROWS + i) * HD_D;
+        for (int c = lane; c < HD_D; c += 32)
+            acc[c] = 0.0f;
+    }
+#endif
     if (i >= HD_SQP)
         return;
-    float *lse2 = (float *)hd_ws, *dn = lse2 + (hd_i64)HD_B * HD_HQ * HD_SQP;
     const hd_i64 row = ((hd_i64)b * HD_HQ + h) * HD_SQP + i;
     const int sq = hd_seq_q(b, HD_ARGS);
     float d = 0.0f;
@@ -435,11 +458,6 @@ HD_GLOBAL __launch_bounds__(256) void hd_sdpa_bwd_pre(HD_PARAMS, void *hd_ws)
     }
     if (i >= HD_SQ)
         return;
-#if HD_ATOMIC
-    float *acc = dn + (hd_i64)HD_B * HD_HQ * HD_SQP + (((hd_i64)b * HD_HQ + h) * HD_SQ + i) * HD_D;
-    for (int c = lane; c < HD_D; c += 32)
-        acc[c] = 0.0f;
-#endif
 #if HD_DBIAS == 1
     for (int j = lane; j < HD_SKV; j += 32)
         hd_dbias_st(b, h, i, j, 0.0f, HD_ARGS);
@@ -503,7 +521,7 @@ HD_DEVICE void hd_dq_atomic(hd_u32 sds, hd_u32 sk, int b, int h, int m0, int war
         int i = m0 + warp * 16 + (lane >> 2) + r * 8;
         if (i >= HD_SQ)
             continue;
-        float *row = dq + (((hd_i64)b * HD_HQ + h) * HD_SQ + i) * HD_D;
+        float *row = dq + (((hd_i64)b * HD_HQ + h) * HD_DQ_ROWS + i) * HD_D;
 #pragma unroll
         for (int n = 0; n < HD_ND; n++) {
             int c = n * 8 + (lane & 3) * 2;
@@ -602,6 +620,61 @@ HD_DEVICE void hd_dq_scores_wg(float (*s)[4], float (*dp)[4], hd_u32 sq_, hd_u32
     hd_acc_fence<HD_QBN / 2>(&dp[0][0]);
 }
 
+#if HD_DQ_BULK
+/* The dQ accumulator's tile of query rows from m0 of head h of batch b. */
+HD_DEVICE float *hd_dq_tile(int b, int h, int m0, void *hd_ws)
+{
+    return (float *)hd_ws + 2 * (hd_i64)HD_B * HD_HQ * HD_SQP + (((hd_i64)b * HD_HQ + h) * HD_DQ_ROWS + m0) * HD_D;
+}
+
+/* The tile's dQ += dS·K for the block's keys, added to the fp32 accumulator (tile_acc: the tile's
+ * HD_BM x HD_D floats) by the copy engine. da: the warp's dSᵀ fragments packed as A operands (keys
+ * of the warp x the tile's HD_BM queries). The block's dSᵀ goes to shared memory (sds: [key][query],
+ * read M-major), warpgroup g multiplies its 64 x 64 piece (column half g of 64 rows, or row half g
+ * of 128) with K read N-major, stages it in fragment order (float4 n of thread t at n·128 + t: a
+ * warp's stores are 512 contiguous bytes) in buffer `it` % 2, and one thread of the warpgroup adds
+ * the 16 KB to tile_acc + 4096·g. The staging of tile it − 2 is free once that thread's bulk groups
+ * but the last have read their sources (hd_bulk_wait_read<1>, before the block-wide barrier). */
+HD_DEVICE void hd_dq_bulk(const hd_u32 (*da)[4], hd_u32 sds, hd_u32 sk, hd_u32 sdq, float *tile_acc, int it,
+                          int warp, int lane)
+{
+    const int g = warp >> 2, t = (warp & 3) * 32 + lane;
+#pragma unroll
+    for (int kk = 0; kk < HD_BM / 16; kk++)
+#pragma unroll
+        for (int q = 0; q < 4; q++) { /* key row lane/4 (+8), queries 16kk + 2(lane%4) (+8) */
+            int row = warp * 16 + (lane >> 2) + (q & 1) * 8, chunk = 2 * kk + (q >> 1);
+            asm volatile("st.shared.u32 [%0], %1;" ::"r"(sds + hd_wg_off(row, chunk, HD_BN) + (lane & 3) * 4),
+                         "r"(da[kk][q]) : "memory");
+        }
+    hd_async_fence();
+    if (t == 0)
+        hd_bulk_wait_read<1>();
+    asm volatile("bar.sync 1, %0;" ::"n"(HD_THREADS) : "memory"); /* the block's dSᵀ; staging free */
+    const hd_u32 ta = sds + (HD_BM == 128 ? g : 0) * HD_BN * 128, tb = sk + (HD_BM == 64 ? g : 0) * HD_BN * 128;
+    float dq[8][4];
+    hd_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < HD_BN / 16; kk++) /* 16 keys: 16 rows of 128 bytes of both tiles */
+        hd_wgmma_ss_t<64>(&dq[0][0], hd_desc(ta + kk * 2048, HD_BN * 128, 1024),
+                          hd_desc(tb + kk * 2048, HD_BN * 128, 1024), kk > 0);
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<32>(&dq[0][0]);
+    const hd_u32 piece = sdq + (hd_u32)(it & 1) * (HD_BM * HD_D * 4) + g * 16384;
+#pragma unroll
+    for (int n = 0; n < 8; n++)
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(piece + (n * 128 + t) * 16), "f"(dq[n][0]),
+                     "f"(dq[n][1]), "f"(dq[n][2]), "f"(dq[n][3]) : "memory");
+    hd_async_fence();
+    asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the warpgroup's piece is staged */
+    if (t == 0) {
+        hd_bulk_add_f32(tile_acc + 4096 * g, piece, 16384);
+        hd_bulk_commit();
+    }
+}
+#endif
+
 /* dQ += dS·K from the fragments ds of the warpgroup's rows. */
 HD_DEVICE void hd_dq_grad_wg(float (*dq)[4], const float (*ds)[4], hd_u32 sk)
 {
@@ -635,8 +708,8 @@ HD_DEVICE void hd_dbias_put(const hd_bwd_ctx &c, int i, int j, float x, float ds
  * constant s): P = exp2(x − lse2) while dPᵀ = V·dOᵀ runs, then dV += (s·P)ᵀ·dO is issued and
  * dS = P·(s·dP − Dn) computed while it runs, then dK += dSᵀ·Q. */
 HD_DEVICE void hd_kv_tile_overlap(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, hd_u32 sk, hd_u32 sv,
-                                  hd_u32 st, const float *sl, int j0, int m0, int warp, int lane, void *hd_ws,
-                                  HD_PARAMS)
+                                  hd_u32 st, const float *sl, hd_u32 sds, hd_u32 sdq, int it, int j0, int m0,
+                                  int warp, int lane, void *hd_ws, HD_PARAMS)
 {
     const hd_u32 sq_ = st, sdo = st + HD_QT_BYTES;
     const float *sd = sl + HD_BM;
@@ -683,6 +756,11 @@ HD_DEVICE void hd_kv_tile_overlap(float (*dk)[4], float (*dv)[4], const hd_bwd_c
     hd_wgmma_fence();
     hd_wg_ab<HD_D, HD_BM>(&dk[0][0], da, sq_); /* dK += dSᵀ·Q */
     hd_wgmma_commit();
+#if HD_DQ_BULK /* while dK runs */
+    hd_dq_bulk(da, sds, sk, sdq, hd_dq_tile(c.b, c.h, m0, hd_ws), it, warp, lane);
+#else
+    (void)sds, (void)sdq, (void)it;
+#endif
     hd_wgmma_wait0();
     hd_acc_fence<HD_DV / 2>(&dv[0][0]);
     hd_acc_fence<HD_D / 2>(&dk[0][0]);
@@ -692,8 +770,8 @@ HD_DEVICE void hd_kv_tile_overlap(float (*dk)[4], float (*dv)[4], const hd_bwd_c
 /* One query tile (rows from m0 of the head of c, in stage st; its lse2 and Dn at sl) against the
  * warp's 16 keys from j0: dV and dK accumulate (and dQ with HD_ATOMIC). */
 HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, hd_u32 sk, hd_u32 sv,
-                          hd_u32 st, const float *sl, hd_u32 sds, int j0, int m0, int warp, int lane,
-                          void *hd_ws, HD_PARAMS)
+                          hd_u32 st, const float *sl, hd_u32 sds, hd_u32 sdq, int it, int j0, int m0, int warp,
+                          int lane, void *hd_ws, HD_PARAMS)
 {
     const hd_u32 sq_ = st, sdo = st + HD_QT_BYTES;
     const float *sd = sl + HD_BM;
@@ -724,7 +802,12 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
     hd_mm_cb<HD_NDV, HD_BM / 8>(dv, s, sdo, HD_DVP / 8, lane); /* dV += (s·M∘P)ᵀ·dO */
     hd_mm_cb<HD_ND, HD_BM / 8>(dk, dp, sq_, HD_DP / 8, lane);  /* dK += dSᵀ·Q */
 #endif
-#if HD_ATOMIC
+#if HD_DQ_BULK
+    hd_u32 da[HD_BM / 16][4];
+    hd_pack_a<HD_BM / 8>(da, dp);
+    hd_dq_bulk(da, sds, sk, sdq, hd_dq_tile(c.b, c.h, m0, hd_ws), it, warp, lane);
+#elif HD_ATOMIC
+    (void)sdq, (void)it;
 #pragma unroll
     for (int ni = 0; ni < HD_BM / 8; ni++)
 #pragma unroll
@@ -736,7 +819,7 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
     __syncthreads(); /* every warp's keys of dSᵀ */
     hd_dq_atomic(sds, sk, c.b, c.h, m0, warp, lane, hd_ws);
 #else
-    (void)sds, (void)hd_ws;
+    (void)sds, (void)sdq, (void)it, (void)hd_ws;
 #endif
 }
 
@@ -748,7 +831,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *
     const hd_u32 raw = hd_smem_addr(hd_smem), base = (raw + HD_ALIGN - 1) & ~(hd_u32)(HD_ALIGN - 1);
     unsigned char *gbase = hd_smem + (base - raw);
     const hd_u32 sk = base, sv = sk + HD_K_BYTES, s0 = sv + HD_V_BYTES;
-    const hd_u32 sds = s0 + HD_STAGES * HD_STAGE_BYTES;
+    const hd_u32 sds = s0 + HD_STAGES * HD_STAGE_BYTES, sdq = sds + HD_DS_BYTES;
     hd_bwd_ctx c;
     hd_ctx_init(c, b, hk * group, HD_ARGS);
     int lo, hi;
@@ -788,15 +871,18 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *
         const hd_u32 st = s0 + stage * HD_STAGE_BYTES;
         const float *sl = (const float *)(gbase + (st - base) + HD_QT_BYTES + HD_OT_BYTES);
 #if HD_OVERLAP
-        (void)sds;
-        hd_kv_tile_overlap(dk, dv, ch, sk, sv, st, sl, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
+        hd_kv_tile_overlap(dk, dv, ch, sk, sv, st, sl, sds, sdq, it, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
 #else
-        hd_kv_tile(dk, dv, ch, sk, sv, st, sl, sds, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
+        hd_kv_tile(dk, dv, ch, sk, sv, st, sl, sds, sdq, it, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
 #endif
         if (HD_STAGES == 1)
             __syncthreads(); /* before the next tile overwrites the stage */
     }
     hd_cp_wait<0>();
+#if HD_DQ_BULK
+    if ((tid & 127) == 0)
+        hd_bulk_wait<0>(); /* the last adds, before the block's shared memory goes */
+#endif
     const int j0 = n0 + warp * 16;
     auto dko = [&](int j) { return hd_dk_off(b, hk, j, HD_ARGS); };
     auto dvo = [&](int j) { return hd_dv_off(b, hk, j, HD_ARGS); };
@@ -806,14 +892,35 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *
 
 /* ---- launch 3: dQ ----------------------------------------------------------------------------------- */
 
-#if HD_ATOMIC
+#if HD_DQ_BULK
+/* One thread a float4 of a head's accumulator (hd_dq_bulk's fragment order): dQ rows i, i + 8,
+ * columns c, c + 1 of one thread's fragment n, scaled and rounded to dQ's type. */
+HD_GLOBAL __launch_bounds__(256) void hd_sdpa_bwd_dq_convert(HD_PARAMS, void *hd_ws)
+{
+    const int b = blockIdx.z, h = blockIdx.y, q = blockIdx.x * 256 + threadIdx.x;
+    if (q >= HD_DQ_ROWS * HD_D / 4)
+        return;
+    const float4 v = ((const float4 *)hd_dq_tile(b, h, 0, hd_ws))[q];
+    const int tile = q / (HD_BM * HD_D / 4), g = q / 1024 % 2, n = q / 128 % 8, t = q % 128;
+    const int row = tile * HD_BM + (HD_BM == 128 ? 64 * g : 0) + (t >> 5) * 16 + (t & 31) / 4;
+    const int col = (HD_BM == 64 ? 64 * g : 0) + n * 8 + (t & 3) * 2;
+    const float scale = hd_scale(HD_ARGS), x[4] = {v.x, v.y, v.z, v.w};
+#pragma unroll
+    for (int r = 0; r < 2; r++)
+        if (row + 8 * r < HD_SQ) {
+            const hd_i64 o = hd_dq_off(b, h, row + 8 * r, HD_ARGS) + col;
+            hd_st<HD_DQ_DT>(HD_DQ_PTR, o, x[2 * r] * scale);
+            hd_st<HD_DQ_DT>(HD_DQ_PTR, o + 1, x[2 * r + 1] * scale);
+        }
+}
+#elif HD_ATOMIC
 HD_GLOBAL __launch_bounds__(256) void hd_sdpa_bwd_dq_convert(HD_PARAMS, void *hd_ws)
 {
     const int warp = threadIdx.x >> 5, lane = threadIdx.x & 31;
     const int b = blockIdx.z, h = blockIdx.y, i = blockIdx.x * 8 + warp;
     if (i >= HD_SQ)
         return;
-    const float *acc = (const float *)hd_ws + 2 * (hd_i64)HD_B * HD_HQ * HD_SQP + (((hd_i64)b * HD_HQ + h) * HD_SQ + i) * HD_D;
+    const float *acc = (const float *)hd_ws + 2 * (hd_i64)HD_B * HD_HQ * HD_SQP + (((hd_i64)b * HD_HQ + h) * HD_DQ_ROWS + i) * HD_D;
     const hd_i64 o = hd_dq_off(b, h, i, HD_ARGS);
     const float scale = hd_scale(HD_ARGS);
     for (int c = lane; c < HD_D; c += 32)

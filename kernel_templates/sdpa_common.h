@@ -144,11 +144,12 @@ template <int N> HD_DEVICE void hd_acc_fence(float *d)
     "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31"
 #define HD_R64 HD_R32 ", %32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, " \
     "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-/* m64nNk16, A and B from shared memory, both K-major; the predicate (acc 0) overwrites d. */
-#define HD_WG_SS(N, AB, R, W, IA, IB, IP)                                                              \
+/* m64nNk16, A and B from shared memory, K-major (TR "0, 0") or M- / N-major where TR's flag is 1
+ * (imm-trans-a, imm-trans-b); the predicate (acc 0) overwrites d. */
+#define HD_WG_SS(N, AB, R, W, IA, IB, IP, TR)                                                          \
     asm volatile("{ .reg .pred p; setp.ne.b32 p, %" IP ", 0;\n"                                        \
                  "wgmma.mma_async.sync.aligned.m64n" #N "k16.f32." AB "." AB " {" R "}, %" IA ", %" IB \
-                 ", p, 1, 1, 0, 0; }"                                                                  \
+                 ", p, 1, 1, " TR "; }"                                                                \
                  : W : "l"(da), "l"(db), "r"(acc))
 /* m64nNk16, A from registers (the mma.sync A fragment of each warp's 16 rows), B from shared
  * memory N-major (imm-trans-b); accumulates. */
@@ -158,18 +159,25 @@ template <int N> HD_DEVICE void hd_acc_fence(float *d)
                  ", p, 1, 1, 1; }"                                                                      \
                  : W : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1))
 
-/* d[64 x N] (+)= A[64 x 16] · B[16 x N], both from shared memory (K-major); acc 0 overwrites.
- * DT: HD_DT_BFLOAT16 or HD_DT_HALF; N: 64 or 128. */
-template <int DT, int N> HD_DEVICE void hd_wgmma_ss_as(float *d, hd_u64 da, hd_u64 db, int acc)
+/* d[64 x N] (+)= A[64 x 16] · B[16 x N], both from shared memory, K-major (TR 0) or both
+ * transposed (TR 1: A M-major, B N-major); acc 0 overwrites. DT: HD_DT_BFLOAT16 or HD_DT_HALF;
+ * N: 64 or 128. */
+#define HD_WG_SS_DT_N(TR)                                                  \
+    if (DT == HD_DT_HALF && N == 64)                                       \
+        HD_WG_SS(64, "f16", HD_R32, HD_W32, "32", "33", "34", TR);         \
+    else if (DT == HD_DT_HALF)                                             \
+        HD_WG_SS(128, "f16", HD_R64, HD_W64, "64", "65", "66", TR);        \
+    else if (N == 64)                                                      \
+        HD_WG_SS(64, "bf16", HD_R32, HD_W32, "32", "33", "34", TR);        \
+    else                                                                   \
+        HD_WG_SS(128, "bf16", HD_R64, HD_W64, "64", "65", "66", TR)
+template <int DT, int N, int TR = 0> HD_DEVICE void hd_wgmma_ss_as(float *d, hd_u64 da, hd_u64 db, int acc)
 {
-    if (DT == HD_DT_HALF && N == 64)
-        HD_WG_SS(64, "f16", HD_R32, HD_W32, "32", "33", "34");
-    else if (DT == HD_DT_HALF)
-        HD_WG_SS(128, "f16", HD_R64, HD_W64, "64", "65", "66");
-    else if (N == 64)
-        HD_WG_SS(64, "bf16", HD_R32, HD_W32, "32", "33", "34");
-    else
-        HD_WG_SS(128, "bf16", HD_R64, HD_W64, "64", "65", "66");
+    if (TR) {
+        HD_WG_SS_DT_N("1, 1");
+    } else {
+        HD_WG_SS_DT_N("0, 0");
+    }
 }
 
 /* d[64 x N] += A[64 x 16] (registers) · B[16 x N] (shared memory, N-major). */
@@ -232,3 +240,17 @@ HD_DEVICE void hd_tma_prefetch4(const hd_tmap *map, int c0, int c1, int c2, int 
     asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];"
                  ::"l"((hd_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(c3) : "memory");
 }
+
+/* The copy engine adds `bytes` of fp32 from shared memory at src to global memory at dst
+ * (element-wise atomic adds; both 16-byte aligned, bytes a multiple of 16), in the thread's open
+ * bulk group: hd_bulk_commit closes it, hd_bulk_wait_read<N> waits until at most N of the
+ * thread's groups still read their sources, hd_bulk_wait<N> until they have also written. */
+HD_DEVICE void hd_bulk_add_f32(float *dst, hd_u32 src, hd_u32 bytes)
+{
+    asm volatile("cp.reduce.async.bulk.global.shared::cta.bulk_group.add.f32 [%0], [%1], %2;"
+                 ::"l"(dst), "r"(src), "r"(bytes) : "memory");
+}
+template <int U> HD_DEVICE void hd_bulk_commit_() { asm volatile("cp.async.bulk.commit_group;" ::: "memory"); }
+#define hd_bulk_commit hd_bulk_commit_<0>
+template <int N> HD_DEVICE void hd_bulk_wait_read() { asm volatile("cp.async.bulk.wait_group.read %0;" ::"n"(N) : "memory"); }
+template <int N> HD_DEVICE void hd_bulk_wait() { asm volatile("cp.async.bulk.wait_group %0;" ::"n"(N) : "memory"); }

@@ -10,8 +10,10 @@
  * the gradients' padding unlike the inputs');
  * every mask and option the template takes: causal top-left and bottom-right, sliding window and
  * band, padding (per-batch lengths, some 0), scale tensor, bias (broadcast; full shape with
- * dBias), ALiBi, Philox dropout (the forward's mask), custom dropout; dQ deterministic (two runs
- * bitwise equal) and through atomics (jit.sdpa_bwd_atomic).
+ * dBias), ALiBi, Philox dropout (the forward's mask), custom dropout; each dQ of
+ * jit.sdpa_bwd_atomic: by shape, the deterministic pass (two runs bitwise equal in every output)
+ * and accumulated in the dK/dV pass. dK, dV and a full dBias are bitwise equal between two runs
+ * whatever the dQ.
  * Comparison (op-semantics.md §4.11): every element isclose, dQ and dBias atol = rtol = 2e-2, dK
  * and dV atol 2e-2 (fp16) / 7e-2 (bf16), rtol 2e-2; no NaN; relative L2 within twice the type's
  * tolerance (P and dS are rounded to the operand type before their products). Seed:
@@ -52,7 +54,7 @@ typedef struct bwd_case {
 } bwd_case;
 
 static bwd_case cur;    /* the case being filled */
-static bool atomic_dq; /* jit.sdpa_bwd_atomic set: runs may differ in the last bits */
+static bool dq_bitwise; /* jit.sdpa_bwd_atomic 1: dQ bitwise equal between two runs too */
 
 static json_t *rows(int uid, const char *dt, int64_t b, int64_t h, int64_t s, int64_t d, const bwd_case *c)
 {
@@ -284,8 +286,8 @@ static void check(const bwd_case *c, const char *what)
         ir_buf got = view(b.t[u], b.host[u]), want = view(b.t[u], b.ref[u]);
         compare(b.t[u], &got, &want, what);
     }
-    /* deterministic by default: a second run gives the same bytes (poisoned first); a broadcast
-     * dBias sums through fp32 atomics */
+    /* a second run gives the same bytes (poisoned first), but a broadcast dBias (fp32 atomics) and
+     * dQ unless its deterministic pass was asked for */
     for (int u = 0; u < U_MAX; u++)
         if (b.t[u] != NULL && b.t[u]->producer >= 0) {
             void *poison = malloc(b.bytes[u]);
@@ -295,8 +297,8 @@ static void check(const bwd_case *c, const char *what)
         }
     run_plan(plan, ir, b.dev, dws);
     TU_OK(rt_stream_sync(NULL));
-    for (int u = 0; u < U_MAX && !atomic_dq; u++) {
-        if (b.t[u] == NULL || b.t[u]->producer < 0 || (u == U_DBIAS && c->dbias_bcast))
+    for (int u = 0; u < U_MAX; u++) {
+        if (b.t[u] == NULL || b.t[u]->producer < 0 || (u == U_DBIAS && c->dbias_bcast) || (u == U_DQ && !dq_bitwise))
             continue;
         void *again = malloc(b.bytes[u]);
         TU_OK(rt_memcpy_d2h(again, b.dev[u], b.bytes[u]));
@@ -333,7 +335,7 @@ static void run(bwd_case c, const char *tag)
     char what[192];
     snprintf(what, sizeof what, "%s %s B%lld Hq%lld Hk%lld Sq%lld Skv%lld D%lld Dv%lld %s%s", tag, c.dt,
              (long long)c.B, (long long)c.Hq, (long long)c.Hk, (long long)c.Sq, (long long)c.Skv, (long long)c.D,
-             (long long)c.Dv, c.bshd ? "bshd" : "bhsd", atomic_dq ? " atomic dQ" : "");
+             (long long)c.Dv, c.bshd ? "bshd" : "bhsd", dq_bitwise ? " dQ pass" : "");
     check(&c, what);
 }
 
@@ -478,20 +480,32 @@ Test(gpu_sdpa_bwd, one_warpgroup_blocks)
     run_with_knob("jit.sdpa_warps", 4, d, "warps 4");
 }
 
-/* dQ through fp32 atomics (jit.sdpa_bwd_atomic 1): the same checks but bitwise reproducibility. */
-Test(gpu_sdpa_bwd, atomic_dq)
+/* Six cases of one jit.sdpa_bwd_atomic value: head dims 128 and 64 (on sm_90 wgmma; the 64 x 128
+ * and 128 x 64 dQ tiles of the accumulated dQ, with dropout the loop without the overlap), then one
+ * drawn; masks, padding and dropout in turn. */
+static void run_dq(int64_t value, const char *tag)
 {
     static const char *const ids[] = {"jit.sdpa_bwd_atomic"};
-    static const int64_t on[] = {1};
-    gpu_set_knobs(1, ids, on);
-    atomic_dq = true;
-    for (int r = 0; r < 4; r++) {
+    static const int64_t dims[] = {128, 64, 128, 64, 128, 0};
+    gpu_set_knobs(1, ids, &value);
+    dq_bitwise = value == 1;
+    for (int r = 0; r < 6; r++) {
         bwd_case c = random_case();
-        c.mask = (mask_kind)(r % 3), c.padding = r == 3;
+        if (dims[r])
+            c.D = c.Dv = dims[r];
+        c.mask = (mask_kind)(r % 3), c.padding = r == 3, c.dropout = r == 4;
         if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
             c.Sq = rnd(1, (int)c.Skv);
-        run(c, "atomic");
+        run(c, tag);
     }
-    atomic_dq = false;
+    dq_bitwise = false;
     gpu_set_knobs(0, NULL, NULL);
 }
+
+/* dQ accumulated in the dK/dV pass everywhere (jit.sdpa_bwd_atomic 2: on sm_90 at head dims 64 /
+ * 128 the copy engine's adds, else fp32 atomics): the same checks but dQ's reproducibility. */
+Test(gpu_sdpa_bwd, atomic_dq) { run_dq(2, "atomic"); }
+
+/* The deterministic dQ pass everywhere (jit.sdpa_bwd_atomic 1): every output bitwise equal between
+ * two runs. */
+Test(gpu_sdpa_bwd, deterministic_dq) { run_dq(1, "deterministic"); }

@@ -216,17 +216,19 @@ Test(gpu_sdpa_mod, modifier_then_bias)
 
 /* Every main loop of the template with a modifier: mma.sync, wgmma with 2 and 3 stages, and the
  * warp-specialized ones, cp.async loaders and the TMA producer (the wgmma shapes at head dims
- * 64 / 128). */
+ * 64 / 128); the chain as written (jit.sdpa_mod_fold 1; the other tests take the default, its
+ * constants folded). */
 Test(gpu_sdpa_mod, every_main_loop)
 {
-    static const char *const ids[] = {"jit.sdpa_stages", "jit.sdpa_wgmma", "jit.sdpa_ws", "jit.sdpa_sw_exp"};
-    static const int64_t loops[][4] = {{2, 0, 0, 0}, {2, 1, 3, 0}, {3, 1, 3, 0}, {2, 1, 1, 0}, {3, 0, 0, 0},
-                                       {3, 1, 2, 0}, {0, 1, 0, 2}, {2, 0, 0, 2}};
+    static const char *const ids[] = {"jit.sdpa_stages", "jit.sdpa_wgmma", "jit.sdpa_ws", "jit.sdpa_sw_exp",
+                                      "jit.sdpa_mod_fold"};
+    static const int64_t loops[][5] = {{2, 0, 0, 0, 1}, {2, 1, 3, 0, 1}, {3, 1, 3, 0, 1}, {2, 1, 1, 0, 1},
+                                       {3, 0, 0, 0, 1}, {3, 1, 2, 0, 1}, {0, 1, 0, 2, 1}, {2, 0, 0, 2, 1}};
     static const char *const names[] = {"mma.sync", "wgmma 2 stages", "wgmma 3 stages", "wgmma + loader",
                                         "mma.sync 3 stages", "wgmma + TMA", "default + polynomial exp2",
                                         "mma.sync + polynomial exp2"};
     for (int s = 0; s < 8; s++) {
-        gpu_set_knobs(4, ids, loops[s]);
+        gpu_set_knobs(5, ids, loops[s]);
         mod_case c = random_case(s % 2 ? MOD_SOFTCAP : MOD_LINEAR, loops[s][1] ? (rnd(0, 1) ? 64 : 128) : 0);
         run(c, names[s]);
     }

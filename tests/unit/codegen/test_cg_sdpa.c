@@ -41,7 +41,7 @@ typedef struct variant {
     bool l2_ahead; /* jit.sdpa_l2_ahead 2 */
     bool trace;    /* jit.sdpa_trace 1 */
     int ksplit;    /* jit.sdpa_ksplit */
-    bool mod_fold; /* jit.sdpa_mod_fold 2 */
+    bool mod_fold; /* constants folded: jit.sdpa_mod_fold 0 (the default), else 1 */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -155,7 +155,7 @@ static int emit_and_compile(const variant *v, const char *what)
                        .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0,
                        .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
                        .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace, .sdpa_ksplit = v->ksplit,
-                       .sdpa_mod_fold = v->mod_fold ? 2 : 0};
+                       .sdpa_mod_fold = v->mod_fold ? 0 : 1}; /* folded by default */
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -169,10 +169,10 @@ static int emit_and_compile(const variant *v, const char *what)
         cr_expect_eq(strstr(k1.source, "#define HD_TRACE 1\n") != NULL, v->trace && a == 0, "%s %s", what, archs[a]);
         cr_expect_str_eq(k1.entry, "hd_sdpa_fwd_kernel");
         cr_expect(k1.smem > 0 && k1.smem <= 227u * 1024u, "%s: %u bytes of shared memory", what, k1.smem);
-        /* the hook and its define exist exactly when there is a modifier; with jit.sdpa_mod_fold 2 the
+        /* the hook and its define exist exactly when there is a modifier; folded (the default) the
          * factor after it folds into the exponent unless something is added to the scores, and
          * softcap with c by value (mod 1) folds its constants at both ends (S · (scale / c) in the
-         * hook, c · log2 e after it), with c in memory (2, 3, 4) nothing; without the knob nothing */
+         * hook, c · log2 e after it), with c in memory (2, 3, 4) nothing; as written (the knob 1) nothing */
         cr_expect_eq(strstr(k1.source, "#define HD_SCORE_MOD 1") != NULL, v->mod != 0, "%s: HD_SCORE_MOD", what);
         cr_expect_eq(strstr(k1.source, "HD_DEVICE float hd_score_mod(") != NULL, v->mod != 0, "%s: hook", what);
         if (v->mod) {

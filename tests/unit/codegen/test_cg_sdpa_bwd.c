@@ -3,7 +3,7 @@
  * cg_scratch_bytes says) and compiles with NVRTC for sm_90 and sm_80 (compile only: skips without
  * NVRTC): head dims 64, 128, 96, 256, 8 and Dv != D, bf16 and fp16, each mask kind (none, causal
  * top-left and bottom-right, sliding window, padding), GQA / MQA, BSHD layout, bias with and
- * without dBias, ALiBi, Philox and custom dropout, a scale tensor, and the atomic dQ knob;
+ * without dBias, ALiBi, Philox and custom dropout, a scale tensor, and each dQ of jit.sdpa_bwd_atomic;
  * unsupported cases are refused with a reason. Numerical checks: tests/gpu/test_gpu_sdpa_bwd.c.
  */
 #include <criterion/criterion.h>
@@ -19,7 +19,8 @@ typedef struct variant {
     hipdnnDataType_t dt;
     int64_t B, Hq, Hk, Sq, Skv, D, Dv;
     mask_kind mask;
-    bool bshd, bias, dbias, alibi, dropout, dmask, scale_tensor, atomic;
+    bool bshd, bias, dbias, alibi, dropout, dmask, scale_tensor;
+    int dq;           /* jit.sdpa_bwd_atomic: 0 by shape, 1 the dQ pass, 2 accumulated in the dK/dV pass */
     bool bcast_dbias; /* bias and dBias [1,Hq,Sq,Skv]: an fp32 accumulator and a fourth launch */
     int warps;        /* jit.sdpa_warps (0: the default) */
 } variant;
@@ -83,7 +84,7 @@ static int emit_and_compile(const variant *v, const char *what)
     const char *archs[] = {"sm_90", "sm_80"};
     int compiled = 0;
     for (int a = 0; a < 2; a++) {
-        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_bwd_atomic = v->atomic, .sdpa_warps = v->warps};
+        cg_target t = {.platform = "nvidia", .sm_count = 132, .sdpa_bwd_atomic = v->dq, .sdpa_warps = v->warps};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -92,14 +93,24 @@ static int emit_and_compile(const variant *v, const char *what)
         if (v->bcast_dbias)
             cr_expect_str_eq(k1.then[2].entry, "hd_sdpa_bwd_dbias_convert");
         cr_expect_str_eq(k1.then[0].entry, "hd_sdpa_bwd_kv");
-        cr_expect_str_eq(k1.then[1].entry, v->atomic ? "hd_sdpa_bwd_dq_convert" : "hd_sdpa_bwd_dq");
-        /* sm_90 takes wgmma (two warpgroups a block) at head dims 64 and 128 with the deterministic dQ */
-        bool wg = a == 0 && !v->atomic && (v->D == 64 || v->D == 128) && (v->Dv == 64 || v->Dv == 128);
+        /* sm_90 takes wgmma (two warpgroups a block) at head dims 64 and 128; the accumulated dQ
+         * there only where the two warpgroups' pieces make the tile's dQ (64 x 128 or 128 x 64:
+         * hd_dq_bulk), by default wherever that holds */
+        bool dims = (v->D == 64 || v->D == 128) && (v->Dv == 64 || v->Dv == 128);
+        int64_t bm = v->D == 64 && v->Dv == 64 ? 128 : 64;
+        bool bulk = a == 0 && dims && v->warps != 4 && bm * v->D == 8192;
+        bool atomic = v->dq == 2 || (v->dq == 0 && bulk), wg = a == 0 && dims && (!atomic || bulk);
+        cr_expect_str_eq(k1.then[1].entry, atomic ? "hd_sdpa_bwd_dq_convert" : "hd_sdpa_bwd_dq", "%s", what);
         cr_expect_str_eq(k1.arch, wg ? "sm_90a" : archs[a], "%s", what);
         cr_expect_eq(k1.then[0].block[0], wg && v->warps != 4 ? 256u : 128u, "%s", what);
         cr_expect(k1.then[0].smem > 0 && k1.then[0].smem <= (a ? 163u : 227u) * 1024u, "%s: %u bytes", what,
                   k1.then[0].smem);
         cr_expect_eq(k1.scratch, cg_scratch_bytes(&g, &p.k[0]), "%s: scratch agrees", what);
+        if (atomic) { /* the convert: a thread a float4 of whole tiles (wgmma), else a warp a row */
+            int64_t rows = wg ? (v->Sq + bm - 1) / bm * bm : v->Sq, per = wg ? v->D / 4 : 8;
+            unsigned want = wg ? (unsigned)((rows * per + 255) / 256) : (unsigned)((rows + per - 1) / per);
+            cr_expect_eq(k1.then[1].grid[0], want, "%s: the convert's grid", what);
+        }
         cr_expect_eq(k1.args[k1.n_args - 1].kind, CG_ARG_WORKSPACE);
         compiled += compile_emitted(&k1, what);
         cg_kernel_free(&k1);
@@ -128,7 +139,7 @@ Test(codegen_sdpa_bwd, head_dims_and_types_compile, .timeout = 900)
         }
 }
 
-/* Every mask kind with GQA (D 128, bf16), deterministic and atomic dQ. */
+/* Every mask kind with GQA (D 128, bf16), the deterministic dQ pass and the accumulated dQ. */
 Test(codegen_sdpa_bwd, masks_and_atomic_dq_compile, .timeout = 900)
 {
     if (!have_compiler())
@@ -136,23 +147,24 @@ Test(codegen_sdpa_bwd, masks_and_atomic_dq_compile, .timeout = 900)
     for (int m = 0; m < N_MASKS; m++)
         for (int a = 0; a < 2; a++) {
             variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 3, .Hq = 8, .Hk = 2, .Sq = 129, .Skv = 77,
-                         .D = 128, .Dv = 128, .mask = (mask_kind)m, .atomic = a};
+                         .D = 128, .Dv = 128, .mask = (mask_kind)m, .dq = a + 1};
             char what[64];
-            snprintf(what, sizeof what, "sdpa_bwd_%s_atomic%d", mask_names[m], a);
+            snprintf(what, sizeof what, "sdpa_bwd_%s_dq%d", mask_names[m], a + 1);
             cr_expect_eq(emit_and_compile(&v, what), 2, "%s", what);
         }
 }
 
 /* The options: bias, bias + dBias, ALiBi (causal), Philox dropout, custom dropout, scale tensor,
  * MQA + BSHD, D 256 with atomic dQ, a broadcast bias + dBias (at D 128 and D 96), one warpgroup a
- * wgmma block (jit.sdpa_warps 4, D 128 and 64). */
+ * wgmma block (jit.sdpa_warps 4, D 128 and 64), the accumulated dQ at D 64 (128-row tiles), the dQ
+ * pass with Philox dropout at D 128, the accumulated dQ with one warpgroup (mma.sync). */
 Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64};
-    variant vs[12];
-    for (int i = 0; i < 12; i++)
+    variant vs[15];
+    for (int i = 0; i < 15; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].dbias = true;
@@ -161,15 +173,18 @@ Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
     vs[4].dmask = true;
     vs[5].scale_tensor = true, vs[5].mask = MASK_WINDOW;
     vs[6].Hk = 1, vs[6].bshd = true, vs[6].mask = MASK_CAUSAL_BR;
-    vs[7].D = vs[7].Dv = 256, vs[7].atomic = true, vs[7].dt = HIPDNN_DATA_BFLOAT16, vs[7].mask = MASK_PADDING;
+    vs[7].D = vs[7].Dv = 256, vs[7].dq = 2, vs[7].dt = HIPDNN_DATA_BFLOAT16, vs[7].mask = MASK_PADDING;
     vs[8].bcast_dbias = true, vs[8].D = vs[8].Dv = 128;
     vs[9].bcast_dbias = true, vs[9].D = vs[9].Dv = 96, vs[9].mask = MASK_CAUSAL;
     vs[10].warps = 4, vs[10].D = vs[10].Dv = 128, vs[10].mask = MASK_CAUSAL;
     vs[11].warps = 4, vs[11].dt = HIPDNN_DATA_BFLOAT16;
-    const char *names[12] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
+    vs[12].dq = 2, vs[12].mask = MASK_CAUSAL, vs[12].Hq = 4, vs[12].Hk = 2;
+    vs[13].dq = 1, vs[13].dropout = true, vs[13].D = vs[13].Dv = 128;
+    vs[14].dq = 2, vs[14].warps = 4, vs[14].D = vs[14].Dv = 128;
+    const char *names[15] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
                              "d256_atomic", "bcast_dbias", "bcast_dbias_d96", "one_warpgroup_d128",
-                             "one_warpgroup_d64"};
-    for (int i = 0; i < 12; i++)
+                             "one_warpgroup_d64", "d64_atomic_gqa", "d128_dq_pass_dropout", "one_warpgroup_atomic"};
+    for (int i = 0; i < 15; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

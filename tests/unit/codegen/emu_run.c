@@ -387,6 +387,44 @@ size_t emu_compare(const emu_case *c, const ir_kernel *k, const emu_bufs *b, boo
     return bad;
 }
 
+/* An MX quantize (E8M0 scales) of a computed input: where the reference block's amax / qmax lies
+ * within float rounding (2^-18 relative) of a power of two, the kernel's float input may cross
+ * into the next binade. Such a block's reference scale and codes are remade with the kernel's
+ * scale (codes x / scale, rounded as the reference stores them), so the comparison that follows
+ * stays exact everywhere else: a scale one binade off anywhere but at a boundary still fails. */
+static void accept_binade_flips(const emu_case *c, const ir_kernel *k, emu_bufs *b)
+{
+    const ir_graph *g = &c->g;
+    for (int o = 0; o < k->n_ops; o++) {
+        const ir_op *op = &g->ops[k->ops[o]];
+        if (op->kind != IR_OP_BS_QUANTIZE || op->n_out < 2 || g->t[op->out[1]].dtype != HIPDNN_DATA_FP8_E8M0)
+            continue;
+        const ir_tensor *tx = &g->t[op->in[0]], *ty = &g->t[op->out[0]], *ts = &g->t[op->out[1]];
+        ir_buf x = emu_view(tx, b->ref[op->in[0]]), yw = emu_view(ty, b->ref[op->out[0]]);
+        ir_buf sw = emu_view(ts, b->ref[op->out[1]]), sg = emu_view(ts, b->got[op->out[1]]);
+        const int axis = op->a.quant.axis < 0 ? tx->rank + op->a.quant.axis : op->a.quant.axis;
+        const int64_t block = op->a.quant.block[0];
+        int64_t si[IR_MAX_RANK] = {0};
+        do {
+            double want = ir_load(&sw, si), got = ir_load(&sg, si), amax = 0;
+            if (got == want || !(got == 2 * want || 2 * got == want))
+                continue;
+            int64_t xi[IR_MAX_RANK];
+            memcpy(xi, si, sizeof xi);
+            const int64_t lo = si[axis] * block, hi = lo + block < tx->dims[axis] ? lo + block : tx->dims[axis];
+            for (xi[axis] = lo; xi[axis] < hi; xi[axis]++)
+                amax = fmax(amax, fabs(ir_load(&x, xi)));
+            const double eps = 0x1p-18;
+            if (ir_quant_block_scale(ts->dtype, ty->dtype, amax * (1 + eps)) != got &&
+                ir_quant_block_scale(ts->dtype, ty->dtype, amax * (1 - eps)) != got)
+                continue; /* not at a boundary: the comparison reports it */
+            ir_store(&sw, si, got);
+            for (xi[axis] = lo; xi[axis] < hi; xi[axis]++)
+                ir_store(&yw, xi, ir_load(&x, xi) / got);
+        } while (ir_next_index(&sw, si));
+    }
+}
+
 /* ---- the whole check -------------------------------------------------------------------------------- */
 
 /* Builds `source`, runs it on fresh data beside the reference and compares: the number of
@@ -403,6 +441,8 @@ static size_t run_source(const emu_case *c, const ir_kernel *k, const cg_kernel 
     int r = emu_run(&m, kn, &b, err, sizeof err);
     if (expect)
         cr_expect_eq(r, 0, "%s: %s (seed %llu)", c->what, err, (unsigned long long)seed);
+    if (r == 0)
+        accept_binade_flips(c, k, &b);
     size_t bad = r != 0 ? 1 : emu_compare(c, k, &b, expect);
     if (!expect || bad == 0)
         cr_log_info("%s%s: %zu mismatches%s%s (%u x %u blocks of %u, %d launches)", c->what,

@@ -14,7 +14,10 @@
  *   compare  every output the kernel writes, element by element (tu_close_ir.h: the tolerance
  *            of its op family and data types) against the reference interpreter run op by op;
  *            and every byte the kernel must not write unchanged: the guards, an output's bytes
- *            between its elements (padded layouts), every input.
+ *            between its elements (padded layouts), every input. An MX (E8M0) block scale one
+ *            binade off is the reference's only where the block's amax lies within float rounding
+ *            of the binade's edge (the kernel's float input may cross it); its codes are then
+ *            checked against the reference's input divided by the kernel's scale.
  * Failure messages name the case and the run's seed (emu_seed). The source is compiled without
  * sanitizers even in a sanitizer build (plain `-O1`): the compile stays fast and the shared
  * object does not need the sanitizer runtime's instrumentation; the guard bytes stand in for

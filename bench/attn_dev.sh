@@ -20,6 +20,10 @@
 #                     score modifier tests, softcap with jit.sdpa_mod_fold 2 beside the default and the
 #                     plain kernel, paged decode with the pages in order against a random order, the
 #                     backward beside PyTorch
+#     loader:         the backward tests, the backward with its loading warpgroup (jit.sdpa_ws 1)
+#                     beside the default, then what paged runs
+#     paged:          paged decode beside dense: split counts, dense with the paged
+#                     graph's sequence lengths (BENCH_LENS), Nsight counters of both kernels at B = 16
 #     bwd:            the backward and score-modifier tests, the backward table beside PyTorch, Nsight
 #                     Compute's counters of one dK/dV launch
 set -u
@@ -87,6 +91,35 @@ if [ "$mode" = bwd ]; then
   echo "ncu rc=$?"; grep -E "Duration|Compute .SM. Throughput|Issue Slots|stalled" "$out/ncu_bwd.txt" |
     sort -k3 -g -r | head -16
   [ -n "${NO_TABLE:-}" ] || (cd .gpu/py && python3 compare_attention.py --backward "$out/bwd.txt")
+  exit 0
+fi
+if [ "$mode" = loader ]; then # the backward's loading warpgroup (jit.sdpa_ws 1), then the paged sweep
+  timeout 90 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1
+  rc=$?; echo "test_gpu loader_warpgroup rc=$rc"; grep -E "\[FAIL\]|Synthesis" "$out/test_loader.txt" | tail -5
+  if [ $rc != 124 ]; then # a hang would take the rest of the call
+    timeout 200 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/*" > "$out/test_bwd.txt" 2>&1
+    echo "test_gpu gpu_sdpa_bwd rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_bwd.txt" | tail -5
+  fi
+  [ $rc = 0 ] && for shape in "4 16 4096 128" "2 16 8192 128" "4 32 4096 64"; do
+    timeout 90 .gpu/run bench_attention --backward --knobs jit.sdpa_ws=1 $shape 2>&1 | grep -v '^#'
+  done | tee "$out/bwd_loader.txt"
+  mode=paged
+fi
+if [ "$mode" = paged ]; then # where paged decode loses to dense (bench/NOTES.md decode #13)
+  for shape in "16 1 8192" "1 1 131072"; do
+    for env in "BENCH_PAGES=random" "BENCH_LENS=1"; do
+      env $env timeout 60 .gpu/run bench_attention --decode --knobs jit.sdpa_splits=1 --knobs jit.sdpa_splits=2 \
+        --knobs jit.sdpa_splits=4 --knobs jit.sdpa_splits=16 $shape 2>&1 | grep -v '^#' | sed "s/^/$env /"
+    done
+  done | tee "$out/paged_sweep.txt"
+  m=smsp__average_warps_issue_stalled
+  for skip in 10 33; do # B = 16: the dense default kernel, then the paged one
+    timeout 150 ncu --clock-control none -k regex:hd_sdpa_fwd_kernel -s $skip -c 1 --section SpeedOfLight \
+      --section Occupancy --metrics ${m}_long_scoreboard_per_issue_active.ratio,${m}_barrier_per_issue_active.ratio,${m}_wait_per_issue_active.ratio,${m}_gmma_per_issue_active.ratio,${m}_lg_throttle_per_issue_active.ratio,${m}_short_scoreboard_per_issue_active.ratio,${m}_mio_throttle_per_issue_active.ratio,smsp__cycles_active.avg,dram__throughput.avg.pct_of_peak_sustained_elapsed \
+      .gpu/run bench_attention --decode --default 16 1 8192 > "$out/ncu_decode_$skip.txt" 2>&1
+    echo "ncu skip $skip rc=$?"; grep -E "hd_sdpa_fwd_kernel|Duration|DRAM Through|dram__|stalled|Registers Per|Achieved Occ|Block Limit Reg" \
+      "$out/ncu_decode_$skip.txt" | head -16
+  done
   exit 0
 fi
 if [ "$mode" = candidate ]; then

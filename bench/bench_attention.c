@@ -16,7 +16,8 @@
  * Sq 1, 4, 16, B·Skv = 131072 or 262144 tokens (at least 0.5 GB of K/V: no L2 reuse between
  * the rotated sets); dense K/V in [b,s,h,d] memory, or paged (containers [blocks,8,64,128], page
  * tables a random permutation — in order with BENCH_PAGES=ordered in the environment, to tell the
- * cost of the scattered pages from the kernel's —, sequence lengths in memory). Counted: the K/V bytes read once,
+ * cost of the scattered pages from the kernel's —, sequence lengths in memory; BENCH_LENS=1 gives the
+ * dense graph those lengths too, to tell the padding mask's cost from the pages'). Counted: the K/V bytes read once,
  * 2·B·Skv·8·128·2. Configs beside the default: no split, the TMA producer (jit.sdpa_ws 2) with 3
  * or 4 stages or 128-key tiles, packing off.
  * Output: "B Hq Hk Sq Skv D paged config ms TB/s" per line.
@@ -27,7 +28,7 @@
  *        (--decode: [B Sq Skv]; no sizes: the standard list; --default: the default config only, as
  *        bench/suite.sh runs it; each --knobs adds a config of engine knobs, labelled by its text,
  *        run beside the default in place of the built-in ones: forward (with --softcap on the
- *        softcap graph) and decode)
+ *        softcap graph), decode and backward)
  */
 #include <math.h>
 #include <string.h>
@@ -208,11 +209,14 @@ static void run_backward(int64_t B, int64_t H, int64_t S, int64_t D)
         }
         hipdnnBackendDestroyDescriptor(fwd);
         double flops = 10.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
-        for (int c = 0; c < (default_only ? 1 : 5); c++) {
-            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(gb, c ? 4 : 0, ids, c ? alt[c - 1] : NULL);
+        int n_cfg = default_only ? 1 : n_users > 0 ? 1 + n_users : 5; /* --knobs: the default and those */
+        for (int c = 0; c < n_cfg; c++) {
+            const user_cfg *u = n_users > 0 && c > 0 ? &users[c - 1] : NULL;
+            hipdnnBackendDescriptor_t plan = u != NULL ? bench_jit_plan_with(gb, u->n, u->id_ptrs, u->vals)
+                                             : bench_jit_plan_with(gb, c ? 4 : 0, ids, c ? alt[c - 1] : NULL);
             float ms = bench_plan_ms(plan, B_N, uids, &bufs[0][0], B_N, SETS, 3, REPS);
             printf("%lld %lld %lld %lld %d %s %.4f %.1f\n", (long long)B, (long long)H, (long long)S, (long long)D,
-                   causal, names[c], ms, flops / (ms * 1e-3) / 1e12);
+                   causal, u != NULL ? u->label : names[c], ms, flops / (ms * 1e-3) / 1e12);
             fflush(stdout);
             hipdnnBackendDestroyDescriptor(plan);
         }
@@ -239,6 +243,14 @@ static json_t *dense_tensor(int uid, const char *dt, int64_t d0, int64_t d1, int
                      (json_int_t)(d1 * d2 * d3), (json_int_t)(d2 * d3), (json_int_t)d3, (json_int_t)1, "virtual", 0);
 }
 
+/* BENCH_LENS=1: the dense decode graph carries the paged one's sequence lengths (all full), to
+ * tell the padding mask's cost from the pages'. */
+static bool dense_lens(void)
+{
+    const char *v = getenv("BENCH_LENS");
+    return v != NULL && strcmp(v, "1") == 0;
+}
+
 static hipdnnBackendDescriptor_t decode_graph(int64_t B, int64_t Sq, int64_t Skv, bool paged)
 {
     json_t *ts = json_array();
@@ -262,6 +274,13 @@ static hipdnnBackendDescriptor_t decode_graph(int64_t B, int64_t Sq, int64_t Skv
         json_array_append_new(ts, bshd(D_K, B, D_HK, Skv, D_DIM));
         json_array_append_new(ts, bshd(D_V, B, D_HK, Skv, D_DIM));
     }
+    if (!paged && dense_lens()) { /* the paged graph's padding mask on dense K/V */
+        json_array_append_new(ts, dense_tensor(D_SEQ_Q, "INT32", B, 1, 1, 1));
+        json_array_append_new(ts, dense_tensor(D_SEQ_KV, "INT32", B, 1, 1, 1));
+        json_object_set_new(a, "seq_len_q_tensor_uid", json_integer(D_SEQ_Q));
+        json_object_set_new(a, "seq_len_kv_tensor_uid", json_integer(D_SEQ_KV));
+        json_object_set_new(a, "padding_mask", json_true());
+    }
     json_array_append_new(ts, bshd(D_O, B, D_HQ, Sq, D_DIM));
     json_t *nodes = json_array();
     json_array_append_new(nodes, bench_node("SdpaAttributes", a));
@@ -276,9 +295,9 @@ static void *device_ints(const int *v, size_t n)
     return dev;
 }
 
-/* Page tables (each batch's pages a random permutation of the containers' blocks) and the
- * sequence lengths of a paged set. */
-static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs)
+/* Page tables (each batch's pages a random permutation of the containers' blocks; in order with
+ * BENCH_PAGES=ordered) and the sequence lengths of a paged set (only the lengths: `lens_only`). */
+static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs, bool lens_only)
 {
     int64_t P = Skv / D_BS, n = B * P;
     int *perm = malloc((size_t)n * sizeof *perm), seq[2][64];
@@ -292,8 +311,10 @@ static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs)
     }
     for (int64_t b = 0; b < B && b < 64; b++)
         seq[0][b] = (int)Sq, seq[1][b] = (int)Skv;
-    bufs[D_PAGE_K - 1] = device_ints(perm, (size_t)n);
-    bufs[D_PAGE_V - 1] = device_ints(perm, (size_t)n);
+    if (!lens_only) {
+        bufs[D_PAGE_K - 1] = device_ints(perm, (size_t)n);
+        bufs[D_PAGE_V - 1] = device_ints(perm, (size_t)n);
+    }
     bufs[D_SEQ_Q - 1] = device_ints(seq[0], (size_t)B);
     bufs[D_SEQ_KV - 1] = device_ints(seq[1], (size_t)B);
     free(perm);
@@ -317,8 +338,13 @@ static void run_decode(int64_t B, int64_t Sq, int64_t Skv)
         for (int s = 0; s < SETS; s++) {
             bufs[s][D_Q - 1] = bench_random_bf16(nq), bufs[s][D_O - 1] = bench_random_bf16(nq);
             bufs[s][D_K - 1] = bench_random_bf16(nkv), bufs[s][D_V - 1] = bench_random_bf16(nkv);
-            if (paged)
-                paged_meta(B, Sq, Skv, bufs[s]);
+            if (paged || dense_lens())
+                paged_meta(B, Sq, Skv, bufs[s], !paged);
+            if (!paged && dense_lens()) { /* no page tables: the lengths take their slots */
+                bufs[s][D_PAGE_K - 1] = bufs[s][D_SEQ_Q - 1], bufs[s][D_PAGE_V - 1] = bufs[s][D_SEQ_KV - 1];
+                bufs[s][D_SEQ_Q - 1] = bufs[s][D_SEQ_KV - 1] = NULL;
+                uids[D_PAGE_K - 1] = D_SEQ_Q, uids[D_PAGE_V - 1] = D_SEQ_KV, n = 6;
+            }
         }
         hipdnnBackendDescriptor_t g = decode_graph(B, Sq, Skv, paged);
         int n_cfg = default_only ? 1 : n_users > 0 ? 1 + n_users : 6;

@@ -6,7 +6,9 @@
  * deterministic pass of its own; jit.sdpa_bwd_atomic 1 always takes the pass, 2 always accumulates.
  * Products: wgmma on sm_90 for head dims 64 and 128 (HD_SM90, compiled for sm_90a; two warpgroups
  * a block: 128 keys a kv block, 128 query rows a dq block), mma.sync elsewhere (four warps: 64
- * and 64). jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
+ * and 64). jit.sdpa_ws 1 gives the wgmma kv block a third warpgroup that only loads its Q / dO
+ * tiles (cp.async, full / empty mbarriers, setmaxnreg 40 / 232), so the computing warps meet at
+ * no block-wide barrier a tile. jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
  * gives wgmma one warpgroup a block (64 keys, 64 query rows; two blocks fit an SM). The kv block's
  * query tiles and the dq block's key tiles are 64 rows; 128 with wgmma at head dim 64 unless
  * jit.sdpa_block_m is 64 (at 128 the four fp32 tiles of a thread would not fit in registers).
@@ -45,6 +47,7 @@ typedef struct sb_bwd {
     int stages, qstages;
     bool atomic;
     bool sm90;      /* wgmma products (sm_90a) */
+    bool loader;    /* the kv pass's tiles loaded by a warpgroup of their own (jit.sdpa_ws 1) */
 } sb_bwd;
 
 static const ir_tensor *T(const sb_bwd *s, int ti) { return &s->g->t[ti]; }
@@ -140,7 +143,8 @@ static int64_t kv_smem(const sb_bwd *s)
     int64_t a = align_of(s), bn = 16 * s->warps;
     int64_t stage = (s->bm * (pad64(s->D) + pad64(s->Dv)) * 2 + s->bm * 8 + a - 1) / a * a;
     int64_t ds = s->atomic ? bn * s->bm * 2 : 0, dq_staging = s->atomic && s->sm90 ? 2 * s->bm * s->D * 4 : 0;
-    return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + ds + dq_staging;
+    return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + ds + dq_staging +
+           (s->loader ? s->stages * 16 : 0);
 }
 
 static int64_t dq_smem(const sb_bwd *s)
@@ -181,6 +185,11 @@ static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
         s->stages = 1;
     if (dq_smem(s) > cap)
         s->qstages = 1;
+    /* jit.sdpa_ws 1: a warpgroup that only loads the kv pass's tiles (mbarriers, no block-wide
+     * barrier a tile), where two wgmma warpgroups compute through two stages; off by shape */
+    s->loader = t->sdpa_ws == 1 && s->sm90 && s->warps == 8 && s->stages >= 2;
+    if (s->loader && kv_smem(s) > cap)
+        s->loader = false;
     if (kv_smem(s) > cap || dq_smem(s) > cap)
         return cg_sdpa_fail(why, len, "attention backward tiles do not fit in shared memory");
     return true;
@@ -255,8 +264,9 @@ static void shape_defs(const sb_bwd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->B, (long long)s->Hq, (long long)s->Hk, (long long)s->Sq, (long long)s->SqP,
                    (long long)s->Skv, (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BN %d\n#define HD_BM %d\n#define HD_STAGES %d\n#define HD_QBN %d\n"
-                   "#define HD_QSTAGES %d\n#define HD_ATOMIC %d\n#define HD_WARPS %d\n#define HD_SM90 %d\n",
-                   16 * s->warps, s->bm, s->stages, s->bm, s->qstages, s->atomic, s->warps, s->sm90);
+                   "#define HD_QSTAGES %d\n#define HD_ATOMIC %d\n#define HD_WARPS %d\n#define HD_SM90 %d\n"
+                   "#define HD_LOADER %d\n",
+                   16 * s->warps, s->bm, s->stages, s->bm, s->qstages, s->atomic, s->warps, s->sm90, s->loader);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n"
                    "#define HD_DO_PTR p%d\n#define HD_DQ_PTR p%d\n#define HD_DK_PTR p%d\n#define HD_DV_PTR p%d\n",
@@ -307,7 +317,7 @@ static void set_launches(const sb_bwd *s, cg_kernel *out)
     out->smem = 0;
     const unsigned rows = 16 * (unsigned)s->warps; /* keys a kv block, query rows a dq block */
     out->then[0] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, rows), (unsigned)s->Hk, (unsigned)s->B},
-                               .block = {rows * 2, 1, 1}, .smem = (unsigned)kv_smem(s)};
+                               .block = {rows * 2 + (s->loader ? 128 : 0), 1, 1}, .smem = (unsigned)kv_smem(s)};
     if (s->atomic && s->sm90) /* a thread a float4 of the accumulator */
         out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert",
                                    .grid = {cdiv(dq_rows(s, true) * s->D / 4, 256), (unsigned)s->Hq, (unsigned)s->B},

@@ -18,7 +18,9 @@
  *   hd_sdpa_bwd_kv    one block per HD_BN keys of one K/V head (grid: key tiles, Hk, B); each of its
  *                     HD_WARPS warps owns 16 keys. K and V go to shared memory once; for every query head
  *                     of the group and every query tile of HD_BM rows the band lets see the keys
- *                     (Q, dO, lse2, Dn through HD_STAGES shared-memory stages, cp.async):
+ *                     (Q, dO, lse2, Dn through HD_STAGES shared-memory stages, cp.async; with
+ *                     HD_LOADER a warpgroup of the block only loads them, full / empty mbarriers
+ *                     per stage, and the computing warps meet at no block-wide barrier a tile):
  *                       Sᵀ = K·Qᵀ, dPᵀ = V·dOᵀ   (A: the warp's K / V rows, B: Q / dO rows)
  *                       Pᵀ, dSᵀ in registers;   dV += (s·M∘P)ᵀ·dO,  dK += dSᵀ·Q   (B: .trans)
  *                     dK, dV stay in registers (fp32) until the block stores them, scaled.
@@ -52,6 +54,8 @@
  *                                       with HD_SM90), stages (1, 2)
  *           HD_QBN, HD_QSTAGES          dQ kernel: keys per tile (as HD_BM), K/V stages (1, 2)
  *           HD_ATOMIC                   1: dQ accumulated in the kv pass (the knob jit.sdpa_bwd_atomic)
+ *           HD_LOADER                   1: the kv block's first warpgroup loads its tiles (HD_SM90,
+ *                                       HD_WARPS 8, two or more stages; setmaxnreg 40 / 232)
  *           HD_SM90                     1: wgmma products (head dims 64 / 128; with HD_ATOMIC two
  *                                       warpgroups and HD_BM·HD_D = 8192); tiles in the
  *                                       128-byte-swizzle layout, 1 KB aligned
@@ -71,7 +75,7 @@
  *                                       scratch (not bitwise reproducible), then converted
  *   target  sm_80 or newer (cp.async, ldmatrix, mma.sync bf16); sm_90a with HD_SM90
  *   grid    pre: (ceil(max(HD_SQP, HD_DQ_ROWS) / 8), Hq, B) x 256;  kv: (ceil(Skv / HD_BN), Hk, B)
- *           x HD_THREADS, HD_KV_SMEM bytes;  dq: (ceil(Sq / HD_QBM), Hq, B) x HD_THREADS, HD_DQ_SMEM
+ *           x HD_LTHREADS + HD_THREADS, HD_KV_SMEM bytes;  dq: (ceil(Sq / HD_QBM), Hq, B) x HD_THREADS, HD_DQ_SMEM
  *           bytes;  dq convert: (ceil(Sq / 8), Hq, B) x 256, with HD_DQ_BULK
  *           (ceil(HD_DQ_ROWS·D / 1024), Hq, B) x 256;  dbias convert: (ceil(DBB·DBH·DBI·DBJ / 256)) x 256
  *   scratch lse2 [B·Hq·HD_SQP], Dn [B·Hq·HD_SQP], the dQ accumulator [B·Hq·HD_DQ_ROWS·D] (used with
@@ -100,6 +104,7 @@
 #define HD_ATOMIC 0
 #define HD_WARPS 4
 #define HD_SM90 0
+#define HD_LOADER 0
 #define HD_PARAMS void *pq, void *pk, void *pv, void *po, void *pdo, void *pst, void *pdq, void *pdk, void *pdv
 #define HD_ARGS pq, pk, pv, po, pdo, pst, pdq, pdk, pdv
 #define HD_Q_PTR pq
@@ -142,6 +147,9 @@ HD_DEVICE float hd_drop_sinv(HD_PARAMS) { return 1.0f; }
 #endif
 
 #define HD_THREADS (HD_WARPS * 32)        /* kv and dq kernels: warps of 16 rows (keys / queries) */
+#define HD_LTHREADS (HD_LOADER ? 128 : 0)  /* the kv kernel's loading warpgroup, before its computing warps */
+static_assert(!HD_LOADER || (HD_SM90 && HD_WARPS == 8 && HD_STAGES >= 2),
+              "the loading warpgroup feeds two computing warpgroups of wgmma through two or more stages");
 #define HD_QBM (16 * HD_WARPS)            /* dQ kernel: query rows per block */
 #define HD_ALIGN (HD_SM90 ? 1024 : 128)   /* tile alignment: wgmma's swizzle period, else 128 */
 #define HD_ROUND(x) (((x) + HD_ALIGN - 1) / HD_ALIGN * HD_ALIGN)
@@ -174,7 +182,8 @@ static_assert(!HD_DQ_BULK || (HD_BM * HD_D == 8192 && HD_WARPS == 8),
 #define HD_STAGE_BYTES HD_ROUND(HD_QT_BYTES + HD_OT_BYTES + HD_BM * 8)
 #define HD_DS_BYTES (HD_ATOMIC ? HD_BN * HD_BM * 2 : 0)
 #define HD_DQS_BYTES (HD_DQ_BULK ? 2 * HD_BM * HD_D * 4 : 0) /* two stagings of the dQ tile, fp32 */
-#define HD_KV_SMEM (HD_ALIGN + HD_K_BYTES + HD_V_BYTES + HD_STAGES * HD_STAGE_BYTES + HD_DS_BYTES + HD_DQS_BYTES)
+#define HD_KV_SMEM (HD_ALIGN + HD_K_BYTES + HD_V_BYTES + HD_STAGES * HD_STAGE_BYTES + HD_DS_BYTES + HD_DQS_BYTES + \
+                    (HD_LOADER ? HD_STAGES * 16 : 0)) /* then the loader's mbarriers, full and empty per stage */
 #define HD_QK_BYTES (HD_QBN * HD_DP * 2)  /* one stage of the dq kernel: K, V */
 #define HD_QV_BYTES (HD_QBN * HD_DVP * 2)
 #define HD_DQ_SMEM (HD_ALIGN + HD_QBM * (HD_DP + HD_DVP) * 2 + HD_QSTAGES * (HD_QK_BYTES + HD_QV_BYTES))
@@ -325,12 +334,12 @@ HD_DEVICE void hd_grad(const hd_bwd_ctx &c, float x, float dp, float lse2, float
 /* Rows [r0, r0 + ROWS) of an operand (ROWS x DIM, row offsets from OFF) into a swizzled tile of CH
  * chunks a row; rows at or past `valid` and dims past DIM are zero-filled. */
 template <int ROWS, int DIM, int CH, typename OFF>
-HD_DEVICE void hd_load_rows(hd_u32 dst, const void *base, int r0, int valid, OFF off, int tid)
+HD_DEVICE void hd_load_rows(hd_u32 dst, const void *base, int r0, int valid, OFF off, int tid, int nt = HD_THREADS)
 {
     const hd_u16 *p = (const hd_u16 *)base;
     constexpr int DC = (DIM + 15) / 16 * 2; /* 16-byte chunks the products read */
 #pragma unroll 4
-    for (int id = tid; id < ROWS * DC; id += HD_THREADS) {
+    for (int id = tid; id < ROWS * DC; id += nt) {
         int r = id / DC, c = id % DC, i = r0 + r;
         bool ok = i < valid && c * 8 < DIM;
         const hd_u16 *src = ok ? p + off(i) + c * 8 : p;
@@ -339,9 +348,9 @@ HD_DEVICE void hd_load_rows(hd_u32 dst, const void *base, int r0, int valid, OFF
 }
 
 /* HD_BM floats of a scratch row (lse2 or Dn of one head) from row m0 on; past HD_SQP zero. */
-HD_DEVICE void hd_load_floats(hd_u32 dst, const float *row, int m0, int tid)
+HD_DEVICE void hd_load_floats(hd_u32 dst, const float *row, int m0, int tid, int nt)
 {
-    for (int id = tid; id < HD_BM / 4; id += HD_THREADS) {
+    for (int id = tid; id < HD_BM / 4; id += nt) {
         bool ok = m0 + id * 4 < HD_SQP;
         hd_cp_async16(dst + id * 16, ok ? row + m0 + id * 4 : row, ok ? 16 : 0);
     }
@@ -484,17 +493,17 @@ HD_DEVICE void hd_rows_of_keys(const hd_bwd_ctx &c, int n0, int n1, int &lo, int
         hi = lo;
 }
 
-/* Q, dO, lse2, Dn of query tile m0 of head h into stage `st`. */
-HD_DEVICE void hd_kv_load_stage(hd_u32 st, int b, int h, int m0, int sq, int tid, void *hd_ws, HD_PARAMS)
+/* Q, dO, lse2, Dn of query tile m0 of head h into stage `st`, by nt threads. */
+HD_DEVICE void hd_kv_load_stage(hd_u32 st, int b, int h, int m0, int sq, int tid, int nt, void *hd_ws, HD_PARAMS)
 {
     auto qo = [&](int i) { return hd_q_off(b, h, i, HD_ARGS); };
     auto doo = [&](int i) { return hd_do_off(b, h, i, HD_ARGS); };
-    hd_load_rows<HD_BM, HD_D, HD_DP / 8>(st, HD_Q_PTR, m0, sq, qo, tid);
-    hd_load_rows<HD_BM, HD_DV, HD_DVP / 8>(st + HD_QT_BYTES, HD_DO_PTR, m0, sq, doo, tid);
+    hd_load_rows<HD_BM, HD_D, HD_DP / 8>(st, HD_Q_PTR, m0, sq, qo, tid, nt);
+    hd_load_rows<HD_BM, HD_DV, HD_DVP / 8>(st + HD_QT_BYTES, HD_DO_PTR, m0, sq, doo, tid, nt);
     const float *lse2 = (const float *)hd_ws, *dn = lse2 + (hd_i64)HD_B * HD_HQ * HD_SQP;
     const hd_i64 row = ((hd_i64)b * HD_HQ + h) * HD_SQP;
-    hd_load_floats(st + HD_QT_BYTES + HD_OT_BYTES, lse2 + row, m0, tid);
-    hd_load_floats(st + HD_QT_BYTES + HD_OT_BYTES + HD_BM * 4, dn + row, m0, tid);
+    hd_load_floats(st + HD_QT_BYTES + HD_OT_BYTES, lse2 + row, m0, tid, nt);
+    hd_load_floats(st + HD_QT_BYTES + HD_OT_BYTES + HD_BM * 4, dn + row, m0, tid, nt);
 }
 
 /* dQ rows [m0 + 16·warp, +16) += dS·K from the block's dSᵀ tile, with fp32 atomics. */
@@ -823,10 +832,65 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
 #endif
 }
 
-HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *hd_ws)
+/* Tile it of a kv block's walk (the group's query heads, each over the query tiles from mt0 the
+ * band lets see the block's keys): its query head and first row. */
+HD_DEVICE void hd_kv_walk(int it, int hk, int mt0, int n_mt, int &h, int &m0)
+{
+    h = hk * (HD_HQ / HD_HK) + it / n_mt, m0 = (mt0 + it % n_mt) * HD_BM;
+}
+
+/* Tile it of the walk, in stage st (its lse2 and Dn at sl), against the warp's 16 keys from n0 +
+ * 16·warp: dV and dK accumulate (and dQ with HD_ATOMIC). */
+HD_DEVICE void hd_kv_step(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, int h, int m0, hd_u32 sk, hd_u32 sv,
+                          hd_u32 st, const float *sl, hd_u32 sds, hd_u32 sdq, int it, int n0, int warp, int lane,
+                          void *hd_ws, HD_PARAMS)
+{
+    hd_bwd_ctx ch = c; /* this query head's slope and dropout numbering */
+    ch.h = h;
+#if HD_ALIBI
+    ch.slope2 = hd_alibi_slope(h) * HD_LOG2E;
+#endif
+#if HD_OVERLAP
+    hd_kv_tile_overlap(dk, dv, ch, sk, sv, st, sl, sds, sdq, it, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
+#else
+    hd_kv_tile(dk, dv, ch, sk, sv, st, sl, sds, sdq, it, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
+#endif
+}
+
+#if HD_LOADER
+/* The loading warpgroup: tile it of the walk into stage it % HD_STAGES once the computing warps
+ * released it (`empty`: one arrival a computing warp); `full` completes when all 128 threads'
+ * copies of the tile have landed and been fenced for the tensor cores. A tile is announced once
+ * the next one is issued, so one tile is always in flight. */
+HD_DEVICE void hd_kv_load_role(hd_u32 s0, hd_u32 full, hd_u32 empty, int b, int hk, int mt0, int n_mt, int n_it,
+                               int sq, int ltid, void *hd_ws, HD_PARAMS)
+{
+    for (int it = 0; it < n_it; it++) {
+        const int st = it % HD_STAGES;
+        int h, m0;
+        hd_kv_walk(it, hk, mt0, n_mt, h, m0);
+        hd_mbar_wait(empty + st * 8, ((it / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
+        hd_kv_load_stage(s0 + st * HD_STAGE_BYTES, b, h, m0, sq, ltid, 128, hd_ws, HD_ARGS);
+        hd_cp_commit();
+        if (it > 0) {
+            hd_cp_wait<1>();
+            hd_async_fence();
+            hd_mbar_arrive(full + ((it - 1) % HD_STAGES) * 8);
+        }
+    }
+    if (n_it > 0) {
+        hd_cp_wait<0>();
+        hd_async_fence();
+        hd_mbar_arrive(full + ((n_it - 1) % HD_STAGES) * 8);
+    }
+}
+#endif
+
+HD_GLOBAL __launch_bounds__(HD_LTHREADS + HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *hd_ws)
 {
     extern __shared__ __align__(128) unsigned char hd_smem[];
-    const int tid = threadIdx.x, warp = tid >> 5, lane = tid & 31;
+    /* computing threads 0 .. HD_THREADS - 1 (after the loading warpgroup with HD_LOADER) */
+    const int tid = (int)threadIdx.x - HD_LTHREADS, warp = tid >> 5, lane = threadIdx.x & 31;
     const int b = blockIdx.z, hk = blockIdx.y, n0 = blockIdx.x * HD_BN, group = HD_HQ / HD_HK;
     const hd_u32 raw = hd_smem_addr(hd_smem), base = (raw + HD_ALIGN - 1) & ~(hd_u32)(HD_ALIGN - 1);
     unsigned char *gbase = hd_smem + (base - raw);
@@ -837,48 +901,78 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_PARAMS, void *
     int lo, hi;
     hd_rows_of_keys(c, n0, min(n0 + HD_BN, c.skv), lo, hi);
     const int mt0 = lo / HD_BM, n_mt = hi > lo ? (hi + HD_BM - 1) / HD_BM - mt0 : 0, n_it = group * n_mt;
-    { /* K and V rows of the block (query head hk·group maps to K/V head hk) */
+    if (tid >= 0) { /* K and V rows of the block (query head hk·group maps to K/V head hk) */
         auto ko = [&](int j) { return hd_k_off(b, hk * group, j, HD_ARGS); };
         auto vo = [&](int j) { return hd_v_off(b, hk * group, j, HD_ARGS); };
         hd_load_rows<HD_BN, HD_D, HD_DP / 8>(sk, HD_K_PTR, n0, c.skv, ko, tid);
         hd_load_rows<HD_BN, HD_DV, HD_DVP / 8>(sv, HD_V_PTR, n0, c.skv, vo, tid);
     }
     float dk[HD_ND][4], dv[HD_NDV][4];
+#if HD_LOADER
+    const hd_u32 full = sdq + HD_DQS_BYTES, empty = full + HD_STAGES * 8;
+    if (threadIdx.x == 0) {
+        for (int st = 0; st < HD_STAGES; st++) {
+            hd_mbar_init(full + st * 8, 128);
+            hd_mbar_init(empty + st * 8, HD_WARPS);
+        }
+        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+    }
+    hd_cp_commit();
+    hd_cp_wait<0>();
+    hd_landed();
+    __syncthreads(); /* K, V in shared memory; the barriers set up */
+    if (tid < 0) { /* one branch per role: setmaxnreg moves registers to the computing warps */
+        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        hd_kv_load_role(s0, full, empty, b, hk, mt0, n_mt, n_it, c.sq, (int)threadIdx.x, hd_ws, HD_ARGS);
+        return;
+    }
+    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    hd_zero<HD_ND>(dk);
+    hd_zero<HD_NDV>(dv);
+    for (int it = 0; it < n_it; it++) {
+        const int stage = it % HD_STAGES;
+        int h, m0;
+        hd_kv_walk(it, hk, mt0, n_mt, h, m0);
+        hd_mbar_wait(full + stage * 8, (it / HD_STAGES) & 1);
+        const hd_u32 st = s0 + stage * HD_STAGE_BYTES;
+        const float *sl = (const float *)(gbase + (st - base) + HD_QT_BYTES + HD_OT_BYTES);
+        hd_kv_step(dk, dv, c, h, m0, sk, sv, st, sl, sds, sdq, it, n0, warp, lane, hd_ws, HD_ARGS);
+        __syncwarp();
+        if (lane == 0)
+            hd_mbar_arrive(empty + stage * 8); /* the warp has read the stage */
+    }
+#else
     hd_zero<HD_ND>(dk);
     hd_zero<HD_NDV>(dv);
     if (HD_STAGES > 1 && n_it > 0)
-        hd_kv_load_stage(s0, b, hk * group, mt0 * HD_BM, c.sq, tid, hd_ws, HD_ARGS);
+        hd_kv_load_stage(s0, b, hk * group, mt0 * HD_BM, c.sq, tid, HD_THREADS, hd_ws, HD_ARGS);
     hd_cp_commit(); /* K, V (and the first tile) */
     for (int it = 0; it < n_it; it++) {
-        const int stage = it % HD_STAGES, h = hk * group + it / n_mt, m0 = (mt0 + it % n_mt) * HD_BM;
+        const int stage = it % HD_STAGES;
+        int h, m0;
+        hd_kv_walk(it, hk, mt0, n_mt, h, m0);
         if (HD_STAGES == 1) {
-            hd_kv_load_stage(s0, b, h, m0, c.sq, tid, hd_ws, HD_ARGS);
+            hd_kv_load_stage(s0, b, h, m0, c.sq, tid, HD_THREADS, hd_ws, HD_ARGS);
             hd_cp_commit();
         }
         hd_cp_wait<0>();
         hd_landed();
         __syncthreads(); /* tile it is in shared memory; the stage of tile it - 1 is free */
         if (HD_STAGES > 1 && it + 1 < n_it) {
-            const int h1 = hk * group + (it + 1) / n_mt, m1 = (mt0 + (it + 1) % n_mt) * HD_BM;
-            hd_kv_load_stage(s0 + ((it + 1) % HD_STAGES) * HD_STAGE_BYTES, b, h1, m1, c.sq, tid, hd_ws, HD_ARGS);
+            int h1, m1;
+            hd_kv_walk(it + 1, hk, mt0, n_mt, h1, m1);
+            hd_kv_load_stage(s0 + ((it + 1) % HD_STAGES) * HD_STAGE_BYTES, b, h1, m1, c.sq, tid, HD_THREADS, hd_ws,
+                             HD_ARGS);
             hd_cp_commit();
         }
-        hd_bwd_ctx ch = c; /* this query head's slope and dropout numbering */
-        ch.h = h;
-#if HD_ALIBI
-        ch.slope2 = hd_alibi_slope(h) * HD_LOG2E;
-#endif
         const hd_u32 st = s0 + stage * HD_STAGE_BYTES;
         const float *sl = (const float *)(gbase + (st - base) + HD_QT_BYTES + HD_OT_BYTES);
-#if HD_OVERLAP
-        hd_kv_tile_overlap(dk, dv, ch, sk, sv, st, sl, sds, sdq, it, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
-#else
-        hd_kv_tile(dk, dv, ch, sk, sv, st, sl, sds, sdq, it, n0 + warp * 16, m0, warp, lane, hd_ws, HD_ARGS);
-#endif
+        hd_kv_step(dk, dv, c, h, m0, sk, sv, st, sl, sds, sdq, it, n0, warp, lane, hd_ws, HD_ARGS);
         if (HD_STAGES == 1)
             __syncthreads(); /* before the next tile overwrites the stage */
     }
     hd_cp_wait<0>();
+#endif
 #if HD_DQ_BULK
     if ((tid & 127) == 0)
         hd_bulk_wait<0>(); /* the last adds, before the block's shared memory goes */

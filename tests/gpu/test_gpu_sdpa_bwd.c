@@ -12,8 +12,8 @@
  * band, padding (per-batch lengths, some 0), scale tensor, bias (broadcast; full shape with
  * dBias), ALiBi, Philox dropout (the forward's mask), custom dropout; each dQ of
  * jit.sdpa_bwd_atomic: by shape, the deterministic pass (two runs bitwise equal in every output)
- * and accumulated in the dK/dV pass. dK, dV and a full dBias are bitwise equal between two runs
- * whatever the dQ.
+ * and accumulated in the dK/dV pass; the kv pass's loading warpgroup (jit.sdpa_ws 1). dK, dV
+ * and a full dBias are bitwise equal between two runs whatever the dQ.
  * Comparison (op-semantics.md §4.11): every element isclose, dQ and dBias atol = rtol = 2e-2, dK
  * and dV atol 2e-2 (fp16) / 7e-2 (bf16), rtol 2e-2; no NaN; relative L2 within twice the type's
  * tolerance (P and dS are rounded to the operand type before their products). Seed:
@@ -497,6 +497,28 @@ static void run_dq(int64_t value, const char *tag)
         if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
             c.Sq = rnd(1, (int)c.Skv);
         run(c, tag);
+    }
+    dq_bitwise = false;
+    gpu_set_knobs(0, NULL, NULL);
+}
+
+/* jit.sdpa_ws 1: a warpgroup of the wgmma kv block only loads its tiles (mbarriers). Head dims 128
+ * and 64, masks in turn, dropout once (the loop without the overlap); then with the dQ pass
+ * (jit.sdpa_bwd_atomic 1, dQ bitwise reproducible). */
+Test(gpu_sdpa_bwd, loader_warpgroup)
+{
+    static const char *const ids[] = {"jit.sdpa_ws", "jit.sdpa_bwd_atomic"};
+    static const int64_t knobs[][2] = {{1, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 1}, {1, 1}};
+    static const int64_t dims[] = {128, 64, 128, 64, 128, 64};
+    for (int r = 0; r < 6; r++) {
+        gpu_set_knobs(2, ids, knobs[r]);
+        dq_bitwise = knobs[r][1] == 1;
+        bwd_case c = random_case();
+        c.D = c.Dv = dims[r];
+        c.mask = (mask_kind)(r % 3), c.padding = r == 3, c.dropout = r == 2;
+        if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
+            c.Sq = rnd(1, (int)c.Skv);
+        run(c, dq_bitwise ? "loader, dQ pass" : "loader");
     }
     dq_bitwise = false;
     gpu_set_knobs(0, NULL, NULL);

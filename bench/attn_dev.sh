@@ -22,6 +22,8 @@
 #                     backward beside PyTorch
 #     loader:         the backward tests, the backward with its loading warpgroup (jit.sdpa_ws 1)
 #                     beside the default, then what paged runs
+#     own:            the loading warpgroup's test, the backward with jit.sdpa_ws 1 and 2 (each
+#                     warpgroup's own dQ share)
 #     paged:          paged decode beside dense: split counts, dense with the paged
 #                     graph's sequence lengths (BENCH_LENS), Nsight counters of both kernels at B = 16
 #     bwd:            the backward and score-modifier tests, the backward table beside PyTorch, Nsight
@@ -91,6 +93,14 @@ if [ "$mode" = bwd ]; then
   echo "ncu rc=$?"; grep -E "Duration|Compute .SM. Throughput|Issue Slots|stalled" "$out/ncu_bwd.txt" |
     sort -k3 -g -r | head -16
   [ -n "${NO_TABLE:-}" ] || (cd .gpu/py && python3 compare_attention.py --backward "$out/bwd.txt")
+  exit 0
+fi
+if [ "$mode" = own ]; then # the loading warpgroup with each warpgroup's own dQ share (jit.sdpa_ws 2)
+  timeout 60 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1
+  rc=$?; echo "test_gpu loader_warpgroup rc=$rc"; grep -E "\[FAIL\]|Synthesis" "$out/test_loader.txt" | tail -5
+  [ $rc = 0 ] && for shape in "4 16 4096 128" "4 32 4096 64"; do
+    timeout 40 .gpu/run bench_attention --backward --knobs jit.sdpa_ws=1 --knobs jit.sdpa_ws=2 $shape 2>&1 | grep -v '^#'
+  done | tee "$out/bwd_own.txt"
   exit 0
 fi
 if [ "$mode" = loader ]; then # the backward's loading warpgroup (jit.sdpa_ws 1), then the paged sweep

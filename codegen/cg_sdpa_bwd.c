@@ -8,7 +8,8 @@
  * a block: 128 keys a kv block, 128 query rows a dq block), mma.sync elsewhere (four warps: 64
  * and 64). jit.sdpa_ws 1 gives the wgmma kv block a third warpgroup that only loads its Q / dO
  * tiles (cp.async, full / empty mbarriers, setmaxnreg 40 / 232), so the computing warps meet at
- * no block-wide barrier a tile. jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
+ * no block-wide barrier a tile; jit.sdpa_ws 2 also has each computing warpgroup add its own keys'
+ * share of the dQ tile (no dSᵀ exchange: the warpgroups may drift apart). jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
  * gives wgmma one warpgroup a block (64 keys, 64 query rows; two blocks fit an SM). The kv block's
  * query tiles and the dq block's key tiles are 64 rows; 128 with wgmma at head dim 64 unless
  * jit.sdpa_block_m is 64 (at 128 the four fp32 tiles of a thread would not fit in registers).
@@ -47,7 +48,8 @@ typedef struct sb_bwd {
     int stages, qstages;
     bool atomic;
     bool sm90;      /* wgmma products (sm_90a) */
-    bool loader;    /* the kv pass's tiles loaded by a warpgroup of their own (jit.sdpa_ws 1) */
+    bool loader;    /* the kv pass's tiles loaded by a warpgroup of their own (jit.sdpa_ws 1, 2) */
+    bool dq_own;    /* each computing warpgroup adds its own keys' dQ share (jit.sdpa_ws 2) */
 } sb_bwd;
 
 static const ir_tensor *T(const sb_bwd *s, int ti) { return &s->g->t[ti]; }
@@ -187,9 +189,10 @@ static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
         s->qstages = 1;
     /* jit.sdpa_ws 1: a warpgroup that only loads the kv pass's tiles (mbarriers, no block-wide
      * barrier a tile), where two wgmma warpgroups compute through two stages; off by shape */
-    s->loader = t->sdpa_ws == 1 && s->sm90 && s->warps == 8 && s->stages >= 2;
+    s->loader = (t->sdpa_ws == 1 || t->sdpa_ws == 2) && s->sm90 && s->warps == 8 && s->stages >= 2;
     if (s->loader && kv_smem(s) > cap)
         s->loader = false;
+    s->dq_own = s->loader && t->sdpa_ws == 2 && s->atomic;
     if (kv_smem(s) > cap || dq_smem(s) > cap)
         return cg_sdpa_fail(why, len, "attention backward tiles do not fit in shared memory");
     return true;
@@ -265,8 +268,9 @@ static void shape_defs(const sb_bwd *s, base_sb *defs, base_sb *hooks)
                    (long long)s->Skv, (long long)s->D, (long long)s->Dv);
     base_sb_printf(defs, "#define HD_BN %d\n#define HD_BM %d\n#define HD_STAGES %d\n#define HD_QBN %d\n"
                    "#define HD_QSTAGES %d\n#define HD_ATOMIC %d\n#define HD_WARPS %d\n#define HD_SM90 %d\n"
-                   "#define HD_LOADER %d\n",
-                   16 * s->warps, s->bm, s->stages, s->bm, s->qstages, s->atomic, s->warps, s->sm90, s->loader);
+                   "#define HD_LOADER %d\n#define HD_DQ_OWN %d\n",
+                   16 * s->warps, s->bm, s->stages, s->bm, s->qstages, s->atomic, s->warps, s->sm90, s->loader,
+                   s->dq_own);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n"
                    "#define HD_DO_PTR p%d\n#define HD_DQ_PTR p%d\n#define HD_DK_PTR p%d\n#define HD_DV_PTR p%d\n",

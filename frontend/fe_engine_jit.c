@@ -107,7 +107,8 @@ static const fe_knob_def jit_knobs[] = {
      "registers to the computing ones (setmaxnreg; 128-row tiles); 0 = by shape (TMA: a warpgroup for 128-row "
      "prefill tiles, with jit.sdpa_pingpong and jit.sdpa_intra on by shape, else a warp; the computing warps "
      "for dense K/V on the decode path); attention backward on sm_90 with wgmma: 1 gives the dK/dV pass a "
-     "warpgroup that only loads its Q / dO tiles (mbarriers, setmaxnreg), otherwise the computing warps load",
+     "warpgroup that only loads its Q / dO tiles (mbarriers, setmaxnreg), 2 also has each computing warpgroup "
+     "add its own keys' share of dQ, otherwise the computing warps load",
      .min = 0, .max = 4, .stride = 1, .dflt = 0, .valid = sdpa_ws, .n_valid = 5},
     {.id = "jit.sdpa_bwd_atomic", .description = "attention backward's dQ: 2 accumulates it in fp32 inside "
      "the dK/dV pass (on sm_90 at head dims 64 / 128 multiplied by wgmma and added a tile at a time by the "

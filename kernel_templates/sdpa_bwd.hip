@@ -56,6 +56,8 @@
  *           HD_ATOMIC                   1: dQ accumulated in the kv pass (the knob jit.sdpa_bwd_atomic)
  *           HD_LOADER                   1: the kv block's first warpgroup loads its tiles (HD_SM90,
  *                                       HD_WARPS 8, two or more stages; setmaxnreg 40 / 232)
+ *           HD_DQ_OWN                   1 (with HD_DQ_BULK): each warpgroup adds its own keys' share
+ *                                       of the whole dQ tile (no dSᵀ exchange between them)
  *           HD_SM90                     1: wgmma products (head dims 64 / 128; with HD_ATOMIC two
  *                                       warpgroups and HD_BM·HD_D = 8192); tiles in the
  *                                       128-byte-swizzle layout, 1 KB aligned
@@ -105,6 +107,7 @@
 #define HD_WARPS 4
 #define HD_SM90 0
 #define HD_LOADER 0
+#define HD_DQ_OWN 0
 #define HD_PARAMS void *pq, void *pk, void *pv, void *po, void *pdo, void *pst, void *pdq, void *pdk, void *pdv
 #define HD_ARGS pq, pk, pv, po, pdo, pst, pdq, pdk, pdv
 #define HD_Q_PTR pq
@@ -166,6 +169,7 @@ static_assert(!HD_SM90 || ((HD_BM == 64 || HD_BM == 128) && (HD_QBN == 64 || HD_
 #define HD_DQ_BULK (HD_SM90 && HD_ATOMIC)
 static_assert(!HD_DQ_BULK || (HD_BM * HD_D == 8192 && HD_WARPS == 8),
               "the wgmma dQ: two warpgroups, a 64 x 128 or 128 x 64 dQ tile");
+static_assert(!HD_DQ_OWN || HD_DQ_BULK, "each warpgroup's own dQ share is the wgmma dQ's variant");
 /* rows of a head's dQ accumulator: whole query tiles with HD_DQ_BULK (stored in the products'
  * fragment order, hd_dq_piece_at) */
 #define HD_DQ_ROWS (HD_DQ_BULK ? (HD_SQ + HD_BM - 1) / HD_BM * HD_BM : HD_SQ)
@@ -657,6 +661,41 @@ HD_DEVICE void hd_dq_bulk(const hd_u32 (*da)[4], hd_u32 sds, hd_u32 sk, hd_u32 s
                          "r"(da[kk][q]) : "memory");
         }
     hd_async_fence();
+#if HD_DQ_OWN
+    /* each warpgroup its own 64 keys' share of the whole tile: no exchange between the warpgroups,
+     * twice the adds; piece n (the halves above) staged in buffer 2g + n, free once the thread's
+     * groups but the last have read (the same piece of the previous tile) */
+    (void)it;
+    asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the warpgroup's dSᵀ */
+#pragma unroll
+    for (int n = 0; n < 2; n++) {
+        const hd_u32 ta = sds + g * 8192 + (HD_BM == 128 ? n : 0) * HD_BN * 128;
+        const hd_u32 tb = sk + g * 8192 + (HD_BM == 64 ? n : 0) * HD_BN * 128;
+        float dq[8][4];
+        hd_wgmma_fence();
+#pragma unroll
+        for (int kk = 0; kk < 4; kk++) /* the warpgroup's 64 keys */
+            hd_wgmma_ss_t<64>(&dq[0][0], hd_desc(ta + kk * 2048, HD_BN * 128, 1024),
+                              hd_desc(tb + kk * 2048, HD_BN * 128, 1024), kk > 0);
+        hd_wgmma_commit();
+        hd_wgmma_wait0();
+        hd_acc_fence<32>(&dq[0][0]);
+        const hd_u32 piece = sdq + (hd_u32)(2 * g + n) * 16384;
+        if (t == 0)
+            hd_bulk_wait_read<1>();
+        asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the buffer is free */
+#pragma unroll
+        for (int f = 0; f < 8; f++)
+            asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(piece + (f * 128 + t) * 16),
+                         "f"(dq[f][0]), "f"(dq[f][1]), "f"(dq[f][2]), "f"(dq[f][3]) : "memory");
+        hd_async_fence();
+        asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* staged */
+        if (t == 0) {
+            hd_bulk_add_f32(tile_acc + 4096 * n, piece, 16384);
+            hd_bulk_commit();
+        }
+    }
+#else
     if (t == 0)
         hd_bulk_wait_read<1>();
     asm volatile("bar.sync 1, %0;" ::"n"(HD_THREADS) : "memory"); /* the block's dSᵀ; staging free */
@@ -681,6 +720,7 @@ HD_DEVICE void hd_dq_bulk(const hd_u32 (*da)[4], hd_u32 sds, hd_u32 sk, hd_u32 s
         hd_bulk_add_f32(tile_acc + 4096 * g, piece, 16384);
         hd_bulk_commit();
     }
+#endif
 }
 #endif
 

@@ -502,23 +502,24 @@ static void run_dq(int64_t value, const char *tag)
     gpu_set_knobs(0, NULL, NULL);
 }
 
-/* jit.sdpa_ws 1: a warpgroup of the wgmma kv block only loads its tiles (mbarriers). Head dims 128
- * and 64, masks in turn, dropout once (the loop without the overlap); then with the dQ pass
- * (jit.sdpa_bwd_atomic 1, dQ bitwise reproducible). */
+/* jit.sdpa_ws 1: a warpgroup of the wgmma kv block only loads its tiles (mbarriers); 2: also each
+ * computing warpgroup adds its own keys' share of dQ. Head dims 128 and 64, masks in turn, dropout
+ * twice (the loop without the overlap); then with the dQ pass (jit.sdpa_bwd_atomic 1, dQ bitwise
+ * reproducible). */
 Test(gpu_sdpa_bwd, loader_warpgroup)
 {
     static const char *const ids[] = {"jit.sdpa_ws", "jit.sdpa_bwd_atomic"};
-    static const int64_t knobs[][2] = {{1, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 1}, {1, 1}};
-    static const int64_t dims[] = {128, 64, 128, 64, 128, 64};
-    for (int r = 0; r < 6; r++) {
+    static const int64_t knobs[][2] = {{1, 0}, {1, 0}, {1, 0}, {1, 0}, {1, 1}, {1, 1}, {2, 0}, {2, 0}, {2, 0}, {2, 0}};
+    static const int64_t dims[] = {128, 64, 128, 64, 128, 64, 128, 64, 128, 64};
+    for (int r = 0; r < 10; r++) {
         gpu_set_knobs(2, ids, knobs[r]);
         dq_bitwise = knobs[r][1] == 1;
         bwd_case c = random_case();
         c.D = c.Dv = dims[r];
-        c.mask = (mask_kind)(r % 3), c.padding = r == 3, c.dropout = r == 2;
+        c.mask = (mask_kind)(r % 3), c.padding = r == 3 || r == 9, c.dropout = r == 2 || r == 8;
         if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
             c.Sq = rnd(1, (int)c.Skv);
-        run(c, dq_bitwise ? "loader, dQ pass" : "loader");
+        run(c, dq_bitwise ? "loader, dQ pass" : knobs[r][0] == 2 ? "loader, own dQ" : "loader");
     }
     dq_bitwise = false;
     gpu_set_knobs(0, NULL, NULL);

@@ -23,7 +23,8 @@ typedef struct variant {
     int dq;           /* jit.sdpa_bwd_atomic: 0 by shape, 1 the dQ pass, 2 accumulated in the dK/dV pass */
     bool bcast_dbias; /* bias and dBias [1,Hq,Sq,Skv]: an fp32 accumulator and a fourth launch */
     int warps;        /* jit.sdpa_warps (0: the default) */
-    int ws;           /* jit.sdpa_ws: 1 a loading warpgroup in the wgmma kv block */
+    int ws;           /* jit.sdpa_ws: 1 a loading warpgroup in the wgmma kv block, 2 also each warpgroup's
+                       * own dQ share */
 } variant;
 
 static void build(ir_graph *g, const variant *v)
@@ -104,9 +105,11 @@ static int emit_and_compile(const variant *v, const char *what)
         bool atomic = v->dq == 2 || (v->dq == 0 && bulk), wg = a == 0 && dims && (!atomic || bulk);
         cr_expect_str_eq(k1.then[1].entry, atomic ? "hd_sdpa_bwd_dq_convert" : "hd_sdpa_bwd_dq", "%s", what);
         cr_expect_str_eq(k1.arch, wg ? "sm_90a" : archs[a], "%s", what);
-        bool loader = wg && v->warps != 4 && v->ws == 1; /* a third warpgroup that loads */
+        bool loader = wg && v->warps != 4 && (v->ws == 1 || v->ws == 2); /* a third warpgroup that loads */
         cr_expect_eq(k1.then[0].block[0], loader ? 384u : wg && v->warps != 4 ? 256u : 128u, "%s", what);
         cr_expect_eq(strstr(k1.source, "#define HD_LOADER 1\n") != NULL, loader, "%s: HD_LOADER", what);
+        cr_expect_eq(strstr(k1.source, "#define HD_DQ_OWN 1\n") != NULL, loader && atomic && v->ws == 2,
+                     "%s: HD_DQ_OWN", what);
         cr_expect(k1.then[0].smem > 0 && k1.then[0].smem <= (a ? 163u : 227u) * 1024u, "%s: %u bytes", what,
                   k1.then[0].smem);
         cr_expect_eq(k1.scratch, cg_scratch_bytes(&g, &p.k[0]), "%s: scratch agrees", what);
@@ -163,14 +166,15 @@ Test(codegen_sdpa_bwd, masks_and_atomic_dq_compile, .timeout = 900)
  * wgmma block (jit.sdpa_warps 4, D 128 and 64), the accumulated dQ at D 64 (128-row tiles), the dQ
  * pass with Philox dropout at D 128, the accumulated dQ with one warpgroup (mma.sync), the loading
  * warpgroup (jit.sdpa_ws 1) at D 128 with GQA, D 64 with ALiBi, with the dQ pass and dropout, and
- * asked for at D 96 (mma.sync: none). */
+ * asked for at D 96 (mma.sync: none); with each warpgroup's own dQ share (jit.sdpa_ws 2) at D 128
+ * with GQA and D 64 with dropout. */
 Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
 {
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant base = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 6, .Sq = 200, .Skv = 333, .D = 64, .Dv = 64};
-    variant vs[19];
-    for (int i = 0; i < 19; i++)
+    variant vs[21];
+    for (int i = 0; i < 21; i++)
         vs[i] = base;
     vs[0].bias = true;
     vs[1].dbias = true;
@@ -191,11 +195,14 @@ Test(codegen_sdpa_bwd, options_compile, .timeout = 900)
     vs[16].ws = 1, vs[16].dt = HIPDNN_DATA_BFLOAT16, vs[16].alibi = true;
     vs[17].ws = 1, vs[17].dq = 1, vs[17].D = vs[17].Dv = 128, vs[17].dropout = true;
     vs[18].ws = 1, vs[18].D = vs[18].Dv = 96;
-    const char *names[19] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
+    vs[19].ws = 2, vs[19].D = vs[19].Dv = 128, vs[19].mask = MASK_CAUSAL_BR, vs[19].Hk = 3;
+    vs[20].ws = 2, vs[20].dt = HIPDNN_DATA_BFLOAT16, vs[20].dropout = true;
+    const char *names[21] = {"bias", "dbias", "alibi", "dropout", "custom_dropout", "scale_window", "mqa_bshd",
                              "d256_atomic", "bcast_dbias", "bcast_dbias_d96", "one_warpgroup_d128",
                              "one_warpgroup_d64", "d64_atomic_gqa", "d128_dq_pass_dropout", "one_warpgroup_atomic",
-                             "loader_d128_gqa", "loader_d64_alibi", "loader_dq_pass_dropout", "loader_d96_mma"};
-    for (int i = 0; i < 19; i++)
+                             "loader_d128_gqa", "loader_d64_alibi", "loader_dq_pass_dropout", "loader_d96_mma",
+                             "own_dq_d128_gqa", "own_dq_d64_dropout"};
+    for (int i = 0; i < 21; i++)
         cr_expect_eq(emit_and_compile(&vs[i], names[i]), 2, "%s", names[i]);
 }
 

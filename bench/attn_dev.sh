@@ -22,6 +22,8 @@
 #                     backward beside PyTorch
 #     loader:         the backward tests, the backward with its loading warpgroup (jit.sdpa_ws 1)
 #                     beside the default, then what paged runs
+#     next:           the eighth session's unmeasured work: the paged tests and the decode tests with
+#                     jit.sdpa_page_tile 2, the decode table with it (and one block an SM), then own
 #     own:            the loading warpgroup's test, the backward with jit.sdpa_ws 1 and 2 (each
 #                     warpgroup's own dQ share)
 #     paged:          paged decode beside dense: split counts, dense with the paged
@@ -95,12 +97,25 @@ if [ "$mode" = bwd ]; then
   [ -n "${NO_TABLE:-}" ] || (cd .gpu/py && python3 compare_attention.py --backward "$out/bwd.txt")
   exit 0
 fi
+if [ "$mode" = next ]; then # what the eighth session prepared and could not run (bench/NOTES.md)
+  timeout 120 .gpu/run test_gpu --verbose --filter "gpu_sdpa/paged*" > "$out/test_paged.txt" 2>&1
+  echo "test_gpu gpu_sdpa/paged* rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_paged.txt" | tail -5
+  HIPDNN_TEST_KNOBS=jit.sdpa_page_tile=2 timeout 200 .gpu/run test_gpu --verbose --filter "gpu_sdpa/decode*" \
+    > "$out/test_decode_tile.txt" 2>&1
+  echo "test_gpu gpu_sdpa/decode* with jit.sdpa_page_tile=2 rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_decode_tile.txt" | tail -5
+  for shape in "1 1 131072" "4 1 32768" "16 1 8192" "64 1 4096" "16 4 8192"; do
+    timeout 60 .gpu/run bench_attention --decode --knobs jit.sdpa_page_tile=2 \
+      --knobs jit.sdpa_page_tile=2,jit.sdpa_splits=1 $shape 2>&1 | grep -v '^#'
+  done | tee "$out/decode_tile.txt"
+  mode=own
+fi
 if [ "$mode" = own ]; then # the loading warpgroup with each warpgroup's own dQ share (jit.sdpa_ws 2)
   timeout 60 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1
   rc=$?; echo "test_gpu loader_warpgroup rc=$rc"; grep -E "\[FAIL\]|Synthesis" "$out/test_loader.txt" | tail -5
   [ $rc = 0 ] && for shape in "4 16 4096 128" "4 32 4096 64"; do
     timeout 40 .gpu/run bench_attention --backward --knobs jit.sdpa_ws=1 --knobs jit.sdpa_ws=2 $shape 2>&1 | grep -v '^#'
   done | tee "$out/bwd_own.txt"
+  [ -f "$out/decode_tile.txt" ] && (cd .gpu/py && python3 compare_attention.py --decode "$out/decode_tile.txt")
   exit 0
 fi
 if [ "$mode" = loader ]; then # the backward's loading warpgroup (jit.sdpa_ws 1), then the paged sweep

@@ -82,6 +82,8 @@ typedef struct cg_target {
                            * tile's keys, 1 = never, 0 = by shape */
     int sdpa_mod_fold;    /* attention forward with a score modifier: 2 = its constant factors folded, 1 = never,
                            * 0 = by shape (folded) */
+    int sdpa_page_tile;   /* attention forward, paged K/V copied by threads where pages hold whole tiles: 2 =
+                           * one page-table entry a tile, 1 = one for every row copied, 0 = by shape (every row) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

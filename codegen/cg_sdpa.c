@@ -74,6 +74,7 @@ typedef struct sd {
     bool dyn;                                 /* HD_DYN: the persistent grid's work tiles from a counter */
     int ksplit;                               /* HD_KSPLIT: warps sharing the rows, splitting each tile's keys */
     bool kv_ahead;                            /* HD_KV_AHEAD: page-table entries a tile before the copies */
+    bool page_tile;                           /* HD_TILE_PAGE: one page-table entry a tile and operand */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -773,8 +774,8 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
     base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n"
                    "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n#define HD_QBUF %d\n#define HD_KSPLIT %d\n"
-                   "#define HD_KV_AHEAD %d\n", pair, s->persist, s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma,
-                   s->l2_ahead, s->qbuf, s->ksplit, s->kv_ahead);
+                   "#define HD_KV_AHEAD %d\n#define HD_TILE_PAGE %d\n", pair, s->persist, s->persist ? s->l2_heads : 1,
+                   s->sw_exp, s->o_tma, s->l2_ahead, s->qbuf, s->ksplit, s->kv_ahead, s->page_tile);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -861,6 +862,9 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     s.trace = t->sdpa_trace == 1 && s.ws == 2;
     s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
     s.mod_fold = t->sdpa_mod_fold != 1; /* by shape: folded (softcap 0.79x -> 0.83x: bench/NOTES.md) */
+    /* threads' copies of pages that hold whole tiles (tiles start at multiples of HD_BN): one entry
+     * a tile; by shape off until measured (bench/NOTES.md decode #13) */
+    s.page_tile = t->sdpa_page_tile == 2 && s.bs_k > 0 && s.ws != 2 && s.bs_k % s.bn == 0 && s.bs_v % s.bn == 0;
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     bool q_map = s.persist || s.l2_ahead > 0;

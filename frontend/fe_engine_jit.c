@@ -34,7 +34,8 @@
  * 0: chosen by shape); jit.sdpa_trace (0, 1): a developer's phase trace printed by the forward's
  * TMA-producer kernels; jit.sdpa_ksplit (0, 1, 4): decode blocks whose warps split each K/V
  * tile's keys; jit.sdpa_mod_fold (0, 1, 2): a score modifier's constant factors folded into the
- * scale and the exponent.
+ * scale and the exponent; jit.sdpa_page_tile (0, 1, 2): paged K/V copies with one page-table
+ * entry a tile.
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
@@ -51,7 +52,7 @@ enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
        KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
        KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD, KNOB_SDPA_TRACE, KNOB_SDPA_KSPLIT,
-       KNOB_SDPA_MOD_FOLD };
+       KNOB_SDPA_MOD_FOLD, KNOB_SDPA_PAGE_TILE };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -166,6 +167,10 @@ static const fe_knob_def jit_knobs[] = {
      "softmax's FMA when nothing is added to the scores: softcap takes one multiply a score where it took four), "
      "1 = the chain as written, 0 = by shape (folded: softcap 0.79x -> 0.83x of the plain kernel, bench/NOTES.md)",
      TRI_STATE},
+    {.id = "jit.sdpa_page_tile", .description = "attention forward with paged K/V copied by threads (not the TMA "
+     "producer), where pages hold whole K/V tiles: 2 = one page-table entry a tile and operand (every row's "
+     "offset from it), 1 = an entry for every row a thread copies, 0 = by shape (every row until measured on a "
+     "GPU, bench/NOTES.md)", TRI_STATE},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -197,7 +202,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_persist = (int)knobs[KNOB_SDPA_PERSIST],
                      .sdpa_sw_exp = (int)knobs[KNOB_SDPA_SW_EXP], .sdpa_o_tma = (int)knobs[KNOB_SDPA_O_TMA],
                      .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD], .sdpa_trace = (int)knobs[KNOB_SDPA_TRACE],
-                     .sdpa_ksplit = (int)knobs[KNOB_SDPA_KSPLIT], .sdpa_mod_fold = (int)knobs[KNOB_SDPA_MOD_FOLD]};
+                     .sdpa_ksplit = (int)knobs[KNOB_SDPA_KSPLIT], .sdpa_mod_fold = (int)knobs[KNOB_SDPA_MOD_FOLD],
+                     .sdpa_page_tile = (int)knobs[KNOB_SDPA_PAGE_TILE]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

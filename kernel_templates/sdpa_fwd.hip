@@ -106,6 +106,9 @@
  *                                       rows and split each tile's keys, HD_BN / HD_KSPLIT (16 or more) each
  *           HD_KV_AHEAD                 0, or 1 (the sequential cp.async loop only; for paged K/V):
  *                                       a tile's page-table entries loaded a tile before its copies
+ *           HD_TILE_PAGE                0, or 1 (paged K/V copied by threads, pages a multiple of HD_BN
+ *                                       rows): one page-table entry a tile and operand, the tile's
+ *                                       first row's, for every row it copies
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -245,6 +248,10 @@ HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd
 #ifndef HD_KV_AHEAD
 #define HD_KV_AHEAD 0
 #endif
+#ifndef HD_TILE_PAGE
+#define HD_TILE_PAGE 0
+#endif
+#define HD_PG(g) (HD_TILE_PAGE ? 0 : (g)) /* the page entry a thread's chunk g takes */
 /* m16 row tiles per computing warp: with HD_KSPLIT every warp holds all the block's rows */
 #define HD_MW (HD_KSPLIT > 1 ? HD_BM / 16 : HD_BM / (16 * HD_CWARPS))
 #define HD_BNW (HD_BN / HD_KSPLIT)         /* keys of a K/V tile per warp */
@@ -617,9 +624,15 @@ template <int NT> HD_DEVICE void hd_load_q(hd_u32 sq_, const hd_attn_blk &k, int
 #define HD_ROW_CHUNKS(NT, DIM) ((HD_BN * ((DIM + 15) / 16 * 2) + NT - 1) / NT)
 
 /* What the row offsets of chunks [n0, n0 + G) of keys [t·BN, t·BN + BN) that thread tid copies
- * need from memory (hd_k_page / hd_v_page: a paged row's page-table entry; dense rows nothing). */
+ * need from memory (hd_k_page / hd_v_page: a paged row's page-table entry; dense rows nothing).
+ * HD_TILE_PAGE: the tile lies in one page, whose entry is pg[0]. */
 template <int NT, int G, bool V, int DIM> HD_DEVICE void hd_row_pages(hd_i64 *pg, int n0, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
 {
+#if HD_TILE_PAGE
+    (void)n0, (void)tid;
+    const int j0 = t * HD_BN;
+    pg[0] = j0 < k.skv ? (V ? hd_v_page(k.b, j0, HD_ARGS) : hd_k_page(k.b, j0, HD_ARGS)) : 0;
+#else
     constexpr int DC = (DIM + 15) / 16 * 2, N = HD_ROW_CHUNKS(NT, DIM);
 #pragma unroll
     for (int g = 0; g < G; g++) {
@@ -627,6 +640,7 @@ template <int NT, int G, bool V, int DIM> HD_DEVICE void hd_row_pages(hd_i64 *pg
         bool ok = n0 + g < N && (HD_BN * DC % NT == 0 || id < HD_BN * DC) && j < k.skv;
         pg[g] = ok ? (V ? hd_v_page(k.b, j, HD_ARGS) : hd_k_page(k.b, j, HD_ARGS)) : 0;
     }
+#endif
 }
 
 /* The copies of those chunks into a stage, their offsets from pg (rows past skv and dims past DIM
@@ -641,7 +655,7 @@ template <int NT, int G, bool V, int DIM, int PADDED> HD_DEVICE void hd_row_copi
         if (n0 + g >= N || (HD_BN * DC % NT != 0 && id >= HD_BN * DC))
             break;
         bool ok = j < k.skv && c * 8 < DIM;
-        hd_i64 off = V ? hd_v_row(pg[g], k.b, k.h, j, HD_ARGS) : hd_k_row(pg[g], k.b, k.h, j, HD_ARGS);
+        hd_i64 off = V ? hd_v_row(pg[HD_PG(g)], k.b, k.h, j, HD_ARGS) : hd_k_row(pg[HD_PG(g)], k.b, k.h, j, HD_ARGS);
         hd_cp_async16(dst + hd_tile_off(r, c, HD_BN, CH), ok ? base + off + c * 8 : base, ok ? 16 : 0);
     }
 }
@@ -674,7 +688,7 @@ template <int NT, int UNROLL = 64> HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 s
 #define HD_NK_CHUNKS HD_ROW_CHUNKS(HD_THREADS, HD_D)
 #define HD_NV_CHUNKS HD_ROW_CHUNKS(HD_THREADS, HD_DV)
 typedef struct hd_kv_pages {
-    hd_i64 k[HD_NK_CHUNKS], v[HD_NV_CHUNKS];
+    hd_i64 k[HD_TILE_PAGE ? 1 : HD_NK_CHUNKS], v[HD_TILE_PAGE ? 1 : HD_NV_CHUNKS];
 } hd_kv_pages;
 HD_DEVICE void hd_kv_pages_of(hd_kv_pages &p, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
 {

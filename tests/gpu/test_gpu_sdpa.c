@@ -353,6 +353,27 @@ Test(gpu_sdpa, paged_kv)
     }
 }
 
+/* jit.sdpa_page_tile 2: threads' copies of 64- and 128-token pages with one page-table entry a
+ * tile; decode (the warps' key split, padding with whole batches of no key) and prefill (64-row
+ * tiles, a causal mask), Sq off every tile. */
+Test(gpu_sdpa, paged_one_entry_a_tile)
+{
+    static const char *const ids[] = {"jit.sdpa_page_tile"};
+    static const int64_t two[] = {2};
+    gpu_set_knobs(1, ids, two);
+    for (int r = 0; r < 4; r++) {
+        sdpa_case c = random_case();
+        c.paged = true, c.bshd = false, c.pad = 0, c.bs = r % 2 ? 128 : 64, c.stats = true;
+        c.Hq = 32, c.Hk = 8, c.D = c.Dv = r == 3 ? 64 : 128;
+        c.Sq = r < 2 ? 1 + r : rnd(65, 200), c.Skv = rnd(1, r < 2 ? 5000 : 1500), c.B = r < 2 ? c.B : 1;
+        c.mask = r == 2 ? M_CAUSAL_BR : M_NONE, c.padding = r == 1;
+        if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
+            c.Skv = c.Sq + rnd(0, 500);
+        run(c, "paged, one entry a tile");
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* A decode-class case: Sq 1 .. 64 against up to 6000 keys, GQA 32:8 and 8:1 (packed) or MHA. */
 static sdpa_case decode_case(int r)
 {

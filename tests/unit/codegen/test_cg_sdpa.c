@@ -42,6 +42,8 @@ typedef struct variant {
     bool trace;    /* jit.sdpa_trace 1 */
     int ksplit;    /* jit.sdpa_ksplit */
     bool mod_fold; /* constants folded: jit.sdpa_mod_fold 0 (the default), else 1 */
+    int bs;        /* paged block size (0: 16) */
+    bool page_tile; /* jit.sdpa_page_tile 2 */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -86,10 +88,10 @@ static void build(ir_graph *g, const variant *v)
     p->attn_scale = 0.125, p->has_scale_value = true;
     int64_t Hk = v->Hk ? v->Hk : v->Hq;
     op.in[IR_SDPA_Q] = add(g, v->dt, v->B, v->Hq, v->Sq, v->D, v->bshd);
-    if (v->paged) { /* containers of 16-token blocks, tables [B,1,P,1] */
-        int64_t P = (v->Skv + 15) / 16;
-        op.in[IR_SDPA_K] = add(g, v->dt, v->B * P, Hk, 16, v->D, false);
-        op.in[IR_SDPA_V] = add(g, v->dt, v->B * P, Hk, 16, v->Dv, false);
+    if (v->paged) { /* containers of bs-token blocks (16 by default), tables [B,1,P,1] */
+        int64_t bs = v->bs ? v->bs : 16, P = (v->Skv + bs - 1) / bs;
+        op.in[IR_SDPA_K] = add(g, v->dt, v->B * P, Hk, bs, v->D, false);
+        op.in[IR_SDPA_V] = add(g, v->dt, v->B * P, Hk, bs, v->Dv, false);
         op.in[IR_SDPA_PAGE_K] = add(g, HIPDNN_DATA_INT32, v->B, 1, P, 1, false);
         op.in[IR_SDPA_PAGE_V] = add(g, HIPDNN_DATA_INT32, v->B, 1, P, 1, false);
     } else {
@@ -155,7 +157,8 @@ static int emit_and_compile(const variant *v, const char *what)
                        .sdpa_intra = v->intra, .sdpa_block_n = v->bn, .sdpa_sw_exp = v->sw_exp ? 2 : 0,
                        .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
                        .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace, .sdpa_ksplit = v->ksplit,
-                       .sdpa_mod_fold = v->mod_fold ? 0 : 1}; /* folded by default */
+                       .sdpa_mod_fold = v->mod_fold ? 0 : 1, /* folded by default */
+                       .sdpa_page_tile = v->page_tile ? 2 : 0};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -652,6 +655,37 @@ Test(codegen_sdpa, decode_warps_split_keys_by_knob)
         ir_partition_free(&p);
         ir_graph_free(&g);
     }
+}
+
+/* jit.sdpa_page_tile 2: threads' copies of paged K/V take one page-table entry a tile where pages
+ * hold whole tiles (64-token pages, 64-key tiles: the decode blocks whose warps split the keys);
+ * not with 16-token pages, not on the TMA producer (its boxes read the table themselves), not by
+ * default. The 64-token case compiles for sm_90 and sm_80. */
+Test(codegen_sdpa, paged_copies_one_entry_a_tile)
+{
+    struct { int64_t bs; int knob, ws; bool want; } cases[] = {
+        {64, 2, 0, true}, {16, 2, 0, false}, {64, 0, 0, false}, {64, 1, 0, false}, {64, 2, 2, false}, {128, 2, 0, true}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 4096, .D = 128,
+                     .Dv = 128, .mask = MASK_PADDING, .paged = true, .bs = (int)cases[c].bs};
+        ir_graph g;
+        ir_partition p;
+        build_fused(&g, &p, &v);
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_page_tile = cases[c].knob,
+                       .sdpa_ws = cases[c].ws};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+        cr_expect_eq(strstr(k.source, "#define HD_TILE_PAGE 1\n") != NULL, cases[c].want,
+                     "case %zu: pages of %lld, knob %d, ws %d", c, (long long)cases[c].bs, cases[c].knob, cases[c].ws);
+        cg_kernel_free(&k);
+        ir_partition_free(&p);
+        ir_graph_free(&g);
+    }
+    if (!have_compiler())
+        cr_skip_test("no run-time compiler (NVRTC) on this machine");
+    variant v = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 32, .Hk = 8, .Sq = 2, .Skv = 4000, .D = 128, .Dv = 128,
+                 .stats = true, .mask = MASK_PADDING, .paged = true, .bs = 64, .page_tile = true};
+    cr_expect_eq(emit_and_compile(&v, "paged_one_entry_a_tile"), 2);
 }
 
 /* The decode variants compile for sm_90 (wgmma) and sm_80: Sq 1 and 16 with GQA 32:8, paged K/V,

@@ -558,6 +558,29 @@ Test(gpu_sdpa, o_through_tma)
     gpu_set_knobs(0, NULL, NULL);
 }
 
+/* The TMA producer's L2 prefetch of the next wave's first tiles (jit.sdpa_l2_ahead): asked for on
+ * the one-warp producer with 64-row tiles and at head dim 64, turned off on the FlashAttention-3
+ * schedule that takes it by default (head dim 128), one block a work tile (jit.sdpa_persist 1);
+ * and the developer's phase trace (jit.sdpa_trace 1), which must not change a result. */
+Test(gpu_sdpa, l2_prefetch_and_trace)
+{
+    static const char *const ids[] = {"jit.sdpa_l2_ahead", "jit.sdpa_ws", "jit.sdpa_persist", "jit.sdpa_trace"};
+    static const int64_t knobs[][4] = {{2, 2, 1, 0}, {1, 0, 1, 0}, {2, 0, 1, 0}, {0, 2, 1, 1}};
+    static const int64_t dims[][2] = {{128, 128}, {128, 128}, {64, 64}, {128, 128}};
+    for (int s = 0; s < 4; s++) {
+        gpu_set_knobs(4, ids, knobs[s]);
+        sdpa_case c = random_case();
+        c.D = dims[s][0], c.Dv = dims[s][1], c.stats = true, c.Sq = rnd(130, 400), c.Skv = rnd(1, 500);
+        c.B = 2, c.Hq = 40, c.Hk = 10; /* more row tiles than multiprocessors: a wave ahead exists */
+        c.mask = s % 2 ? M_CAUSAL : M_NONE;
+        char tag[96];
+        snprintf(tag, sizeof tag, "l2_ahead %lld ws %lld trace %lld", (long long)knobs[s][0], (long long)knobs[s][1],
+                 (long long)knobs[s][3]);
+        run(c, tag);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
 /* The loaders of the wgmma loop with two computing warpgroups (head dim 128), with and without
  * their taking turns (jit.sdpa_pingpong) or FlashAttention-3's order (jit.sdpa_intra: softmax(t)
  * under P·V(t - 1)), alone and together, on the persistent grid and one block a work tile

@@ -657,6 +657,35 @@ Test(codegen_sdpa, decode_warps_split_keys_by_knob)
     }
 }
 
+/* jit.sdpa_l2_ahead: the knob's 2 puts the next wave's prefetch on the one-warp TMA producer with
+ * 64-row tiles and at head dim 64, 1 takes it off the FlashAttention-3 schedule that has it by
+ * default (head dim 128), all one block a work tile (jit.sdpa_persist 1): the cases of the GPU
+ * test gpu_sdpa/l2_prefetch_and_trace. */
+Test(codegen_sdpa, l2_prefetch_by_knob)
+{
+    struct { int64_t d, dv; int l2, ws; bool want; } cases[] = {
+        {128, 128, 2, 2, true}, {128, 128, 1, 0, false}, {64, 64, 2, 0, true}, {128, 128, 0, 0, true}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 40, .Hk = 10, .Sq = 300, .Skv = 400, .D = cases[c].d,
+                     .Dv = cases[c].dv, .stats = true};
+        ir_graph g;
+        ir_partition p;
+        build_fused(&g, &p, &v);
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_l2_ahead = cases[c].l2,
+                       .sdpa_ws = cases[c].ws, .sdpa_persist = 1};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
+        const char *l2 = strstr(k.source, "#define HD_L2_AHEAD "); /* the emitted value precedes the template's */
+        cr_assert_not_null(l2);
+        long blocks = strtol(l2 + strlen("#define HD_L2_AHEAD "), NULL, 10);
+        cr_expect_eq(blocks > 0, cases[c].want, "case %zu: D %lld knob %d ws %d: %ld blocks ahead", c,
+                     (long long)cases[c].d, cases[c].l2, cases[c].ws, blocks);
+        cg_kernel_free(&k);
+        ir_partition_free(&p);
+        ir_graph_free(&g);
+    }
+}
+
 /* jit.sdpa_page_tile 2: threads' copies of paged K/V take one page-table entry a tile where pages
  * hold whole tiles (64-token pages, 64-key tiles: the decode blocks whose warps split the keys);
  * not with 16-token pages, not on the TMA producer (its boxes read the table themselves), not by

@@ -22,7 +22,7 @@
 #                     backward beside PyTorch
 #     loader:         the backward tests, the backward with its loading warpgroup (jit.sdpa_ws 1)
 #                     beside the default, then what paged runs
-#     next:           the eighth session's unmeasured work: the paged tests and the decode tests with
+#     next:           the eighth session's unmeasured work: the paged and L2-prefetch tests, the decode tests with
 #                     jit.sdpa_page_tile 2, the decode table with it (and one block an SM), then own
 #     own:            the loading warpgroup's test, the backward with jit.sdpa_ws 1 and 2 (each
 #                     warpgroup's own dQ share)
@@ -100,6 +100,8 @@ fi
 if [ "$mode" = next ]; then # what the eighth session prepared and could not run (bench/NOTES.md)
   timeout 120 .gpu/run test_gpu --verbose --filter "gpu_sdpa/paged*" > "$out/test_paged.txt" 2>&1
   echo "test_gpu gpu_sdpa/paged* rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_paged.txt" | tail -5
+  timeout 120 .gpu/run test_gpu --verbose --filter "gpu_sdpa/l2*" > "$out/test_l2.txt" 2>&1
+  echo "test_gpu gpu_sdpa/l2* rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_l2.txt" | tail -5
   HIPDNN_TEST_KNOBS=jit.sdpa_page_tile=2 timeout 200 .gpu/run test_gpu --verbose --filter "gpu_sdpa/decode*" \
     > "$out/test_decode_tile.txt" 2>&1
   echo "test_gpu gpu_sdpa/decode* with jit.sdpa_page_tile=2 rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_decode_tile.txt" | tail -5

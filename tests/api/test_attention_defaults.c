@@ -7,8 +7,9 @@
  * plan's workspace; paged K/V get the same with the page-table loads a tile ahead and two blocks
  * an SM, at 64 packed rows (Sq 16) the TMA producer; prefill at head dim 128 gets the
  * TMA producer warpgroup with 3 stages, the two computing warpgroups taking turns in
- * FlashAttention-3's order, on the persistent grid, and needs no workspace. What was emitted is
- * read back from HIPDNN_JIT_DUMP_DIR. Skips without NVRTC.
+ * FlashAttention-3's order, on the persistent grid, and needs no workspace; the backward at head
+ * dim 128 gets wgmma with dQ accumulated inside the dK/dV pass. What was emitted is read back from
+ * HIPDNN_JIT_DUMP_DIR. Skips without NVRTC.
  */
 #include <criterion/criterion.h>
 #include <dirent.h>
@@ -136,8 +137,9 @@ static hipdnnBackendDescriptor_t first_plan(hipdnnBackendDescriptor_t g, int64_t
     return plan;
 }
 
-/* The one attention source the plan dumped (the dump directory is emptied first by the caller). */
-static char *dumped_source(void)
+/* The one attention source the plan dumped, found by its entry (the dump directory is emptied first
+ * by the caller). */
+static char *dumped_source_of(const char *entry)
 {
     DIR *d = opendir(dump);
     cr_assert_not_null(d);
@@ -148,7 +150,7 @@ static char *dumped_source(void)
         size_t len = 0;
         snprintf(path, sizeof path, "%s/%s", dump, e->d_name);
         char *text = e->d_name[0] == '.' ? NULL : tu_read_file(path, &len);
-        if (text != NULL && strstr(text, "hd_sdpa_fwd_kernel") != NULL && n++ == 0)
+        if (text != NULL && strstr(text, entry) != NULL && n++ == 0)
             found = text;
         else
             free(text);
@@ -157,6 +159,8 @@ static char *dumped_source(void)
     cr_assert_eq(n, 1, "one attention kernel dumped, %d found", n);
     return found;
 }
+
+static char *dumped_source(void) { return dumped_source_of("hd_sdpa_fwd_kernel"); }
 
 static void clear_dump(void)
 {
@@ -225,4 +229,32 @@ Test(attention_defaults, prefill_gets_the_fa3_schedule)
                           "#define HD_PERSIST 1\n"};
     expect_defines(src, want, 6, "prefill");
     free(src);
+}
+
+/* The backward of examples/graphs/sdpa_gqa_bwd.json (GQA 32:8, causal, head dim 128, 2 x 2048
+ * rows): wgmma (sm_90a), dQ accumulated inside the dK/dV pass (each warpgroup's piece added by the
+ * copy engine, then the convert launch) rather than a pass of its own, no loading warpgroup; the
+ * workspace holds lse2 and Dn per query row and the fp32 dQ accumulator. */
+Test(attention_defaults, backward_accumulates_dq_in_the_kv_pass)
+{
+    char path[512];
+    snprintf(path, sizeof path, "%s/examples/graphs/sdpa_gqa_bwd.json", HIPDNN_SOURCE_DIR);
+    size_t len = 0;
+    char *text = tu_read_file(path, &len);
+    cr_assert_not_null(text, "%s", path);
+    hipdnnBackendDescriptor_t g = tu_json_graph(handle, text, len, "sdpa_gqa_bwd.json");
+    free(text);
+    clear_dump();
+    int64_t ws = -1;
+    hipdnnBackendDescriptor_t plan = first_plan(g, &ws);
+    tu_destroy(&plan);
+    tu_destroy(&g);
+    char *src = dumped_source_of("hd_sdpa_bwd_kv");
+    const char *want[] = {"#define HD_ATOMIC 1\n", "#define HD_SM90 1\n", "#define HD_LOADER 0\n",
+                          "#define HD_DQ_OWN 0\n", "#define HD_BM 64\n", "#define HD_BN 128\n"};
+    expect_defines(src, want, 6, "backward");
+    free(src);
+    /* lse2 and Dn: 2 x 32 x 2048 floats each; the accumulator 2 x 32 x 2048 x 128 floats */
+    const int64_t rows = 2 * 32 * 2048;
+    cr_expect_eq(ws, (2 * rows + rows * 128) * 4, "workspace %lld", (long long)ws);
 }

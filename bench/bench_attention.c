@@ -295,9 +295,10 @@ static void *device_ints(const int *v, size_t n)
     return dev;
 }
 
-/* Page tables (each batch's pages a random permutation of the containers' blocks; in order with
- * BENCH_PAGES=ordered) and the sequence lengths of a paged set (only the lengths: `lens_only`). */
-static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs, bool lens_only)
+/* The sequence lengths of a set at bufs[lens], bufs[lens + 1], and with `tables` its page tables
+ * (each batch's pages a random permutation of the containers' blocks; in order with
+ * BENCH_PAGES=ordered). */
+static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs, bool tables, int lens)
 {
     int64_t P = Skv / D_BS, n = B * P;
     int *perm = malloc((size_t)n * sizeof *perm), seq[2][64];
@@ -311,12 +312,12 @@ static void paged_meta(int64_t B, int64_t Sq, int64_t Skv, void **bufs, bool len
     }
     for (int64_t b = 0; b < B && b < 64; b++)
         seq[0][b] = (int)Sq, seq[1][b] = (int)Skv;
-    if (!lens_only) {
+    if (tables) {
         bufs[D_PAGE_K - 1] = device_ints(perm, (size_t)n);
         bufs[D_PAGE_V - 1] = device_ints(perm, (size_t)n);
     }
-    bufs[D_SEQ_Q - 1] = device_ints(seq[0], (size_t)B);
-    bufs[D_SEQ_KV - 1] = device_ints(seq[1], (size_t)B);
+    bufs[lens] = device_ints(seq[0], (size_t)B);
+    bufs[lens + 1] = device_ints(seq[1], (size_t)B);
     free(perm);
 }
 
@@ -335,16 +336,14 @@ static void run_decode(int64_t B, int64_t Sq, int64_t Skv)
         int n = paged ? D_N : 4;
         for (int i = 0; i < D_N; i++)
             uids[i] = i + 1;
+        const bool lens = paged || dense_lens(); /* dense: the lengths right after Q, K, V, O */
+        if (!paged && lens)
+            uids[4] = D_SEQ_Q, uids[5] = D_SEQ_KV, n = 6;
         for (int s = 0; s < SETS; s++) {
             bufs[s][D_Q - 1] = bench_random_bf16(nq), bufs[s][D_O - 1] = bench_random_bf16(nq);
             bufs[s][D_K - 1] = bench_random_bf16(nkv), bufs[s][D_V - 1] = bench_random_bf16(nkv);
-            if (paged || dense_lens())
-                paged_meta(B, Sq, Skv, bufs[s], !paged);
-            if (!paged && dense_lens()) { /* no page tables: the lengths take their slots */
-                bufs[s][D_PAGE_K - 1] = bufs[s][D_SEQ_Q - 1], bufs[s][D_PAGE_V - 1] = bufs[s][D_SEQ_KV - 1];
-                bufs[s][D_SEQ_Q - 1] = bufs[s][D_SEQ_KV - 1] = NULL;
-                uids[D_PAGE_K - 1] = D_SEQ_Q, uids[D_PAGE_V - 1] = D_SEQ_KV, n = 6;
-            }
+            if (lens)
+                paged_meta(B, Sq, Skv, bufs[s], paged, paged ? D_SEQ_Q - 1 : 4);
         }
         hipdnnBackendDescriptor_t g = decode_graph(B, Sq, Skv, paged);
         int n_cfg = default_only ? 1 : n_users > 0 ? 1 + n_users : 6;

@@ -9,8 +9,8 @@
  * and 64). jit.sdpa_ws 1 gives the wgmma kv block a third warpgroup that only loads its Q / dO
  * tiles (cp.async, full / empty mbarriers, setmaxnreg 40 / 232), so the computing warps meet at
  * no block-wide barrier a tile; jit.sdpa_ws 2 also has each computing warpgroup add its own keys'
- * share of the dQ tile (no dSᵀ exchange: the warpgroups may drift apart). jit.sdpa_wgmma 0 keeps mma.sync on sm_90; jit.sdpa_warps 4
- * gives wgmma one warpgroup a block (64 keys, 64 query rows; two blocks fit an SM). The kv block's
+ * share of the dQ tile (no dSᵀ exchange: the warpgroups may drift apart). jit.sdpa_wgmma 0
+ * keeps mma.sync on sm_90; jit.sdpa_warps 4 gives wgmma one warpgroup a block (64 keys, 64 query rows; two blocks fit an SM). The kv block's
  * query tiles and the dq block's key tiles are 64 rows; 128 with wgmma at head dim 64 unless
  * jit.sdpa_block_m is 64 (at 128 the four fp32 tiles of a thread would not fit in registers).
  *
@@ -140,11 +140,14 @@ static int64_t pad64(int64_t d) { return (d + 63) / 64 * 64; }
 /* Tiles start on 1 KB (wgmma's swizzle period) or 128 bytes; HD_*_SMEM in the template. */
 static int64_t align_of(const sb_bwd *s) { return s->sm90 ? 1024 : 128; }
 
+/* dQ accumulated in the kv pass by wgmma and the copy engine (the template's HD_DQ_BULK). */
+static bool dq_bulk(const sb_bwd *s) { return s->atomic && s->sm90; }
+
 static int64_t kv_smem(const sb_bwd *s)
 {
     int64_t a = align_of(s), bn = 16 * s->warps;
     int64_t stage = (s->bm * (pad64(s->D) + pad64(s->Dv)) * 2 + s->bm * 8 + a - 1) / a * a;
-    int64_t ds = s->atomic ? bn * s->bm * 2 : 0, dq_staging = s->atomic && s->sm90 ? 2 * s->bm * s->D * 4 : 0;
+    int64_t ds = s->atomic ? bn * s->bm * 2 : 0, dq_staging = dq_bulk(s) ? 2 * s->bm * s->D * 4 : 0;
     return a + bn * (pad64(s->D) + pad64(s->Dv)) * 2 + s->stages * stage + ds + dq_staging +
            (s->loader ? s->stages * 16 : 0);
 }
@@ -296,18 +299,20 @@ static int64_t dbias_acc(const sb_bwd *s)
     return d[0] * d[1] * d[2] * d[3];
 }
 
-/* Rows of a head's dQ accumulator: the wgmma dQ stores whole query tiles (64 or 128 rows); the
- * scratch takes 128 whatever the target, so the workspace query stays target-free. */
-static int64_t dq_rows(const sb_bwd *s, bool tiles)
+/* Rows of a head's dQ accumulator (the template's HD_DQ_ROWS): whole query tiles of 64 or 128 rows
+ * with the wgmma dQ. */
+static int64_t dq_rows(const sb_bwd *s)
 {
-    int64_t tile = tiles ? (s->sm90 && s->atomic ? s->bm : 1) : 128;
+    int64_t tile = dq_bulk(s) ? s->bm : 1;
     return (s->Sq + tile - 1) / tile * tile;
 }
 
+/* The scratch takes the accumulator's rows rounded up to 128 whatever the target (at least
+ * dq_rows), so the workspace query stays target-free. */
 static int64_t scratch_of(const sb_bwd *s)
 {
-    return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * dq_rows(s, false) * s->D + dbias_acc(s)) *
-           (int64_t)sizeof(float);
+    int64_t acc_rows = (s->Sq + 127) / 128 * 128;
+    return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * acc_rows * s->D + dbias_acc(s)) * (int64_t)sizeof(float);
 }
 
 static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b); }
@@ -315,16 +320,16 @@ static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b);
 static void set_launches(const sb_bwd *s, cg_kernel *out)
 {
     out->entry = "hd_sdpa_bwd_pre"; /* a warp a row: Stats' rows and the dQ accumulator's */
-    out->grid[0] = cdiv(s->SqP > dq_rows(s, true) ? s->SqP : dq_rows(s, true), 8);
+    out->grid[0] = cdiv(s->SqP > dq_rows(s) ? s->SqP : dq_rows(s), 8);
     out->grid[1] = (unsigned)s->Hq, out->grid[2] = (unsigned)s->B;
     out->block[0] = 256, out->block[1] = out->block[2] = 1;
     out->smem = 0;
     const unsigned rows = 16 * (unsigned)s->warps; /* keys a kv block, query rows a dq block */
     out->then[0] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, rows), (unsigned)s->Hk, (unsigned)s->B},
                                .block = {rows * 2 + (s->loader ? 128 : 0), 1, 1}, .smem = (unsigned)kv_smem(s)};
-    if (s->atomic && s->sm90) /* a thread a float4 of the accumulator */
+    if (dq_bulk(s)) /* a thread a float4 of the accumulator */
         out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert",
-                                   .grid = {cdiv(dq_rows(s, true) * s->D / 4, 256), (unsigned)s->Hq, (unsigned)s->B},
+                                   .grid = {cdiv(dq_rows(s) * s->D / 4, 256), (unsigned)s->Hq, (unsigned)s->B},
                                    .block = {256, 1, 1}};
     else if (s->atomic) /* a warp a row */
         out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert", .grid = {cdiv(s->Sq, 8), (unsigned)s->Hq, (unsigned)s->B},

@@ -171,7 +171,7 @@ static_assert(!HD_DQ_BULK || (HD_BM * HD_D == 8192 && HD_WARPS == 8),
               "the wgmma dQ: two warpgroups, a 64 x 128 or 128 x 64 dQ tile");
 static_assert(!HD_DQ_OWN || HD_DQ_BULK, "each warpgroup's own dQ share is the wgmma dQ's variant");
 /* rows of a head's dQ accumulator: whole query tiles with HD_DQ_BULK (stored in the products'
- * fragment order, hd_dq_piece_at) */
+ * fragment order, hd_dq_piece_add; read back by hd_sdpa_bwd_dq_convert) */
 #define HD_DQ_ROWS (HD_DQ_BULK ? (HD_SQ + HD_BM - 1) / HD_BM * HD_BM : HD_SQ)
 #define HD_D16 ((HD_D + 15) / 16 * 16)    /* head dims padded to the mma's k / n steps */
 #define HD_DV16 ((HD_DV + 15) / 16 * 16)
@@ -640,14 +640,46 @@ HD_DEVICE float *hd_dq_tile(int b, int h, int m0, void *hd_ws)
     return (float *)hd_ws + 2 * (hd_i64)HD_B * HD_HQ * HD_SQP + (((hd_i64)b * HD_HQ + h) * HD_DQ_ROWS + m0) * HD_D;
 }
 
+/* A warpgroup's 64 x 64 dQ piece: dq = A·B over KS k16 steps, A a tile's rows of dSᵀ read M-major
+ * from ta, B K's rows read N-major from tb (both [key][128 bytes] blocks of HD_BN rows). */
+template <int KS> HD_DEVICE void hd_dq_piece(float (*dq)[4], hd_u32 ta, hd_u32 tb)
+{
+    hd_wgmma_fence();
+#pragma unroll
+    for (int kk = 0; kk < KS; kk++) /* 16 keys: 16 rows of 128 bytes of both tiles */
+        hd_wgmma_ss_t<64>(&dq[0][0], hd_desc(ta + kk * 2048, HD_BN * 128, 1024),
+                          hd_desc(tb + kk * 2048, HD_BN * 128, 1024), kk > 0);
+    hd_wgmma_commit();
+    hd_wgmma_wait0();
+    hd_acc_fence<32>(&dq[0][0]);
+}
+
+/* Warpgroup g stages its piece at `piece` in fragment order (float4 n of thread t at n·128 + t: a
+ * warp's stores are 512 contiguous bytes) and its thread 0 has the copy engine add the 16 KB to
+ * piece p of the tile's accumulator, in a bulk group of its own. */
+HD_DEVICE void hd_dq_piece_add(const float (*dq)[4], hd_u32 piece, float *tile_acc, int p, int g, int t)
+{
+#pragma unroll
+    for (int n = 0; n < 8; n++)
+        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(piece + (n * 128 + t) * 16), "f"(dq[n][0]),
+                     "f"(dq[n][1]), "f"(dq[n][2]), "f"(dq[n][3]) : "memory");
+    hd_async_fence();
+    asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the warpgroup's piece is staged */
+    if (t == 0) {
+        hd_bulk_add_f32(tile_acc + 4096 * p, piece, 16384);
+        hd_bulk_commit();
+    }
+}
+
 /* The tile's dQ += dS·K for the block's keys, added to the fp32 accumulator (tile_acc: the tile's
- * HD_BM x HD_D floats) by the copy engine. da: the warp's dSᵀ fragments packed as A operands (keys
- * of the warp x the tile's HD_BM queries). The block's dSᵀ goes to shared memory (sds: [key][query],
- * read M-major), warpgroup g multiplies its 64 x 64 piece (column half g of 64 rows, or row half g
- * of 128) with K read N-major, stages it in fragment order (float4 n of thread t at n·128 + t: a
- * warp's stores are 512 contiguous bytes) in buffer `it` % 2, and one thread of the warpgroup adds
- * the 16 KB to tile_acc + 4096·g. The staging of tile it − 2 is free once that thread's bulk groups
- * but the last have read their sources (hd_bulk_wait_read<1>, before the block-wide barrier). */
+ * HD_BM x HD_D floats, two 64 x 64 pieces: column halves of 64 rows, or row halves of 128) by the
+ * copy engine. da: the warp's dSᵀ fragments packed as A operands (keys of the warp x the tile's
+ * HD_BM queries), stored to sds ([key][query], read M-major). Warpgroup g multiplies piece g over
+ * all the block's keys, staged in buffer `it` % 2: the staging of tile it − 2 is free once its
+ * thread's bulk groups but the last have read their sources (hd_bulk_wait_read<1>, before the
+ * block-wide barrier). HD_DQ_OWN: each warpgroup multiplies both pieces over its own 64 keys (no
+ * exchange, twice the adds), piece n staged in buffer 2g + n, free once the thread's groups but
+ * the last have read (the same piece of the previous tile). */
 HD_DEVICE void hd_dq_bulk(const hd_u32 (*da)[4], hd_u32 sds, hd_u32 sk, hd_u32 sdq, float *tile_acc, int it,
                           int warp, int lane)
 {
@@ -661,65 +693,25 @@ HD_DEVICE void hd_dq_bulk(const hd_u32 (*da)[4], hd_u32 sds, hd_u32 sk, hd_u32 s
                          "r"(da[kk][q]) : "memory");
         }
     hd_async_fence();
+    float dq[8][4];
 #if HD_DQ_OWN
-    /* each warpgroup its own 64 keys' share of the whole tile: no exchange between the warpgroups,
-     * twice the adds; piece n (the halves above) staged in buffer 2g + n, free once the thread's
-     * groups but the last have read (the same piece of the previous tile) */
     (void)it;
     asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the warpgroup's dSᵀ */
 #pragma unroll
     for (int n = 0; n < 2; n++) {
-        const hd_u32 ta = sds + g * 8192 + (HD_BM == 128 ? n : 0) * HD_BN * 128;
-        const hd_u32 tb = sk + g * 8192 + (HD_BM == 64 ? n : 0) * HD_BN * 128;
-        float dq[8][4];
-        hd_wgmma_fence();
-#pragma unroll
-        for (int kk = 0; kk < 4; kk++) /* the warpgroup's 64 keys */
-            hd_wgmma_ss_t<64>(&dq[0][0], hd_desc(ta + kk * 2048, HD_BN * 128, 1024),
-                              hd_desc(tb + kk * 2048, HD_BN * 128, 1024), kk > 0);
-        hd_wgmma_commit();
-        hd_wgmma_wait0();
-        hd_acc_fence<32>(&dq[0][0]);
-        const hd_u32 piece = sdq + (hd_u32)(2 * g + n) * 16384;
+        hd_dq_piece<4>(dq, sds + g * 8192 + (HD_BM == 128 ? n : 0) * HD_BN * 128,
+                       sk + g * 8192 + (HD_BM == 64 ? n : 0) * HD_BN * 128);
         if (t == 0)
             hd_bulk_wait_read<1>();
         asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the buffer is free */
-#pragma unroll
-        for (int f = 0; f < 8; f++)
-            asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(piece + (f * 128 + t) * 16),
-                         "f"(dq[f][0]), "f"(dq[f][1]), "f"(dq[f][2]), "f"(dq[f][3]) : "memory");
-        hd_async_fence();
-        asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* staged */
-        if (t == 0) {
-            hd_bulk_add_f32(tile_acc + 4096 * n, piece, 16384);
-            hd_bulk_commit();
-        }
+        hd_dq_piece_add(dq, sdq + (hd_u32)(2 * g + n) * 16384, tile_acc, n, g, t);
     }
 #else
     if (t == 0)
         hd_bulk_wait_read<1>();
     asm volatile("bar.sync 1, %0;" ::"n"(HD_THREADS) : "memory"); /* the block's dSᵀ; staging free */
-    const hd_u32 ta = sds + (HD_BM == 128 ? g : 0) * HD_BN * 128, tb = sk + (HD_BM == 64 ? g : 0) * HD_BN * 128;
-    float dq[8][4];
-    hd_wgmma_fence();
-#pragma unroll
-    for (int kk = 0; kk < HD_BN / 16; kk++) /* 16 keys: 16 rows of 128 bytes of both tiles */
-        hd_wgmma_ss_t<64>(&dq[0][0], hd_desc(ta + kk * 2048, HD_BN * 128, 1024),
-                          hd_desc(tb + kk * 2048, HD_BN * 128, 1024), kk > 0);
-    hd_wgmma_commit();
-    hd_wgmma_wait0();
-    hd_acc_fence<32>(&dq[0][0]);
-    const hd_u32 piece = sdq + (hd_u32)(it & 1) * (HD_BM * HD_D * 4) + g * 16384;
-#pragma unroll
-    for (int n = 0; n < 8; n++)
-        asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(piece + (n * 128 + t) * 16), "f"(dq[n][0]),
-                     "f"(dq[n][1]), "f"(dq[n][2]), "f"(dq[n][3]) : "memory");
-    hd_async_fence();
-    asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the warpgroup's piece is staged */
-    if (t == 0) {
-        hd_bulk_add_f32(tile_acc + 4096 * g, piece, 16384);
-        hd_bulk_commit();
-    }
+    hd_dq_piece<HD_BN / 16>(dq, sds + (HD_BM == 128 ? g : 0) * HD_BN * 128, sk + (HD_BM == 64 ? g : 0) * HD_BN * 128);
+    hd_dq_piece_add(dq, sdq + (hd_u32)(it & 1) * (HD_BM * HD_D * 4) + g * 16384, tile_acc, g, g, t);
 #endif
 }
 #endif

@@ -24,6 +24,9 @@
 #                     beside the default, then what paged runs
 #     next:           the eighth session's unmeasured work: the paged and L2-prefetch tests, the decode tests with
 #                     jit.sdpa_page_tile 2, the decode table with it (and one block an SM), then own
+#     ahead:          the paged and decode tests (one page entry a tile now the default), then paged
+#                     decode with the entries 2 and 4 tiles ahead (jit.sdpa_kv_ahead), at the
+#                     default's two blocks an SM and at one (the split count of one wave)
 #     own:            the loading warpgroup's test, the backward with jit.sdpa_ws 1 and 2 (each
 #                     warpgroup's own dQ share)
 #     paged:          paged decode beside dense: split counts, dense with the paged
@@ -110,6 +113,20 @@ if [ "$mode" = next ]; then # what the eighth session prepared and could not run
       --knobs jit.sdpa_page_tile=2,jit.sdpa_splits=1 $shape 2>&1 | grep -v '^#'
   done | tee "$out/decode_tile.txt"
   mode=own
+fi
+if [ "$mode" = ahead ]; then # the ninth session: page-table entries more than a tile ahead
+  for f in "gpu_sdpa/paged*" "gpu_sdpa/decode*"; do
+    timeout 200 .gpu/run test_gpu --verbose --filter "$f" > "$out/test_$(echo $f | tr -dc a-z_).txt" 2>&1
+    echo "test_gpu $f rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_$(echo $f | tr -dc a-z_).txt" | tail -5
+  done
+  for shape in "1 1 131072 16" "4 1 32768 4" "16 1 8192 1" "64 1 4096 1" "16 4 8192 1"; do
+    set -- $shape # B Sq Skv, the split count of one block an SM
+    timeout 90 .gpu/run bench_attention --decode --knobs jit.sdpa_page_tile=1 \
+      --knobs jit.sdpa_kv_ahead=2 --knobs jit.sdpa_kv_ahead=4 --knobs jit.sdpa_splits=$4 \
+      --knobs jit.sdpa_kv_ahead=2,jit.sdpa_splits=$4 --knobs jit.sdpa_kv_ahead=4,jit.sdpa_splits=$4 $1 $2 $3 2>&1 | grep -v '^#'
+  done | tee "$out/decode_ahead.txt"
+  (cd .gpu/py && python3 compare_attention.py --decode "$out/decode_ahead.txt")
+  exit 0
 fi
 if [ "$mode" = own ]; then # the loading warpgroup with each warpgroup's own dQ share (jit.sdpa_ws 2)
   timeout 60 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1

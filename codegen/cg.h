@@ -83,7 +83,9 @@ typedef struct cg_target {
     int sdpa_mod_fold;    /* attention forward with a score modifier: 2 = its constant factors folded, 1 = never,
                            * 0 = by shape (folded) */
     int sdpa_page_tile;   /* attention forward, paged K/V copied by threads where pages hold whole tiles: 2 =
-                           * one page-table entry a tile, 1 = one for every row copied, 0 = by shape (every row) */
+                           * one page-table entry a tile, 1 = one for every row copied, 0 = by shape (a tile) */
+    int sdpa_kv_ahead;    /* attention forward, paged K/V on the decode blocks with one entry a tile: the tiles
+                           * (1 .. 4) the page-table entries load before the copies, 0 = by shape (1) */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

@@ -73,7 +73,7 @@ typedef struct sd {
     bool trace;                               /* HD_TRACE: the phase trace (jit.sdpa_trace) */
     bool dyn;                                 /* HD_DYN: the persistent grid's work tiles from a counter */
     int ksplit;                               /* HD_KSPLIT: warps sharing the rows, splitting each tile's keys */
-    bool kv_ahead;                            /* HD_KV_AHEAD: page-table entries a tile before the copies */
+    int kv_ahead;                             /* HD_KV_AHEAD: tiles the page-table entries load before the copies */
     bool page_tile;                           /* HD_TILE_PAGE: one page-table entry a tile and operand */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
@@ -863,8 +863,10 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
     s.mod_fold = t->sdpa_mod_fold != 1; /* by shape: folded (softcap 0.79x -> 0.83x: bench/NOTES.md) */
     /* threads' copies of pages that hold whole tiles (tiles start at multiples of HD_BN): one entry
-     * a tile; by shape off until measured (bench/NOTES.md decode #13) */
-    s.page_tile = t->sdpa_page_tile == 2 && s.bs_k > 0 && s.ws != 2 && s.bs_k % s.bn == 0 && s.bs_v % s.bn == 0;
+     * a tile; by shape wherever it fits (paged decode +0-2%, bench/NOTES.md decode #14) */
+    s.page_tile = t->sdpa_page_tile != 1 && s.bs_k > 0 && s.ws != 2 && s.bs_k % s.bn == 0 && s.bs_v % s.bn == 0;
+    if (s.kv_ahead && s.page_tile && t->sdpa_kv_ahead > 0) /* deeper with one entry a tile */
+        s.kv_ahead = t->sdpa_kv_ahead;
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     bool q_map = s.persist || s.l2_ahead > 0;

@@ -104,8 +104,9 @@
  *                                       printed by the blocks on multiprocessors 0 and 1 (hd_tr_print)
  *           HD_KSPLIT                   1, or HD_WARPS (4; mma.sync, no loaders, HD_BM 16): the warps share the
  *                                       rows and split each tile's keys, HD_BN / HD_KSPLIT (16 or more) each
- *           HD_KV_AHEAD                 0, or 1 (the sequential cp.async loop only; for paged K/V):
- *                                       a tile's page-table entries loaded a tile before its copies
+ *           HD_KV_AHEAD                 0, or 1 .. 4 (the sequential cp.async loop only; for paged K/V;
+ *                                       more than 1 with HD_TILE_PAGE): a tile's page-table entries
+ *                                       loaded that many tiles before its copies
  *           HD_TILE_PAGE                0, or 1 (paged K/V copied by threads, pages a multiple of HD_BN
  *                                       rows): one page-table entry a tile and operand, the tile's
  *                                       first row's, for every row it copies
@@ -682,9 +683,9 @@ template <int NT, int UNROLL = 64> HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 s
     hd_load_rows<NT, UNROLL, true, HD_DV, HD_DVP>(sv, k, t, tid, HD_ARGS);
 }
 
-/* HD_KV_AHEAD (paged K/V on the sequential loop): a tile's page-table entries loaded one tile
- * before its copies, which compute the offsets from them: the table loads are in flight under a
- * tile's products instead of holding up the copies (bench/NOTES.md decode #10). */
+/* HD_KV_AHEAD (paged K/V on the sequential loop): a tile's page-table entries loaded HD_KV_AHEAD
+ * tiles before its copies, which compute the offsets from them: the table loads are in flight under
+ * the tiles' products instead of holding up the copies (bench/NOTES.md decode #10, #14). */
 #define HD_NK_CHUNKS HD_ROW_CHUNKS(HD_THREADS, HD_D)
 #define HD_NV_CHUNKS HD_ROW_CHUNKS(HD_THREADS, HD_DV)
 typedef struct hd_kv_pages {
@@ -1014,9 +1015,11 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     }
     hd_u32 qf[HD_Q_REGS ? HD_KS : 1][4]; /* HD_Q_REGS: the warp's Q fragments, from the first tile on */
 #if HD_KV_AHEAD
-    hd_kv_pages ahead; /* the page entries of the next tile to copy */
-    if (k.t_lo + HD_STAGES - 1 < k.t_hi)
-        hd_kv_pages_of(ahead, k, k.t_lo + HD_STAGES - 1, tid, HD_ARGS);
+    hd_kv_pages ahead[HD_KV_AHEAD]; /* the page entries of the next tiles to copy, nearest first */
+#pragma unroll
+    for (int a = 0; a < HD_KV_AHEAD; a++)
+        if (k.t_lo + HD_STAGES - 1 + a < k.t_hi)
+            hd_kv_pages_of(ahead[a], k, k.t_lo + HD_STAGES - 1 + a, tid, HD_ARGS);
 #endif
     for (int t = k.t_lo; t < k.t_hi; t++) {
         hd_cp_wait<HD_STAGES - 2>();
@@ -1034,9 +1037,12 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
         if (next < k.t_hi) {
             hd_u32 st = s_kv + ((next - k.t_lo) % HD_STAGES) * stage_bytes;
 #if HD_KV_AHEAD
-            hd_kv_copies(st, st + HD_K_BYTES, ahead, k, next, tid, HD_ARGS);
-            if (next + 1 < k.t_hi)
-                hd_kv_pages_of(ahead, k, next + 1, tid, HD_ARGS);
+            hd_kv_copies(st, st + HD_K_BYTES, ahead[0], k, next, tid, HD_ARGS);
+#pragma unroll
+            for (int a = 0; a + 1 < HD_KV_AHEAD; a++) /* constant indices: the ring stays in registers */
+                ahead[a] = ahead[a + 1];
+            if (next + HD_KV_AHEAD < k.t_hi)
+                hd_kv_pages_of(ahead[HD_KV_AHEAD - 1], k, next + HD_KV_AHEAD, tid, HD_ARGS);
 #else
             hd_load_kv<HD_THREADS>(st, st + HD_K_BYTES, k, next, tid, HD_ARGS);
 #endif
@@ -1671,6 +1677,9 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #endif
 #if HD_KV_AHEAD && (HD_WS || HD_OVERLAP)
 #error "page-table entries a tile ahead (HD_KV_AHEAD) are the sequential cp.async loop's"
+#endif
+#if HD_KV_AHEAD > 4 || (HD_KV_AHEAD > 1 && !HD_TILE_PAGE)
+#error "page-table entries more than a tile ahead take one entry a tile (HD_TILE_PAGE), at most 4 tiles"
 #endif
 #if HD_DYN && (!HD_PERSIST || HD_SPLIT > 1)
 #error "the dynamic scheduler (HD_DYN) is the persistent grid's, without split keys"

@@ -354,14 +354,15 @@ Test(gpu_sdpa, paged_kv)
 }
 
 /* jit.sdpa_page_tile 2: threads' copies of 64- and 128-token pages with one page-table entry a
- * tile; decode (the warps' key split, padding with whole batches of no key) and prefill (64-row
- * tiles, a causal mask), Sq off every tile. */
+ * tile, the entries 1 to 4 tiles ahead of the copies (jit.sdpa_kv_ahead); decode (the warps' key
+ * split, padding with whole batches of no key) and prefill (64-row tiles, a causal mask), Sq off
+ * every tile. */
 Test(gpu_sdpa, paged_one_entry_a_tile)
 {
-    static const char *const ids[] = {"jit.sdpa_page_tile"};
-    static const int64_t two[] = {2};
-    gpu_set_knobs(1, ids, two);
+    static const char *const ids[] = {"jit.sdpa_page_tile", "jit.sdpa_kv_ahead"};
     for (int r = 0; r < 4; r++) {
+        const int64_t knobs[] = {2, 1 + (r + 1) % 4};
+        gpu_set_knobs(2, ids, knobs);
         sdpa_case c = random_case();
         c.paged = true, c.bshd = false, c.pad = 0, c.bs = r % 2 ? 128 : 64, c.stats = true;
         c.Hq = 32, c.Hk = 8, c.D = c.Dv = r == 3 ? 64 : 128;

@@ -44,6 +44,7 @@ typedef struct variant {
     bool mod_fold; /* constants folded: jit.sdpa_mod_fold 0 (the default), else 1 */
     int bs;        /* paged block size (0: 16) */
     bool page_tile; /* jit.sdpa_page_tile 2 */
+    int kv_ahead;   /* jit.sdpa_kv_ahead */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -158,7 +159,7 @@ static int emit_and_compile(const variant *v, const char *what)
                        .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
                        .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace, .sdpa_ksplit = v->ksplit,
                        .sdpa_mod_fold = v->mod_fold ? 0 : 1, /* folded by default */
-                       .sdpa_page_tile = v->page_tile ? 2 : 0};
+                       .sdpa_page_tile = v->page_tile ? 2 : 0, .sdpa_kv_ahead = v->kv_ahead};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -686,14 +687,16 @@ Test(codegen_sdpa, l2_prefetch_by_knob)
     }
 }
 
-/* jit.sdpa_page_tile 2: threads' copies of paged K/V take one page-table entry a tile where pages
- * hold whole tiles (64-token pages, 64-key tiles: the decode blocks whose warps split the keys);
- * not with 16-token pages, not on the TMA producer (its boxes read the table themselves), not by
- * default. The 64-token case compiles for sm_90 and sm_80. */
+/* jit.sdpa_page_tile: threads' copies of paged K/V take one page-table entry a tile where pages
+ * hold whole tiles (64-token pages, 64-key tiles: the decode blocks whose warps split the keys),
+ * by shape and with knob 2; not with 16-token pages, not with knob 1, not on the TMA producer (its
+ * boxes read the table themselves). jit.sdpa_kv_ahead deepens the entries' lead with one entry a
+ * tile only (a tile by default). The 64-token case compiles for sm_90 and sm_80, 4 tiles ahead. */
 Test(codegen_sdpa, paged_copies_one_entry_a_tile)
 {
-    struct { int64_t bs; int knob, ws; bool want; } cases[] = {
-        {64, 2, 0, true}, {16, 2, 0, false}, {64, 0, 0, false}, {64, 1, 0, false}, {64, 2, 2, false}, {128, 2, 0, true}};
+    struct { int64_t bs; int knob, ws, ahead; bool want; int want_ahead; } cases[] = {
+        {64, 2, 0, 0, true, 1},  {16, 2, 0, 3, false, 1}, {64, 0, 0, 0, true, 1}, {64, 1, 0, 3, false, 1},
+        {64, 2, 2, 0, false, 0}, {128, 2, 0, 0, true, 1}, {64, 0, 0, 3, true, 3}, {128, 0, 0, 4, true, 4}};
     for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
         variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 2, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = 4096, .D = 128,
                      .Dv = 128, .mask = MASK_PADDING, .paged = true, .bs = (int)cases[c].bs};
@@ -701,11 +704,15 @@ Test(codegen_sdpa, paged_copies_one_entry_a_tile)
         ir_partition p;
         build_fused(&g, &p, &v);
         cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_page_tile = cases[c].knob,
-                       .sdpa_ws = cases[c].ws};
+                       .sdpa_ws = cases[c].ws, .sdpa_kv_ahead = cases[c].ahead};
         cg_kernel k;
         cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS);
         cr_expect_eq(strstr(k.source, "#define HD_TILE_PAGE 1\n") != NULL, cases[c].want,
                      "case %zu: pages of %lld, knob %d, ws %d", c, (long long)cases[c].bs, cases[c].knob, cases[c].ws);
+        /* the emitted define comes before the template's default (#ifndef ... 0) */
+        const char *ahead = strstr(k.source, "#define HD_KV_AHEAD ");
+        cr_assert(ahead != NULL, "case %zu", c);
+        cr_expect_eq(atoi(ahead + strlen("#define HD_KV_AHEAD ")), cases[c].want_ahead, "case %zu: tiles ahead", c);
         cg_kernel_free(&k);
         ir_partition_free(&p);
         ir_graph_free(&g);
@@ -713,7 +720,7 @@ Test(codegen_sdpa, paged_copies_one_entry_a_tile)
     if (!have_compiler())
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant v = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 32, .Hk = 8, .Sq = 2, .Skv = 4000, .D = 128, .Dv = 128,
-                 .stats = true, .mask = MASK_PADDING, .paged = true, .bs = 64, .page_tile = true};
+                 .stats = true, .mask = MASK_PADDING, .paged = true, .bs = 64, .page_tile = true, .kv_ahead = 4};
     cr_expect_eq(emit_and_compile(&v, "paged_one_entry_a_tile"), 2);
 }
 

@@ -35,17 +35,18 @@
 #                     Compute's counters of one dK/dV launch
 set -u
 mode=${1:-full}
+G=${G:-.gpu} # the bundle (G=.gpu/cand: a candidate default's build beside the current one)
 out=${OUT:-/tmp/attn_dev}
 mkdir -p "$out"
 export HIPDNN_CACHE_DIR=$(mktemp -d)
 [ "$mode" = quick ] && SUITES=${SUITES:-gpu_sdpa gpu_sdpa_mod}
 if [ "$mode" = final ]; then
-  timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose > "$out/test_gpu.txt" 2>&1
+  timeout ${T_SUITE:-300} $G/run test_gpu --verbose > "$out/test_gpu.txt" 2>&1
   echo "test_gpu rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_gpu.txt" | tail -4
-  timeout 60 .gpu/run test_rt --verbose --filter "rt_gpu/*" > "$out/test_rt.txt" 2>&1
+  timeout 60 $G/run test_rt --verbose --filter "rt_gpu/*" > "$out/test_rt.txt" 2>&1
   echo "rt_gpu rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_rt.txt" | tail -2
-  timeout ${T_BENCH:-120} .gpu/run bench_attention --default > "$out/fwd.txt" 2>&1; echo "forward rc=$?"
-  timeout ${T_BENCH:-120} .gpu/run bench_attention --decode --default > "$out/decode.txt" 2>&1; echo "decode rc=$?"
+  timeout ${T_BENCH:-120} $G/run bench_attention --default > "$out/fwd.txt" 2>&1; echo "forward rc=$?"
+  timeout ${T_BENCH:-120} $G/run bench_attention --decode --default > "$out/decode.txt" 2>&1; echo "decode rc=$?"
   cd .gpu/py || exit 1
   export PYTHONUNBUFFERED=1
   python3 compare_attention.py "$out/fwd.txt" > "$out/compare_fwd.md" 2> "$out/compare_fwd.err"
@@ -53,10 +54,10 @@ if [ "$mode" = final ]; then
   cat "$out/compare_fwd.md" "$out/compare_decode.md"
   cd ../..
   for shape in "4 16 4096 128" "2 16 8192 128" "4 32 4096 64"; do
-    timeout ${T_BENCH:-90} .gpu/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
+    timeout ${T_BENCH:-90} $G/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
   done
   for shape in "4 16 4096 128" "1 32 8192 128"; do
-    timeout ${T_BENCH:-60} .gpu/run bench_attention --softcap --default $shape 2>&1 | grep -v '^#' >> "$out/softcap.txt"
+    timeout ${T_BENCH:-60} $G/run bench_attention --softcap --default $shape 2>&1 | grep -v '^#' >> "$out/softcap.txt"
   done
   cd .gpu/py
   python3 compare_attention.py --backward "$out/bwd.txt" 2> "$out/compare_bwd.err"
@@ -64,64 +65,64 @@ if [ "$mode" = final ]; then
   exit 0
 fi
 if [ "$mode" = pending ]; then
-  timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "gpu_sdpa_mod/*" > "$out/test_mod.txt" 2>&1
+  timeout ${T_SUITE:-300} $G/run test_gpu --verbose --filter "gpu_sdpa_mod/*" > "$out/test_mod.txt" 2>&1
   echo "test_gpu gpu_sdpa_mod rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_mod.txt" | tail -5
-  timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/*" > "$out/test_bwd.txt" 2>&1
+  timeout ${T_SUITE:-300} $G/run test_gpu --verbose --filter "gpu_sdpa_bwd/*" > "$out/test_bwd.txt" 2>&1
   echo "test_gpu gpu_sdpa_bwd rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_bwd.txt" | tail -5
   for shape in "4 16 4096 128" "1 32 8192 128"; do
-    timeout ${T_BENCH:-60} .gpu/run bench_attention --softcap --knobs jit.sdpa_mod_fold=2 $shape 2>&1 | grep -v '^#'
+    timeout ${T_BENCH:-60} $G/run bench_attention --softcap --knobs jit.sdpa_mod_fold=2 $shape 2>&1 | grep -v '^#'
   done | tee "$out/softcap.txt"
   for order in random ordered; do # one block an SM (16 splits) and the default (two an SM)
-    BENCH_PAGES=$order timeout ${T_BENCH:-60} .gpu/run bench_attention --decode --knobs jit.sdpa_splits=16 1 1 131072 \
+    BENCH_PAGES=$order timeout ${T_BENCH:-60} $G/run bench_attention --decode --knobs jit.sdpa_splits=16 1 1 131072 \
       2>&1 | grep -v '^#' | awk -v o=$order '$7 == 1 {print o, $0}'
   done | tee "$out/paged_order.txt"
   for shape in "4 16 4096 128" "2 16 8192 128" "4 32 4096 64"; do # the backward beside PyTorch
-    timeout ${T_BENCH:-90} .gpu/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
+    timeout ${T_BENCH:-90} $G/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
   done
   (cd .gpu/py && python3 compare_attention.py --backward "$out/bwd.txt")
   exit 0
 fi
 if [ "$mode" = bwd ]; then
   for suite in gpu_sdpa_bwd gpu_sdpa_mod; do
-    timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "$suite/*" > "$out/test_$suite.txt" 2>&1
+    timeout ${T_SUITE:-300} $G/run test_gpu --verbose --filter "$suite/*" > "$out/test_$suite.txt" 2>&1
     echo "test_gpu $suite rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_$suite.txt" | tail -5
   done
   for shape in ${BWD_SHAPES:-"4 16 4096 128" "2 16 8192 128" "4 32 4096 64"}; do
-    timeout ${T_BENCH:-90} .gpu/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
+    timeout ${T_BENCH:-90} $G/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"
   done
   # counters of one dK/dV launch (Nsight Compute; the clocks left alone): throughput, then where
   # the warps wait (stall reasons per issued instruction)
   timeout 240 ncu --clock-control none -k regex:hd_sdpa_bwd_kv -s 2 -c 1 --section SpeedOfLight \
     --section WarpStateStats --section ComputeWorkloadAnalysis --section Occupancy \
     --metrics regex:smsp__average_warps_issue_stalled_.*_per_issue_active\.ratio \
-    .gpu/run bench_attention --backward --default 4 16 4096 128 > "$out/ncu_bwd.txt" 2>&1
+    $G/run bench_attention --backward --default 4 16 4096 128 > "$out/ncu_bwd.txt" 2>&1
   echo "ncu rc=$?"; grep -E "Duration|Compute .SM. Throughput|Issue Slots|stalled" "$out/ncu_bwd.txt" |
     sort -k3 -g -r | head -16
   [ -n "${NO_TABLE:-}" ] || (cd .gpu/py && python3 compare_attention.py --backward "$out/bwd.txt")
   exit 0
 fi
 if [ "$mode" = next ]; then # what the eighth session prepared and could not run (bench/NOTES.md)
-  timeout 120 .gpu/run test_gpu --verbose --filter "gpu_sdpa/paged*" > "$out/test_paged.txt" 2>&1
+  timeout 120 $G/run test_gpu --verbose --filter "gpu_sdpa/paged*" > "$out/test_paged.txt" 2>&1
   echo "test_gpu gpu_sdpa/paged* rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_paged.txt" | tail -5
-  timeout 120 .gpu/run test_gpu --verbose --filter "gpu_sdpa/l2*" > "$out/test_l2.txt" 2>&1
+  timeout 120 $G/run test_gpu --verbose --filter "gpu_sdpa/l2*" > "$out/test_l2.txt" 2>&1
   echo "test_gpu gpu_sdpa/l2* rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_l2.txt" | tail -5
-  HIPDNN_TEST_KNOBS=jit.sdpa_page_tile=2 timeout 200 .gpu/run test_gpu --verbose --filter "gpu_sdpa/decode*" \
+  HIPDNN_TEST_KNOBS=jit.sdpa_page_tile=2 timeout 200 $G/run test_gpu --verbose --filter "gpu_sdpa/decode*" \
     > "$out/test_decode_tile.txt" 2>&1
   echo "test_gpu gpu_sdpa/decode* with jit.sdpa_page_tile=2 rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_decode_tile.txt" | tail -5
   for shape in "1 1 131072" "4 1 32768" "16 1 8192" "64 1 4096" "16 4 8192"; do
-    timeout 60 .gpu/run bench_attention --decode --knobs jit.sdpa_page_tile=2 \
+    timeout 60 $G/run bench_attention --decode --knobs jit.sdpa_page_tile=2 \
       --knobs jit.sdpa_page_tile=2,jit.sdpa_splits=1 $shape 2>&1 | grep -v '^#'
   done | tee "$out/decode_tile.txt"
   mode=own
 fi
 if [ "$mode" = ahead ]; then # the ninth session: page-table entries more than a tile ahead
   for f in "gpu_sdpa/paged*" "gpu_sdpa/decode*"; do
-    timeout 200 .gpu/run test_gpu --verbose --filter "$f" > "$out/test_$(echo $f | tr -dc a-z_).txt" 2>&1
+    timeout 200 $G/run test_gpu --verbose --filter "$f" > "$out/test_$(echo $f | tr -dc a-z_).txt" 2>&1
     echo "test_gpu $f rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_$(echo $f | tr -dc a-z_).txt" | tail -5
   done
   for shape in "1 1 131072 16" "4 1 32768 4" "16 1 8192 1" "64 1 4096 1" "16 4 8192 1"; do
     set -- $shape # B Sq Skv, the split count of one block an SM
-    timeout 90 .gpu/run bench_attention --decode --knobs jit.sdpa_page_tile=1 \
+    timeout 90 $G/run bench_attention --decode --knobs jit.sdpa_page_tile=1 \
       --knobs jit.sdpa_kv_ahead=2 --knobs jit.sdpa_kv_ahead=4 --knobs jit.sdpa_splits=$4 \
       --knobs jit.sdpa_kv_ahead=2,jit.sdpa_splits=$4 --knobs jit.sdpa_kv_ahead=4,jit.sdpa_splits=$4 $1 $2 $3 2>&1 | grep -v '^#'
   done | tee "$out/decode_ahead.txt"
@@ -129,30 +130,30 @@ if [ "$mode" = ahead ]; then # the ninth session: page-table entries more than a
   exit 0
 fi
 if [ "$mode" = own ]; then # the loading warpgroup with each warpgroup's own dQ share (jit.sdpa_ws 2)
-  timeout 60 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1
+  timeout 60 $G/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1
   rc=$?; echo "test_gpu loader_warpgroup rc=$rc"; grep -E "\[FAIL\]|Synthesis" "$out/test_loader.txt" | tail -5
   [ $rc = 0 ] && for shape in "4 16 4096 128" "4 32 4096 64"; do
-    timeout 40 .gpu/run bench_attention --backward --knobs jit.sdpa_ws=1 --knobs jit.sdpa_ws=2 $shape 2>&1 | grep -v '^#'
+    timeout 40 $G/run bench_attention --backward --knobs jit.sdpa_ws=1 --knobs jit.sdpa_ws=2 $shape 2>&1 | grep -v '^#'
   done | tee "$out/bwd_own.txt"
   [ -f "$out/decode_tile.txt" ] && (cd .gpu/py && python3 compare_attention.py --decode "$out/decode_tile.txt")
   exit 0
 fi
 if [ "$mode" = loader ]; then # the backward's loading warpgroup (jit.sdpa_ws 1), then the paged sweep
-  timeout 90 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1
+  timeout 90 $G/run test_gpu --verbose --filter "gpu_sdpa_bwd/loader_warpgroup" > "$out/test_loader.txt" 2>&1
   rc=$?; echo "test_gpu loader_warpgroup rc=$rc"; grep -E "\[FAIL\]|Synthesis" "$out/test_loader.txt" | tail -5
   if [ $rc != 124 ]; then # a hang would take the rest of the call
-    timeout 200 .gpu/run test_gpu --verbose --filter "gpu_sdpa_bwd/*" > "$out/test_bwd.txt" 2>&1
+    timeout 200 $G/run test_gpu --verbose --filter "gpu_sdpa_bwd/*" > "$out/test_bwd.txt" 2>&1
     echo "test_gpu gpu_sdpa_bwd rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_bwd.txt" | tail -5
   fi
   [ $rc = 0 ] && for shape in "4 16 4096 128" "2 16 8192 128" "4 32 4096 64"; do
-    timeout 90 .gpu/run bench_attention --backward --knobs jit.sdpa_ws=1 $shape 2>&1 | grep -v '^#'
+    timeout 90 $G/run bench_attention --backward --knobs jit.sdpa_ws=1 $shape 2>&1 | grep -v '^#'
   done | tee "$out/bwd_loader.txt"
   mode=paged
 fi
 if [ "$mode" = paged ]; then # where paged decode loses to dense (bench/NOTES.md decode #13)
   for shape in "16 1 8192" "1 1 131072"; do
     for env in "BENCH_PAGES=random" "BENCH_LENS=1"; do
-      env $env timeout 60 .gpu/run bench_attention --decode --knobs jit.sdpa_splits=1 --knobs jit.sdpa_splits=2 \
+      env $env timeout 60 $G/run bench_attention --decode --knobs jit.sdpa_splits=1 --knobs jit.sdpa_splits=2 \
         --knobs jit.sdpa_splits=4 --knobs jit.sdpa_splits=16 $shape 2>&1 | grep -v '^#' | sed "s/^/$env /"
     done
   done | tee "$out/paged_sweep.txt"
@@ -160,7 +161,7 @@ if [ "$mode" = paged ]; then # where paged decode loses to dense (bench/NOTES.md
   for skip in 10 33; do # B = 16: the dense default kernel, then the paged one
     timeout 150 ncu --clock-control none -k regex:hd_sdpa_fwd_kernel -s $skip -c 1 --section SpeedOfLight \
       --section Occupancy --metrics ${m}_long_scoreboard_per_issue_active.ratio,${m}_barrier_per_issue_active.ratio,${m}_wait_per_issue_active.ratio,${m}_gmma_per_issue_active.ratio,${m}_lg_throttle_per_issue_active.ratio,${m}_short_scoreboard_per_issue_active.ratio,${m}_mio_throttle_per_issue_active.ratio,smsp__cycles_active.avg,dram__throughput.avg.pct_of_peak_sustained_elapsed \
-      .gpu/run bench_attention --decode --default 16 1 8192 > "$out/ncu_decode_$skip.txt" 2>&1
+      $G/run bench_attention --decode --default 16 1 8192 > "$out/ncu_decode_$skip.txt" 2>&1
     echo "ncu skip $skip rc=$?"; grep -E "hd_sdpa_fwd_kernel|Duration|DRAM Through|dram__|stalled|Registers Per|Achieved Occ|Block Limit Reg" \
       "$out/ncu_decode_$skip.txt" | head -16
   done
@@ -168,37 +169,37 @@ if [ "$mode" = paged ]; then # where paged decode loses to dense (bench/NOTES.md
 fi
 if [ "$mode" = candidate ]; then
   for suite in ${SUITES:-gpu_sdpa gpu_sdpa_mod}; do
-    HIPDNN_TEST_KNOBS=$CAND timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "$suite/*" \
+    HIPDNN_TEST_KNOBS=$CAND timeout ${T_SUITE:-300} $G/run test_gpu --verbose --filter "$suite/*" \
       > "$out/test_$suite.txt" 2>&1
     echo "test_gpu $suite with $CAND rc=$?"
     grep -E "\[FAIL\]|Synthesis" "$out/test_$suite.txt" | tail -5
   done
   for shape in "16 16 1024 128" "8 16 2048 128" "4 16 4096 128" "2 16 8192 128" "1 32 16384 128"; do
-    timeout ${T_BENCH:-60} .gpu/run bench_attention --knobs "$CAND" $shape 2>&1 | grep -v '^#' >> "$out/fwd_cand.txt"
+    timeout ${T_BENCH:-60} $G/run bench_attention --knobs "$CAND" $shape 2>&1 | grep -v '^#' >> "$out/fwd_cand.txt"
   done
   (cd .gpu/py && python3 compare_attention.py "$out/fwd_cand.txt")
   exit 0
 fi
 if [ "$mode" != notests ]; then
   for suite in ${SUITES:-gpu_sdpa gpu_sdpa_mod gpu_sdpa_bwd}; do
-    timeout ${T_SUITE:-300} .gpu/run test_gpu --verbose --filter "$suite/*" > "$out/test_$suite.txt" 2>&1
+    timeout ${T_SUITE:-300} $G/run test_gpu --verbose --filter "$suite/*" > "$out/test_$suite.txt" 2>&1
     echo "test_gpu $suite rc=$?"
     grep -E "\[FAIL\]|Synthesis" "$out/test_$suite.txt" | tail -5
   done
 fi
 if [ "$mode" = quick ]; then
-  timeout ${T_BENCH:-60} .gpu/run bench_attention ${CFG:-} ${SHAPE:-4 16 4096 128} > "$out/fwd_cfg.txt" 2>&1
+  timeout ${T_BENCH:-60} $G/run bench_attention ${CFG:-} ${SHAPE:-4 16 4096 128} > "$out/fwd_cfg.txt" 2>&1
   cat "$out/fwd_cfg.txt"
   exit 0
 fi
-.gpu/run bench_attention --decode --default > "$out/decode.txt" 2>&1; echo "decode rc=$?"
+$G/run bench_attention --decode --default > "$out/decode.txt" 2>&1; echo "decode rc=$?"
 for shape in "1 1 131072" "4 1 32768" "16 1 8192" "64 1 4096" "4 16 32768"; do
-  .gpu/run bench_attention --decode $shape >> "$out/decode_cfg.txt" 2>&1
+  $G/run bench_attention --decode $shape >> "$out/decode_cfg.txt" 2>&1
 done
-.gpu/run bench_attention 4 16 4096 128 > "$out/fwd_cfg.txt" 2>&1
-.gpu/run bench_attention 1 32 16384 128 >> "$out/fwd_cfg.txt" 2>&1
+$G/run bench_attention 4 16 4096 128 > "$out/fwd_cfg.txt" 2>&1
+$G/run bench_attention 1 32 16384 128 >> "$out/fwd_cfg.txt" 2>&1
 for shape in "4 16 4096 128" "1 32 8192 128"; do
-  .gpu/run bench_attention --softcap --default $shape >> "$out/softcap.txt" 2>&1
+  $G/run bench_attention --softcap --default $shape >> "$out/softcap.txt" 2>&1
 done
 cd .gpu/py || exit 1
 export PYTHONUNBUFFERED=1

@@ -387,6 +387,18 @@ static int blocks_per_sm(const sd *s)
     return n < 1 ? 1 : n;
 }
 
+/* Threads' copies of pages that hold whole tiles (tiles start at multiples of HD_BN) take one
+ * page-table entry a tile: by shape wherever it fits (paged decode +0-2%, bench/NOTES.md decode
+ * #14); with it the entries may load more than a tile ahead (jit.sdpa_kv_ahead). */
+#define KV_AHEAD_BY_SHAPE 1
+static void choose_paged(sd *s, const cg_target *t)
+{
+    s->page_tile = t->sdpa_page_tile != 1 && s->bs_k > 0 && s->ws != 2 && s->bs_k % s->bn == 0 &&
+                   s->bs_v % s->bn == 0;
+    if (s->kv_ahead && s->page_tile)
+        s->kv_ahead = t->sdpa_kv_ahead > 0 ? t->sdpa_kv_ahead : KV_AHEAD_BY_SHAPE;
+}
+
 /* The split count on the device (knob 0): as many splits as fill its multiprocessors once
  * (every block streams the same share of keys, so one full wave wastes nothing), within the
  * scratch's room; the shape's choice when the device is unknown. */
@@ -855,6 +867,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     knob_decode(&s, t);
     if (!choose_tiles(&s, t, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
+    choose_paged(&s, t);
     device_split(&s, t);
     choose_persist(&s, t);
     choose_o_tma(&s, t);
@@ -862,11 +875,6 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     s.trace = t->sdpa_trace == 1 && s.ws == 2;
     s.sw_exp = t->sdpa_sw_exp == 2; /* by shape: off until measured (bench/NOTES.md) */
     s.mod_fold = t->sdpa_mod_fold != 1; /* by shape: folded (softcap 0.79x -> 0.83x: bench/NOTES.md) */
-    /* threads' copies of pages that hold whole tiles (tiles start at multiples of HD_BN): one entry
-     * a tile; by shape wherever it fits (paged decode +0-2%, bench/NOTES.md decode #14) */
-    s.page_tile = t->sdpa_page_tile != 1 && s.bs_k > 0 && s.ws != 2 && s.bs_k % s.bn == 0 && s.bs_v % s.bn == 0;
-    if (s.kv_ahead && s.page_tile && t->sdpa_kv_ahead > 0) /* deeper with one entry a tile */
-        s.kv_ahead = t->sdpa_kv_ahead;
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     bool q_map = s.persist || s.l2_ahead > 0;

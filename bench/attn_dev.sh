@@ -126,6 +126,9 @@ if [ "$mode" = ahead ]; then # the ninth session: page-table entries more than a
       --knobs jit.sdpa_kv_ahead=2 --knobs jit.sdpa_kv_ahead=4 --knobs jit.sdpa_splits=$4 \
       --knobs jit.sdpa_kv_ahead=2,jit.sdpa_splits=$4 --knobs jit.sdpa_kv_ahead=4,jit.sdpa_splits=$4 $1 $2 $3 2>&1 | grep -v '^#'
   done | tee "$out/decode_ahead.txt"
+  for shape in "4 32 4096 64" "16 16 1024 64"; do # head dim 64 with half the exponentials on the FMA pipes
+    timeout 60 $G/run bench_attention --knobs jit.sdpa_sw_exp=2 $shape 2>&1 | grep -v '^#'
+  done | tee "$out/d64_sw_exp.txt"
   (cd .gpu/py && python3 compare_attention.py --decode "$out/decode_ahead.txt")
   exit 0
 fi

@@ -27,6 +27,9 @@
 #     ahead:          the paged and decode tests (one page entry a tile now the default), then paged
 #                     decode with the entries 2 and 4 tiles ahead (jit.sdpa_kv_ahead), at the
 #                     default's two blocks an SM and at one (the split count of one wave)
+#     pick:           candidate defaults built beside the current one (PICK='.gpu .gpu/a4 .gpu/a4b1'): paged
+#                     decode at Sq = 1 by each bundle's defaults, then `final` on the bundle whose paged
+#                     rows average highest (the current one on a tie); prints the pick first
 #     own:            the loading warpgroup's test, the backward with jit.sdpa_ws 1 and 2 (each
 #                     warpgroup's own dQ share)
 #     paged:          paged decode beside dense: split counts, dense with the paged
@@ -40,6 +43,19 @@ out=${OUT:-/tmp/attn_dev}
 mkdir -p "$out"
 export HIPDNN_CACHE_DIR=$(mktemp -d)
 [ "$mode" = quick ] && SUITES=${SUITES:-gpu_sdpa gpu_sdpa_mod}
+if [ "$mode" = pick ]; then # one call: choose among prebuilt defaults, then the final run on the winner
+  best=.gpu best_rate=0
+  for g in ${PICK:-.gpu .gpu/a4 .gpu/a4b1}; do
+    for shape in "1 1 131072" "4 1 32768" "16 1 8192" "64 1 4096"; do
+      timeout 60 $g/run bench_attention --decode --default $shape 2>&1 | grep -v '^#' | sed "s#^#$g #"
+    done > "$out/pick_$(basename $g).txt"
+    rate=$(awk '$8 == 1 {s += $NF; n++} END {printf "%.4f", n ? s / n : 0}' "$out/pick_$(basename $g).txt")
+    echo "pick: $g paged mean $rate TB/s"; cat "$out/pick_$(basename $g).txt" >> "$out/pick.txt"
+    if awk -v a=$rate -v b=$best_rate 'BEGIN {exit !(a > b + 0.005)}'; then best=$g best_rate=$rate; fi
+  done
+  echo "pick: $best"
+  G=$best mode=final
+fi
 if [ "$mode" = final ]; then
   timeout ${T_SUITE:-300} $G/run test_gpu --verbose > "$out/test_gpu.txt" 2>&1
   echo "test_gpu rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_gpu.txt" | tail -4

@@ -52,7 +52,7 @@ static const char *library_of(const char *tpl)
 hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *defs,
                            const base_sb *hooks, cg_kernel *out)
 {
-    bool amd = strcmp(t->platform, "amd") == 0;
+    bool amd = t->caps.vendor == CG_VENDOR_AMD;
     const char *prelude = cg_template_text(amd ? "prelude_amd.h" : "prelude_nvidia.h");
     const char *common = cg_template_text("hd_common.h"), *body = cg_template_text(tpl);
     const char *lib_name = library_of(tpl), *lib = lib_name != NULL ? cg_template_text(lib_name) : "";

@@ -1,5 +1,6 @@
 /* cg_emit.c — codegen's entry points: picks the template emitter that fits a kernel (by its
- * anchor op); answers cg_supports, cg_scratch_bytes; frees kernels and dumps sources
+ * anchor op) and hands it the target with its capabilities filled (cg_target.c, the emitters
+ * decide on cg_target.caps); answers cg_supports, cg_scratch_bytes; frees kernels and dumps sources
  * (HIPDNN_JIT_DUMP_DIR). The emitters (cg_pointwise.c, cg_rownorm.c, cg_matmul.c, cg_channorm.c,
  * cg_conv.c, cg_quant.c, cg_paged.c, cg_sdpa.c, cg_sdpa_bwd.c) and what they share (cg_common.c,
  * cg_assemble.c, cg_dyn.c) never call back into this file.
@@ -52,8 +53,8 @@ bool cg_supports_on(const ir_graph *g, const ir_kernel *k, const cg_target *targ
         return false;
     }
     cg_kernel probe = {0};
-    const cg_target sm90 = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
-    hipdnnStatus_t st = e(g, k, target != NULL ? target : &sm90, &probe, why, why_len);
+    cg_target t = target != NULL ? cg_target_with_caps(target) : cg_default_target();
+    hipdnnStatus_t st = e(g, k, &t, &probe, why, why_len);
     cg_kernel_free(&probe);
     return st == HIPDNN_STATUS_SUCCESS;
 }
@@ -63,7 +64,8 @@ hipdnnStatus_t cg_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t
     char why[256] = "";
     *out = (cg_kernel){0};
     emitter e = emitter_for(g, k);
-    hipdnnStatus_t st = e != NULL ? e(g, k, t, out, why, sizeof why) : HIPDNN_STATUS_NOT_SUPPORTED;
+    cg_target tc = cg_target_with_caps(t);
+    hipdnnStatus_t st = e != NULL ? e(g, k, &tc, out, why, sizeof why) : HIPDNN_STATUS_NOT_SUPPORTED;
     if (st == HIPDNN_STATUS_NOT_SUPPORTED)
         return base_fail(st, "codegen: %s", why[0] ? why : "no kernel template for this kernel");
     if (st != HIPDNN_STATUS_SUCCESS)

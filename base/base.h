@@ -2,7 +2,8 @@
  *
  * Owns: the per-thread last-error slot and the one function that raises an error
  * (base_fail), logging (levels, file, user callbacks), allocation with fault
- * injection, and a growable string builder. Knows nothing of descriptors, IR,
+ * injection, and a growable string builder. Calls between its files run one way: base_err.c
+ * (base_fail) logs through base_log.c, and base_log.c raises nothing. Knows nothing of descriptors, IR,
  * caches or GPUs. Uses only the public status/severity enums from include/.
  */
 #ifndef HIPDNN_BASE_H
@@ -49,6 +50,10 @@ void base_log_set_level(hipdnnSeverity_t level);
 /* Debug verbosity ladder (HIPDNN_LOG_LEVEL=4 sets 4): 1 cache hits/misses, 2 IR after
  * fusion, 3 emitted source, 4 compiler logs. */
 int base_debug_level(void);
+/* Registers cb for messages of min_level and above (OFF: removes it; registered again: its level
+ * changes). ALLOC_FAILED, raising nothing, when BASE_LOG_MAX_CALLBACKS are registered: the caller
+ * raises it (logging sits below base_fail, which logs). */
+#define BASE_LOG_MAX_CALLBACKS 16
 hipdnnStatus_t base_log_add_callback(hipdnnUserLogCallback_t cb, hipdnnSeverity_t min_level,
                                      hipdnnUserLogCallbackHandle_t user);
 

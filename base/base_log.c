@@ -4,7 +4,8 @@
  * hipdnnBackendSetGlobalLogLevel_ext / hipdnnSetUserLogCallback_ext calls. Callbacks are
  * called synchronously on the logging thread (the ASYNC mode is accepted and behaves the same).
  * The default level (neither set) is OFF except for refusals (base_log_refusal): one line per
- * graph or execution a public call turned down.
+ * graph or execution a public call turned down. Raises nothing: base_err.c (base_fail) calls
+ * into this file, never the other way.
  */
 #include <ctype.h>
 #include <pthread.h>
@@ -16,8 +17,6 @@
 #include <time.h>
 
 #include "base/base.h"
-
-#define MAX_CALLBACKS 16
 
 typedef struct callback {
     hipdnnUserLogCallback_t fn;
@@ -32,7 +31,7 @@ static atomic_bool level_explicit; /* set by HIPDNN_LOG_LEVEL or the API: no def
 static int debug_level;
 static char last_refusal[HIPDNN_ERROR_STRING_MAX_LENGTH + 128]; /* under lock */
 static FILE *log_file;
-static callback callbacks[MAX_CALLBACKS];
+static callback callbacks[BASE_LOG_MAX_CALLBACKS];
 static int n_callbacks;
 
 /* "info|warn|error|fatal|off" or a digit 0..4 (0 off … 4 info + debug detail). */
@@ -170,14 +169,11 @@ hipdnnStatus_t base_log_add_callback(hipdnnUserLogCallback_t cb, hipdnnSeverity_
             callbacks[i] = callbacks[--n_callbacks];
     } else if (i >= 0) {
         callbacks[i].min_level = min_level;
-    } else if (n_callbacks < MAX_CALLBACKS) {
+    } else if (n_callbacks < BASE_LOG_MAX_CALLBACKS) {
         callbacks[n_callbacks++] = (callback){cb, user, min_level};
     } else {
         st = HIPDNN_STATUS_ALLOC_FAILED;
     }
     pthread_mutex_unlock(&lock);
-    if (st != HIPDNN_STATUS_SUCCESS)
-        return base_fail(st, "hipdnnSetUserLogCallback_ext: at most %d callbacks may be registered",
-                         MAX_CALLBACKS);
-    return st;
+    return st; /* the caller raises it: base_fail logs, so raising here would call back into base_err.c */
 }

@@ -45,9 +45,48 @@
 #define CG_MAX_LAUNCHES 4
 #define CG_VERSION "cg-1"
 
+/* What a target can run. cg_target.c fills it from the platform and arch names, and is the one
+ * place in codegen and the frontend that reads those names: decisions ask these fields.
+ *
+ *   arch            vendor  arch_num  wave  mma_sync  wgmma (compiled for)  smem_optin  usual_sm_count
+ *   sm_80           NVIDIA     80      32    yes       -                    163 KB      108
+ *   sm_86, sm_89    NVIDIA   86, 89    32    yes       -                    227 KB (1)  84, 128
+ *   sm_87           NVIDIA     87      32    yes       -                    163 KB      100
+ *   sm_90           NVIDIA     90      32    yes       yes (sm_90a)         227 KB      132
+ *   sm_100          NVIDIA    100      32    yes       -                    227 KB      148
+ *   other sm_N      NVIDIA      N      32    N >= 80   -                    227 KB      100
+ *   gfx90a, gfx942  AMD    0x90a, 0x942 64   -         -                     64 KB      110, 304
+ *   gfx950          AMD      0x950     64    -         -                    160 KB      256
+ *   other gfxN      AMD        0xN  64 to gfx9, 32 from gfx10   -           64 KB      100
+ *   anything else   the platform's vendor (or unknown), arch_num 0, no tensor cores, 227 KB, 100
+ *
+ * wgmma is exactly sm_90's: an sm_90a or sm_100 target gets mma.sync. (1) sm_86 and sm_89 parts
+ * have 99 KB; codegen has always planned with the 227 KB default there. */
+typedef enum cg_vendor { CG_VENDOR_UNKNOWN, CG_VENDOR_NVIDIA, CG_VENDOR_AMD } cg_vendor;
+typedef struct cg_caps {
+    cg_vendor vendor;       /* the platform's; without a platform, the arch's prefix (sm_, gfx) */
+    const char *platform;   /* the vendor's platform name (nvidia, amd), NULL when unknown */
+    int arch_num;           /* sm_90 -> 90, sm_100 -> 100, gfx942 -> 0x942; 0: the arch does not
+                             * parse as one of the vendor's */
+    bool known;             /* the arch is a row of the table (its own SM count, shared memory) */
+    int wave_size;          /* threads of a warp / wavefront; 0 unknown */
+    bool mma_sync;          /* mma.sync, ldmatrix, cp.async, bf16: NVIDIA sm_80 and newer */
+    bool wgmma;             /* wgmma, TMA (the copy engine) and setmaxnreg */
+    const char *wgmma_arch; /* the arch kernels using wgmma compile for (sm_90a), NULL without */
+    int smem_optin;         /* shared-memory bytes a block may opt in to */
+    int usual_sm_count;     /* a flagship part's multiprocessors (compile-only targets) */
+} cg_caps;
+
+/* Fills *c for the target named by platform (nvidia, amd; NULL: from the arch's prefix) and arch
+ * (sm_90, gfx942). Never fails: a name it cannot read gives no tensor cores (c->known false;
+ * c->arch_num 0 when the arch does not parse; c->vendor CG_VENDOR_UNKNOWN without a vendor). */
+void cg_caps_of(const char *platform, const char *arch, cg_caps *c);
+
 typedef struct cg_target {
-    const char *platform; /* "nvidia" or "amd" */
-    char arch[32];        /* "sm_90", "gfx942" */
+    const char *platform; /* nvidia or amd: the kernel header and plan keys print it */
+    char arch[32];        /* sm_90, gfx942: the compile target */
+    cg_caps caps;         /* what platform and arch can run: cg_emit and cg_supports_on fill it
+                           * (cg_caps_of) before any emitter reads it; callers leave it */
     int sm_count;
     int max_vec;          /* widest vector access in elements (a knob; 0 = no limit) */
     int loads_per_thread; /* row kernels: vector loads in flight per thread (a knob; 0 = 4) */
@@ -127,7 +166,7 @@ typedef struct cg_kernel {
     char *source;          /* the emitted HIP source (owned) */
     const char *entry;     /* the kernel's name in the source */
     char arch[32];         /* compile target: the target's arch, or its arch-specific variant
-                            * ("sm_90a") when the template uses instructions only that has */
+                            * (sm_90a) when the template uses instructions only that has */
     unsigned grid[3], block[3];
     unsigned smem;         /* dynamic shared memory bytes */
     int align;             /* bytes every tensor pointer must be aligned to (1 or 16) */

@@ -14,8 +14,6 @@
  * Anything else (a prologue, an epilogue result of another shape) is NOT_SUPPORTED with a reason.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "codegen/cg_int.h"
 
@@ -284,8 +282,7 @@ static void geometry_defines(const conv *s, base_sb *defs)
 static bool igemm_fits(const conv *s, const cg_target *t)
 {
     const ir_tensor *x = &s->g->t[s->x], *w = &s->g->t[s->w];
-    if (s->op->kind != IR_OP_CONV_FWD || strcmp(t->platform, "nvidia") != 0 ||
-        strncmp(t->arch, "sm_", 3) != 0 || atoi(t->arch + 3) < 80 || (t->max_vec > 0 && t->max_vec < 8))
+    if (s->op->kind != IR_OP_CONV_FWD || !t->caps.mma_sync || (t->max_vec > 0 && t->max_vec < 8))
         return false;
     if (x->dtype != w->dtype || (x->dtype != HIPDNN_DATA_BFLOAT16 && x->dtype != HIPDNN_DATA_HALF))
         return false;

@@ -7,7 +7,7 @@
  * norm's row, a matmul's N and K) stay compiled in. One compiled kernel then serves every size
  * of the outer dims: its source, and so its cache key, is the same. The launch recipe (grid,
  * the int64 values) is still computed per graph at emit time.
- * This file owns the parameter registry (cg_dyn_put / cg_dyn_finish is in cg_emit.c with the
+ * This file owns the parameter registry (cg_dyn_put; cg_dyn_finish is in cg_common.c with the
  * other parameters) and the grouping of outer dims that index alike (cg_dyn_groups), which lets
  * [B, S, H] address its rows as one dim of B * S without a run-time division.
  * Conv, channel norms, quantize, paged load and sdpa kernels stay static under the flag.

@@ -1,17 +1,28 @@
 /* cg_int.h — private to codegen/: what the template emitters share.
  *
  * Emitting a kernel is: collect its parameters (tensor pointers and run-time scalars), choose
- * the template's sizes, write the hooks, and assemble prelude + defines + hooks + template
- * (cg_emit.c). Values inside hooks are float registers named t<tensor index> (arrays of VEC
- * for vectorized templates); pointers are parameters named p<tensor index>, scalars s<index>.
+ * the template's sizes, write the hooks, and assemble prelude + defines + hooks + template.
+ * cg_emit.c dispatches to the emitters (cg_emit_* below) with the target's caps filled
+ * (cg_target.c); the emitters share cg_common.c (types, parameters, constants, pointwise
+ * statements), cg_assemble.c (templates, assembly) and cg_dyn.c, which call no emitter and
+ * nothing of cg_emit.c. Values inside hooks are float registers named t<tensor index> (arrays of
+ * VEC for vectorized templates); pointers are parameters named p<tensor index>, scalars s<index>.
  */
 #ifndef HIPDNN_CG_INT_H
 #define HIPDNN_CG_INT_H
 
 #include "codegen/cg.h"
 
+/* ---- targets (cg_target.c) ---- */
+/* The target cg_supports judges against: NVIDIA sm_90, 132 SMs, default knobs. */
+cg_target cg_default_target(void);
+/* t with its caps filled from its platform and arch (what the entry points hand the emitters). */
+cg_target cg_target_with_caps(const cg_target *t);
+
+/* ---- templates and assembly (cg_assemble.c) ---- */
 /* The template text embedded at build time (cmake/embed.cmake), or NULL. */
 const char *cg_template_text(const char *name);
+/* ---- types, parameters, constants, pointwise statements (cg_common.c) ---- */
 /* The HD_DT_* spelling of a type, or NULL when templates cannot load/store it. */
 const char *cg_dtype(hipdnnDataType_t t);
 /* cg_dtype, plus the packed 4-bit types (FP4_E2M1, INT4): templates load them one element at a
@@ -75,7 +86,8 @@ typedef struct cg_dyn {
  * stays a unit stride whatever the sizes, and keeps the addressing simple). */
 void cg_dyn_put(cg_dyn *d, base_sb *sb, bool unit_literal, int64_t value, const char *fmt, ...)
     BASE_PRINTF(5, 6);
-/* The tensor and scalar parameters of kernel k (as cg_collect_params, without the defines). */
+/* The tensor and scalar parameters of kernel k (as cg_collect_params, without the defines;
+ * cg_common.c, as is cg_dyn_finish, beside the HD_PARAMS writer they share). */
 hipdnnStatus_t cg_add_params(const ir_graph *g, const ir_kernel *k, cg_kernel *out);
 /* Appends d's int64 parameters to out->args (before its tensor maps, which stay last) and
  * writes "HD_PARAMS"/"HD_ARGS" over every parameter but the tensor maps. */
@@ -97,8 +109,9 @@ void cg_dyn_coord(cg_dyn *dy, base_sb *sb, const char *var, int i, int n, int64_
 /* Whether tensor t (right-aligned to an iteration shape of rank r) is broadcast along dim d. */
 bool cg_broadcast_along(const ir_tensor *t, int r, int d);
 
-/* Assembles the final source: prelude, common helpers, the template's device library (sdpa_common.h
- * for the attention templates), defines, hooks, #line, template. */
+/* Assembles the final source (cg_assemble.c) for t, its caps filled (cg_target_with_caps): the
+ * vendor's prelude, common helpers, the template's device library (sdpa_common.h for the
+ * attention templates), defines, hooks, #line, template. */
 hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *defs,
                            const base_sb *hooks, cg_kernel *out);
 

@@ -25,8 +25,6 @@
  * compiled in, so the main loop is the static one. The wgmma tensor maps are built per launch.
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "codegen/cg_int.h"
 
@@ -36,7 +34,6 @@
 #define WARPS_N 4
 #define SM90_BM 128
 #define SM90_THREADS 384
-#define SMEM_OPTIN_MAX (227 * 1024) /* shared memory a Hopper block may opt in to */
 
 typedef struct mm {
     const ir_graph *g;
@@ -352,7 +349,7 @@ static int64_t map_ld(int64_t ld, int64_t rows, int64_t cols)
 
 static bool wgmma_fits(mm *s, const cg_target *t)
 {
-    if (strcmp(t->platform, "nvidia") != 0 || strcmp(t->arch, "sm_90") != 0 || t->mm_wgmma < 0)
+    if (!t->caps.wgmma || t->mm_wgmma < 0)
         return false;
     int64_t la = map_ld(s->lda, s->m, s->kd);
     int64_t lb = s->b_kmajor ? map_ld(s->ldb, s->n, s->kd) : map_ld(s->ldb, s->kd, s->n);
@@ -411,7 +408,7 @@ static cg_tmap tmap(int64_t inner, int64_t rows, int64_t nb, int64_t ld, int64_t
 static int sm90_stages(const cg_target *t, int bn)
 {
     int stages = t->mm_stages > 0 ? t->mm_stages : 4;
-    while (stages > 2 && 1024 + stages * (SM90_BM + bn) * 128 + stages * 16 > SMEM_OPTIN_MAX)
+    while (stages > 2 && 1024 + stages * (SM90_BM + bn) * 128 + stages * 16 > t->caps.smem_optin)
         stages--;
     return stages;
 }
@@ -439,7 +436,7 @@ static hipdnnStatus_t emit_sm90(const mm *s, const cg_target *t, base_sb *defs, 
     out->args[out->n_args++] = a;
     out->args[out->n_args++] = b;
     out->entry = "hd_matmul_sm90_kernel";
-    snprintf(out->arch, sizeof out->arch, "sm_90a");
+    snprintf(out->arch, sizeof out->arch, "%s", t->caps.wgmma_arch);
     int sms = t->sm_count > 0 ? t->sm_count : 132;
     out->grid[0] = (unsigned)(tiles < sms ? tiles : sms), out->grid[1] = out->grid[2] = 1;
     out->block[0] = SM90_THREADS, out->block[1] = out->block[2] = 1;
@@ -466,9 +463,9 @@ static void emit_mma_sync(const mm *s, base_sb *defs, base_sb *hooks, cg_kernel 
 
 static bool check_target(const cg_target *t, char *why, size_t len)
 {
-    if (strcmp(t->platform, "nvidia") != 0)
+    if (t->caps.vendor != CG_VENDOR_NVIDIA)
         return fail(why, len, "the matmul template uses NVIDIA mma.sync; no AMD matmul template yet");
-    if (strncmp(t->arch, "sm_", 3) != 0 || atoi(t->arch + 3) < 80)
+    if (!t->caps.mma_sync)
         return fail(why, len, "the matmul template needs sm_80 or newer (cp.async, mma.sync bf16)");
     return true;
 }

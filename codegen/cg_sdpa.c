@@ -36,8 +36,6 @@
  * Score modifiers divide with hd_div and take tanh as hd_tanh_fast (tanh.approx.f32).
  */
 #include <stdio.h>
-#include <stdlib.h>
-#include <string.h>
 
 #include "codegen/cg_sdpa.h"
 
@@ -244,8 +242,7 @@ static int smem_bytes(const sd *s)
 static bool wgmma_fits(const sd *s, const cg_target *t)
 {
     bool dims = s->D % 64 == 0 && s->Dv % 64 == 0 && s->D <= 256 && s->Dv <= 256;
-    return strcmp(t->platform, "nvidia") == 0 && strcmp(t->arch, "sm_90") == 0 && t->sdpa_wgmma >= 0 &&
-           dims && (s->bn == 64 || s->bn == 128);
+    return t->caps.wgmma && t->sdpa_wgmma >= 0 && dims && (s->bn == 64 || s->bn == 128);
 }
 
 /* Rows one TMA copy of K or V moves: a tile's, or a page's when pages are smaller. */
@@ -295,7 +292,7 @@ static int loaders(const sd *s, const cg_target *t)
  * loads a tile ahead (HD_KV_AHEAD) and two blocks an SM, 1.03-1.06x the TMA producer (#10). */
 static void choose_ksplit(sd *s, const cg_target *t)
 {
-    bool fits = decode_class(s) && s->Sq * s->pack <= 16 && strcmp(t->platform, "nvidia") == 0;
+    bool fits = decode_class(s) && s->Sq * s->pack <= 16 && t->caps.vendor == CG_VENDOR_NVIDIA;
     /* at head dim 256 O's 128 registers a thread spill (255 + 76 bytes); knobs that ask for another
      * block (loaders, row tiles, warps) win over the shape */
     bool by_shape = t->sdpa_ksplit == 0 && s->D <= 128 && s->Dv <= 128 && t->sdpa_ws == 0 &&
@@ -365,7 +362,7 @@ static bool choose_tiles(sd *s, const cg_target *t, char *why, size_t len)
      * loaders, whose setmaxnreg.inc would wait forever for registers the second block holds */
     s->min_blocks = (decode_class(s) || s->bm == 64) && s->warps * 32 <= 192 && s->ws != 1 && !s->tma_wg ? 2 : 1;
     choose_ksplit(s, t);
-    int cap = cg_sdpa_smem_cap(t);
+    int cap = t->caps.smem_optin;
     s->kstages = s->vstages = s->stages;
     while (smem_bytes(s) > cap && s->stages > 2)
         s->kstages = s->vstages = --s->stages;
@@ -456,7 +453,7 @@ static void choose_persist(sd *s, const cg_target *t)
     if (!s->persist)
         return;
     s->dyn = knob == 4;
-    int cap = cg_sdpa_smem_cap(t);
+    int cap = t->caps.smem_optin;
     s->qbuf = knob == 2 ? 2 : 1;
     while (s->qbuf == 2 && smem_bytes(s) > cap && s->vstages > 2) /* V is needed a tile after K */
         s->vstages--;
@@ -858,7 +855,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
                             cg_kernel *out, char *why, size_t why_len)
 {
     sd s;
-    if (!cg_sdpa_arch_ok(t)) {
+    if (!t->caps.mma_sync) {
         cg_sdpa_fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
     }
@@ -900,7 +897,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         option_hooks(&s, &defs, &hooks);
         set_launches(&s, out);
         if (s.sm90)
-            snprintf(out->arch, sizeof out->arch, "sm_90a"); /* wgmma */
+            snprintf(out->arch, sizeof out->arch, "%s", t->caps.wgmma_arch);
         st = cg_assemble(t, "sdpa_fwd.hip", &defs, &hooks, out);
     }
     base_sb_free(&defs);

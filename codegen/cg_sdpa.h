@@ -9,9 +9,6 @@
 
 #include "codegen/cg_int.h"
 
-#define CG_SDPA_SMEM_OPTIN_MAX (227 * 1024) /* shared memory a Hopper block may opt in to */
-#define CG_SDPA_SMEM_OPTIN_SM80 (163 * 1024)
-
 /* Writes msg to why and returns false (an emitter's refusal). */
 bool cg_sdpa_fail(char *why, size_t len, const char *msg);
 bool cg_sdpa_is16(hipdnnDataType_t t);
@@ -25,10 +22,6 @@ bool cg_sdpa_shaped(const ir_tensor *t, const int64_t want[4], bool bcast);
 bool cg_sdpa_int_scalar_ok(const ir_tensor *t);
 /* Whether an SEQ_LEN tensor is a [B,1,1,1] integer tensor in device memory. */
 bool cg_sdpa_seq_ok(const ir_tensor *t, int64_t B);
-/* The shared-memory opt-in limit of the target. */
-int cg_sdpa_smem_cap(const cg_target *t);
-/* Whether the target is NVIDIA sm_80 or newer. */
-bool cg_sdpa_arch_ok(const cg_target *t);
 
 /* The operand slots forward and backward share (tensor indices, -1 absent); `scales` holds the
  * custom dropout's scale (and, backward, its inverse). */

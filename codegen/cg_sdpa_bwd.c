@@ -161,7 +161,7 @@ static int64_t dq_smem(const sb_bwd *s)
 static bool wgmma_fits(const sb_bwd *s, const cg_target *t)
 {
     bool dims = (s->D == 64 || s->D == 128) && (s->Dv == 64 || s->Dv == 128);
-    return strcmp(t->platform, "nvidia") == 0 && strcmp(t->arch, "sm_90") == 0 && t->sdpa_wgmma >= 0 && dims;
+    return t->caps.wgmma && t->sdpa_wgmma >= 0 && dims;
 }
 
 /* The block shape on the products chosen (s->sm90). */
@@ -173,7 +173,7 @@ static void choose_block(sb_bwd *s, const cg_target *t)
 
 static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
 {
-    int cap = cg_sdpa_smem_cap(t);
+    int cap = t->caps.smem_optin;
     s->sm90 = wgmma_fits(s, t);
     choose_block(s, t);
     /* the wgmma dQ of the kv pass (hd_dq_bulk): two warpgroups, a 64 x 128 or 128 x 64 dQ tile.
@@ -363,7 +363,7 @@ hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_
                                 cg_kernel *out, char *why, size_t why_len)
 {
     sb_bwd s;
-    if (!cg_sdpa_arch_ok(t)) {
+    if (!t->caps.mma_sync) {
         cg_sdpa_fail(why, why_len, "the attention backward template needs NVIDIA sm_80 or newer (cp.async, "
                      "mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
@@ -380,7 +380,7 @@ hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_
         option_hooks(&s, &defs, &hooks);
         set_launches(&s, out);
         if (s.sm90)
-            snprintf(out->arch, sizeof out->arch, "sm_90a"); /* wgmma */
+            snprintf(out->arch, sizeof out->arch, "%s", t->caps.wgmma_arch);
         st = cg_assemble(t, "sdpa_bwd.hip", &defs, &hooks, out);
     }
     base_sb_free(&defs);

@@ -3,7 +3,6 @@
  * Contract: cg_sdpa.h. Owns no template and no tile choice.
  */
 #include <stdio.h>
-#include <stdlib.h>
 #include <string.h>
 
 #include "codegen/cg_sdpa.h"
@@ -37,17 +36,6 @@ bool cg_sdpa_int_scalar_ok(const ir_tensor *t) { return cg_sdpa_is_int(t->dtype)
 bool cg_sdpa_seq_ok(const ir_tensor *t, int64_t B)
 {
     return cg_sdpa_is_int(t->dtype) && t->dims[0] == B && !t->by_value && !t->runtime_scalar;
-}
-
-int cg_sdpa_smem_cap(const cg_target *t)
-{
-    bool sm80 = strcmp(t->arch, "sm_80") == 0 || strcmp(t->arch, "sm_87") == 0;
-    return sm80 ? CG_SDPA_SMEM_OPTIN_SM80 : CG_SDPA_SMEM_OPTIN_MAX;
-}
-
-bool cg_sdpa_arch_ok(const cg_target *t)
-{
-    return strcmp(t->platform, "nvidia") == 0 && strncmp(t->arch, "sm_", 3) == 0 && atoi(t->arch + 3) >= 80;
 }
 
 void cg_sdpa_offset(const ir_graph *g, int ti, const char *const coord[4], base_sb *sb)

@@ -211,7 +211,11 @@ EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogCallback_t callb
         return base_fail(HIPDNN_STATUS_BAD_PARAM,
                          "hipdnnSetUserLogCallback_ext: bad minLevel %d or mode %d", (int)minLevel,
                          (int)mode);
-    return base_log_add_callback(callback, minLevel, userHandle);
+    hipdnnStatus_t st = base_log_add_callback(callback, minLevel, userHandle);
+    if (st != HIPDNN_STATUS_SUCCESS)
+        return base_fail(st, "hipdnnSetUserLogCallback_ext: at most %d callbacks may be registered",
+                         BASE_LOG_MAX_CALLBACKS);
+    return st;
 }
 
 EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, const char *msg)

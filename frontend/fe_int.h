@@ -218,8 +218,8 @@ int64_t fe_ir_tensor_bytes(const ir_tensor *t);
 /* ---- fe_target.c: what the JIT engines generate code for --------------------------------------- */
 
 typedef struct fe_target {
-    char arch[32];        /* "sm_90", "gfx942" */
-    const char *platform; /* "nvidia" / "amd" */
+    char arch[32];        /* sm_90, gfx942 */
+    const char *platform; /* nvidia, amd (the runtime's or cg_caps.platform; plan keys hash it) */
     int sm_count;
     bool compile_only;    /* named by hipdnnSetCompileTarget_ext: no device behind it */
 } fe_target;

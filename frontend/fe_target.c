@@ -1,31 +1,19 @@
 /* fe_target.c — what the JIT engines generate code for: this process's device, or the compile
  * target named by hipdnnSetCompileTarget_ext (ahead-of-time compilation into a kernel cache,
- * also without a GPU; plans built for it are compile-only).
+ * also without a GPU; plans built for it are compile-only). A named arch's platform and usual SM
+ * count come from codegen's target table (cg_caps_of); nothing here reads arch names.
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
+#include "codegen/cg.h"
 #include "frontend/fe_int.h"
 #include "hipdnn_jit.h"
 #include "runtime/rt.h"
 
 static pthread_mutex_t target_mu = PTHREAD_MUTEX_INITIALIZER;
 static fe_target override; /* arch[0] == '\0': none */
-
-/* The usual multiprocessor count of an arch's flagship part (what a device of it reports). */
-static int usual_sm_count(const char *arch)
-{
-    static const struct {
-        const char *arch;
-        int sms;
-    } known[] = {{"sm_90", 132}, {"sm_80", 108}, {"sm_89", 128}, {"sm_86", 84}, {"sm_100", 148},
-                 {"gfx942", 304}, {"gfx90a", 110}, {"gfx950", 256}};
-    for (size_t i = 0; i < sizeof known / sizeof known[0]; i++)
-        if (strcmp(known[i].arch, arch) == 0)
-            return known[i].sms;
-    return 100;
-}
 
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetCompileTarget_ext(const char *arch, int sm_count)
 {
@@ -34,14 +22,16 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetCompileTarget_ext(const char *arch
     fe_target t = {0};
     if (arch != NULL && arch[0] != '\0') {
         rt_compiler_info info;
-        bool nvidia = strncmp(arch, "sm_", 3) == 0, amd = strncmp(arch, "gfx", 3) == 0;
-        if (strlen(arch) >= sizeof t.arch || (!nvidia && !amd) || rt_compiler_for(arch, &info) != HIPDNN_STATUS_SUCCESS)
+        cg_caps caps; /* the platform from the arch's prefix, the usual SM count from codegen's table */
+        cg_caps_of(NULL, arch, &caps);
+        if (strlen(arch) >= sizeof t.arch || caps.vendor == CG_VENDOR_UNKNOWN ||
+            rt_compiler_for(arch, &info) != HIPDNN_STATUS_SUCCESS)
             return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetCompileTarget_ext: no run-time compiler "
                              "of this machine targets '%s' (NVIDIA: sm_XX with NVRTC, AMD: gfxXXX with hipRTC)",
                              arch);
         snprintf(t.arch, sizeof t.arch, "%s", arch);
-        t.platform = nvidia ? "nvidia" : "amd";
-        t.sm_count = sm_count > 0 ? sm_count : usual_sm_count(arch);
+        t.platform = caps.platform;
+        t.sm_count = sm_count > 0 ? sm_count : caps.usual_sm_count;
         t.compile_only = true;
     }
     pthread_mutex_lock(&target_mu);

@@ -284,16 +284,6 @@ bool rt_compiler_loaded(const char *arch, rt_compiler_info *out)
     return loaded;
 }
 
-hipdnnStatus_t rt_compile_failed(const char *compiler, const char *name, const char *arch,
-                                 const char *result, const char *log)
-{
-    const size_t budget = HIPDNN_ERROR_STRING_MAX_LENGTH - 512;
-    size_t n = strlen(log);
-    return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "%s: compiling %s for %s failed (%s):\n%.*s%s",
-                     compiler, name, arch, result, (int)(n < budget ? n : budget), log,
-                     n > budget ? "\n[compiler log truncated]" : "");
-}
-
 static hipdnnStatus_t check_compile_args(const char *source, const char *arch,
                                          const char *const *options, int n_options, void **code,
                                          size_t *code_len)

@@ -133,9 +133,4 @@ hipdnnStatus_t rt_rtc_compile(const rt_rtc *api, const char *source, const char 
  * system's Pythons (newest CUDA first). Fills at most max paths; returns how many. */
 int rt_nvrtc_candidates(char (*out)[PATH_MAX], int max);
 
-/* For the compile slots: raises INTERNAL_ERROR "<compiler>: compiling <name> for <arch> failed
- * (<result>):" followed by the head of the compiler's log, cut to fit the last-error slot. */
-hipdnnStatus_t rt_compile_failed(const char *compiler, const char *name, const char *arch,
-                                 const char *result, const char *log);
-
 #endif

@@ -5,8 +5,9 @@
  *
  * Owns: the argument vector, reading the log (at log level 4 it is logged even on success),
  * one compile at a time for compilers that are not thread safe (hipRTC 5.2),
- * turning a failed compile into rt_compile_failed's message with the log's head, copying the code
- * object out, and releasing the program on every path.
+ * turning a failed compile into a message with the log's head (cut to fit the last-error slot),
+ * copying the code object out, and releasing the program on every path. Calls nothing of rt.c:
+ * rt.c -> rt_<vendor>.c -> this file, one way.
  */
 #include <dlfcn.h>
 #include <pthread.h>
@@ -73,6 +74,18 @@ static hipdnnStatus_t read_log(const rt_rtc *api, void *prog, char **log)
     return st;
 }
 
+/* Raises INTERNAL_ERROR "<compiler>: compiling <name> for <arch> failed (<result>):" followed by the
+ * head of the compiler's log, cut to fit the last-error slot. */
+static hipdnnStatus_t compile_failed(const char *compiler, const char *name, const char *arch,
+                                     const char *result, const char *log)
+{
+    const size_t budget = HIPDNN_ERROR_STRING_MAX_LENGTH - 512;
+    size_t n = strlen(log);
+    return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "%s: compiling %s for %s failed (%s):\n%.*s%s",
+                     compiler, name, arch, result, (int)(n < budget ? n : budget), log,
+                     n > budget ? "\n[compiler log truncated]" : "");
+}
+
 static hipdnnStatus_t run_compile(const rt_rtc *api, void *prog, const char *name, const char *arch,
                                   const char **argv, int argc, char **log_out)
 {
@@ -84,7 +97,7 @@ static hipdnnStatus_t run_compile(const rt_rtc *api, void *prog, const char *nam
     if (log[0] != '\0' && base_debug_level() >= 4)
         base_log(HIPDNN_SEV_INFO, "%s log of %s for %s:\n%s", api->compiler, name, arch, log);
     if (r != RTC_SUCCESS)
-        st = rt_compile_failed(api->compiler, name, arch, api->error_string(r), log);
+        st = compile_failed(api->compiler, name, arch, api->error_string(r), log);
     if (r != RTC_SUCCESS && log_out != NULL)
         *log_out = log;
     else

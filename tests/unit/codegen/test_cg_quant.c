@@ -299,6 +299,7 @@ Test(codegen_quant, templates_compile_on_their_own)
         const char *arch = strcmp(tpls[i], "matmul_sm90.hip") == 0 ? "sm_90a" : "sm_90"; /* wgmma */
         cg_target t = {.platform = "nvidia", .sm_count = 132};
         snprintf(t.arch, sizeof t.arch, "%s", arch);
+        t = cg_target_with_caps(&t); /* cg_assemble reads the caps cg_emit fills */
         base_sb defs = {0}, hooks = {0};
         cg_kernel k = {0};
         cr_assert_eq(cg_assemble(&t, tpls[i], &defs, &hooks, &k), HIPDNN_STATUS_SUCCESS);

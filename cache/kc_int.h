@@ -238,7 +238,7 @@ void kc__touch_queue(kc_env *e, kc_table t, const kc_key *key, int64_t when);
 /* The last-used key: the table byte then the record key. */
 void kc__atime_key(kc_table t, const kc_key *key, uint8_t out[1 + KC_KEY_SIZE]);
 
-/* ---- data.mdb without LMDB (kc_file.c: meta pages, reads, the open check; kc_walk.c) ----------- */
+/* ---- data.mdb without LMDB (kc_file.c: meta pages, reads; kc_walk.c; kc_check.c: the open check) */
 
 #define KC_PAGEHDRSZ 16
 #define KC_P_BRANCH 0x01

@@ -2,7 +2,7 @@
  * directory it has not opened yet in this process; kc_trust.c has already accepted it).
  *
  * Owns the decision:
- *   data.mdb damaged (kc_file.c)       -> moved aside (kc_repair.c), then as below without it;
+ *   data.mdb damaged (kc_check.c)      -> moved aside (kc_repair.c), then as below without it;
  *                                         when it cannot be moved: unusable
  *   writable directory                 -> LMDB read-write (created on first use, mode 0600)
  *   not writable, data.mdb present     -> LMDB MDB_RDONLY; if even the lock file cannot be
@@ -118,7 +118,7 @@ static int open_rdonly(kc_env *e, const kc_options *o, char *why, size_t why_siz
     return rc;
 }
 
-/* A damaged data.mdb (kc_file.c) is moved aside when the directory may be written (the cache
+/* A damaged data.mdb (kc_check.c) is moved aside when the directory may be written (the cache
  * then starts empty: *exists false, the warning in r->note); otherwise the directory is
  * unusable (false). */
 static bool damaged_data(kc_env *e, const kc_options *o, bool writable, bool *exists, kc_open_report *r)

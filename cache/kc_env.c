@@ -2,9 +2,10 @@
  * and the transaction helpers. Whether a directory may be used at all is kc_trust.c; how its
  * LMDB environment is opened (the modes, a damaged data file) is kc_mode.c.
  *
- * The registry: one MDB_env per directory (by device and inode) per process, shared by every
- * handle on it (LMDB forbids opening an environment twice in a process). After fork() the child
- * forgets the parent's environments (kept reachable, never used).
+ * The registry: one store (kc_store.h: an LMDB environment) per directory (by device and inode)
+ * per process, shared by every handle on it (LMDB forbids opening an environment twice in a
+ * process). After fork() the child forgets the parent's environments (kept reachable, never
+ * used).
  */
 #include <errno.h>
 #include <limits.h>
@@ -47,86 +48,81 @@ static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, for
 
 /* ---- errors ---------------------------------------------------------------------------------- */
 
-const char *kc__mdb_hint(int rc)
-{
-    switch (rc) {
-    case MDB_READERS_FULL: return " (too many processes or threads reading the cache at once)";
-    case MDB_MAP_FULL: return " (the cache is at its size limit)";
-    case MDB_MAP_RESIZED: return " (another process keeps growing the map)";
-    case MDB_INVALID: return " (data.mdb is not an LMDB file)";
-    case MDB_VERSION_MISMATCH: return " (written by another LMDB version)";
-    default: return "";
-    }
-}
-
 static const char *dir_name(const kc_env *e) { return e->dir[0] != '\0' ? e->dir : "(memory)"; }
 
-hipdnnStatus_t kc__mdb_fail(const kc_env *e, const char *call, int rc)
+hipdnnStatus_t kc__store_fail(const kc_env *e, const char *call, int rc)
 {
     hipdnnStatus_t st = rc == ENOMEM ? HIPDNN_STATUS_ALLOC_FAILED : HIPDNN_STATUS_INTERNAL_ERROR;
-    return base_fail(st, "kernel cache %s: %s failed: %s%s", dir_name(e), call, mdb_strerror(rc), kc__mdb_hint(rc));
+    return base_fail(st, "kernel cache %s: %s failed: %s%s", dir_name(e), call, kc__store_strerror(rc),
+                     kc__store_hint(rc));
 }
 
-void kc__mdb_warn(const kc_env *e, const char *call, int rc)
+void kc__store_warn(const kc_env *e, const char *call, int rc)
 {
     base_log(HIPDNN_SEV_WARN, "kernel cache %s: %s failed: %s%s; treated as a miss", dir_name(e), call,
-             mdb_strerror(rc), kc__mdb_hint(rc));
+             kc__store_strerror(rc), kc__store_hint(rc));
 }
 
 /* ---- transactions ----------------------------------------------------------------------------- */
 
-int kc__txn_begin(kc_env *e, bool write, MDB_txn **txn)
+/* One attempt: the lock taken shared and kept on success. */
+static int begin_once(kc_env *e, bool write, kc_txn **txn)
+{
+    pthread_rwlock_rdlock(&e->txn_lock);
+    int rc = kc__fault(write ? EACCES : KC_STORE_READERS_FULL);
+    if (rc == KC_STORE_OK)
+        rc = e->store == NULL ? KC_STORE_PANIC /* closed by a failed repair */
+                              : kc__store_txn_begin(e->store, write, txn);
+    if (rc != KC_STORE_OK)
+        pthread_rwlock_unlock(&e->txn_lock);
+    return rc;
+}
+
+int kc__txn_begin(kc_env *e, bool write, kc_txn **txn)
 {
     for (int attempt = 0;; attempt++) {
-        pthread_rwlock_rdlock(&e->txn_lock);
-        int rc = kc__fault(write ? EACCES : MDB_READERS_FULL);
-        if (rc == MDB_SUCCESS)
-            rc = e->mdb == NULL ? MDB_PANIC /* closed by a failed repair */
-                                : mdb_txn_begin(e->mdb, NULL, write ? 0 : MDB_RDONLY, txn);
-        if (rc == MDB_SUCCESS)
+        int rc = begin_once(e, write, txn);
+        if (rc == KC_STORE_OK || attempt >= 4)
             return rc;
-        pthread_rwlock_unlock(&e->txn_lock);
-        if (attempt >= 4)
-            return rc;
-        if (rc == MDB_MAP_RESIZED) {
+        if (rc == KC_STORE_MAP_RESIZED) {
             pthread_rwlock_wrlock(&e->txn_lock);
-            rc = mdb_env_set_mapsize(e->mdb, 0); /* adopt the size another process set */
+            rc = kc__store_set_map_size(e->store, 0); /* adopt the size another process set */
             pthread_rwlock_unlock(&e->txn_lock);
-            if (rc != MDB_SUCCESS)
+            if (rc != KC_STORE_OK)
                 return rc;
             continue;
         }
         int dead = 0;
-        if (rc == MDB_READERS_FULL && mdb_reader_check(e->mdb, &dead) == MDB_SUCCESS && dead > 0)
+        if (rc == KC_STORE_READERS_FULL && kc__store_reader_check(e->store, &dead) == KC_STORE_OK && dead > 0)
             continue;
         return rc;
     }
 }
 
-int kc__txn_commit(kc_env *e, MDB_txn *txn)
+int kc__txn_commit(kc_env *e, kc_txn *txn)
 {
     int rc = kc__fault(ENOSPC);
-    if (rc != MDB_SUCCESS)
-        mdb_txn_abort(txn); /* what a failed mdb_txn_commit leaves: the transaction gone */
+    if (rc != KC_STORE_OK)
+        kc__store_txn_abort(txn); /* what a failed commit leaves: the transaction gone */
     else
-        rc = mdb_txn_commit(txn);
+        rc = kc__store_txn_commit(txn);
     pthread_rwlock_unlock(&e->txn_lock);
     return rc;
 }
 
-void kc__txn_abort(kc_env *e, MDB_txn *txn)
+void kc__txn_abort(kc_env *e, kc_txn *txn)
 {
-    mdb_txn_abort(txn);
+    kc__store_txn_abort(txn);
     pthread_rwlock_unlock(&e->txn_lock);
 }
 
-/* mdb_env_info reads the meta pages inside the map: callers hold txn_lock. */
+/* The map size is read from the meta pages inside the map: callers hold txn_lock. */
 static uint64_t map_size_locked(kc_env *e)
 {
-    MDB_envinfo info;
-    if (e->mdb == NULL || mdb_env_info(e->mdb, &info) != MDB_SUCCESS)
+    uint64_t size;
+    if (e->store == NULL || kc__store_map_info(e->store, &size, NULL) != KC_STORE_OK)
         return 0;
-    return info.me_mapsize;
+    return size;
 }
 
 uint64_t kc__map_size(kc_env *e)
@@ -139,13 +135,10 @@ uint64_t kc__map_size(kc_env *e)
 
 void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used)
 {
-    MDB_envinfo info;
-    MDB_stat st;
+    uint64_t s, u;
     pthread_rwlock_rdlock(&e->txn_lock);
-    if (e->mdb != NULL && mdb_env_info(e->mdb, &info) == MDB_SUCCESS && mdb_env_stat(e->mdb, &st) == MDB_SUCCESS) {
-        *size = info.me_mapsize;
-        *used = (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
-    }
+    if (e->store != NULL && kc__store_map_info(e->store, &s, &u) == KC_STORE_OK)
+        *size = s, *used = u;
     pthread_rwlock_unlock(&e->txn_lock);
 }
 
@@ -153,9 +146,9 @@ int kc__grow(kc_env *e, uint64_t want)
 {
     want = (want + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
     pthread_rwlock_wrlock(&e->txn_lock);
-    int rc = e->mdb == NULL ? MDB_PANIC : MDB_SUCCESS;
-    if (rc == MDB_SUCCESS && map_size_locked(e) < want &&
-        (rc = mdb_env_set_mapsize(e->mdb, (size_t)want)) == MDB_SUCCESS) {
+    int rc = e->store == NULL ? KC_STORE_PANIC : KC_STORE_OK;
+    if (rc == KC_STORE_OK && map_size_locked(e) < want &&
+        (rc = kc__store_set_map_size(e->store, want)) == KC_STORE_OK) {
         pthread_mutex_lock(&e->mu);
         e->n.grown++;
         pthread_mutex_unlock(&e->mu);
@@ -188,8 +181,7 @@ static kc_env *env_new(const char *dir, uint64_t max_bytes, uint64_t front_bytes
 
 static void env_free(kc_env *e)
 {
-    if (e->mdb != NULL)
-        mdb_env_close(e->mdb);
+    kc__store_close(e->store);
     kc__front_free(&e->front);
     pthread_rwlock_destroy(&e->txn_lock);
     pthread_mutex_destroy(&e->mu);
@@ -201,18 +193,19 @@ static void env_free(kc_env *e)
 uint64_t kc__env_detach(kc_env *e)
 {
     uint64_t size = map_size_locked(e);
-    if (e->mdb != NULL)
-        mdb_env_close(e->mdb);
-    e->mdb = NULL;
+    kc__store_close(e->store);
+    e->store = NULL;
     e->have_tables = false;
     return size;
 }
 
 int kc__env_attach(kc_env *e)
 {
-    kc_options o = {.no_sync = e->no_sync};
+    kc_store_opts o = {.no_sync = e->no_sync};
     const char *call;
-    return kc__mdb_open(e, &o, 0, false, &call);
+    int rc = kc__store_open(e->dir, &o, &e->store, &call);
+    e->have_tables = kc__store_has_tables(e->store);
+    return rc;
 }
 
 static kc_env *find_registered(dev_t dev, ino_t ino)

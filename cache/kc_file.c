@@ -89,7 +89,7 @@ static const char *meta_parse(const uint8_t *b, kc_meta *m, bool *foreign)
         return "its page size is not a power of two between 512 and 32768";
     if (m->last_pg < 1)
         return "its last page number is below the meta pages";
-    if (kc__u16(b + 88 + 4) & (MDB_DUPSORT | MDB_INTEGERKEY))
+    if (kc__u16(b + 88 + 4) & (KC_STORE_DUPSORT | KC_STORE_INTEGERKEY))
         return "its main tree is marked as sorted duplicates or integer keys, which hides our tables";
     if (m->mapsize > MAX_MAP || m->last_pg >= MAX_MAP / m->psize)
         return "its map size or last page lies beyond any address space";

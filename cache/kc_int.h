@@ -6,6 +6,8 @@
  *       map (kc__store_set_map_size needs no transaction open in the process) holds it exclusive.
  *   mu (mutex): the front, the pending last-used times and the counters.
  * The registry lock (kc_env.c) is taken only to open and close environments.
+ * The files call each other in layers, never in a cycle (cache/README.md, "Layers"): kc_env.c
+ * on top, kc_lmdb.c (the store, kc_store.h: the only file with lmdb.h) at the bottom.
  */
 #ifndef HIPDNN_KC_INT_H
 #define HIPDNN_KC_INT_H
@@ -87,7 +89,7 @@ bool kc__front_put(kc_front *f, kc_table t, const kc_key *key, const uint8_t *da
                    int64_t last_used, uint64_t *dropped);
 void kc__front_remove(kc_front *f, kc_table t, const kc_key *key);
 
-/* ---- environments (kc_env.c) --------------------------------------------------------------- */
+/* ---- environments (opened by kc_env.c, used through kc_txn.c) ----------------------------- */
 typedef struct kc_touch {
     kc_table table;
     kc_key key;
@@ -125,10 +127,6 @@ struct kc_cache {
     char note[2 * KC_WHY_MAX + 256];  /* what the open repaired (kc_open_note), or "" */
 };
 
-/* Current time in unix seconds (tests may replace the clock). */
-int64_t kc__now(void);
-extern int64_t (*kc_test_clock)(void);
-
 /* ---- fault injection (kc_fault.c; tests only) ---------------------------------------------
  * kc_test_fault_at(nth, damage): the nth LMDB call from now that goes through kc__fault fails
  * with the error it passes (damage: the nth record read from LMDB, kc__fault_damage, comes back
@@ -144,6 +142,11 @@ bool kc__fault_damage(void);
 int kc__get(kc_txn *txn, int table, const kc_val *key, kc_val *val);
 int kc__put(kc_txn *txn, int table, const kc_val *key, const kc_val *val);
 
+/* ---- an open environment (kc_txn.c) ------------------------------------------------------------ */
+
+/* Current time in unix seconds (tests may replace the clock). */
+int64_t kc__now(void);
+extern int64_t (*kc_test_clock)(void);
 /* Transactions: begin takes txn_lock shared and handles KC_STORE_MAP_RESIZED (adopts the new
  * map) and KC_STORE_READERS_FULL (clears readers of dead processes, retries once); commit and
  * abort release it. They return store codes (kc_store.h). */
@@ -158,12 +161,24 @@ hipdnnStatus_t kc__store_fail(const kc_env *e, const char *call, int rc);
 /* Logs a store failure of an advisory path (a lookup) at WARN. */
 void kc__store_warn(const kc_env *e, const char *call, int rc);
 bool kc__writable(const kc_cache *c);
+uint64_t kc__map_size(kc_env *e);
+/* The map's size and its used part (up to the last page), in bytes. */
+void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used);
+/* For a repair, with txn_lock held exclusively: close the store (returning its map size) and
+ * open it again read-write (a store code; on failure e->store stays NULL and transactions
+ * fail). */
+uint64_t kc__env_detach(kc_env *e);
+int kc__env_attach(kc_env *e);
+
+/* ---- the default directory (kc_default.c) --------------------------------------------------- */
+
 /* mkdir -p giving every directory it creates mode 0700; 0 or an errno. */
 int kc__mkdirs(const char *dir);
-uint64_t kc__map_size(kc_env *e);
 
-/* Opening a directory's environment (kc_mode.c). What the open found wrong: why (when it
- * fails), note (what a repair did), loud (worth a warning even for a read-only open). */
+/* ---- opening a directory's environment (kc_mode.c) ----------------------------------------- */
+
+/* What the open found wrong: why (when it fails), note (what a repair did), loud (worth a
+ * warning even for a read-only open). */
 typedef struct kc_open_report {
     char why[PATH_MAX + 2 * KC_WHY_MAX];
     char *note;
@@ -172,11 +187,6 @@ typedef struct kc_open_report {
 } kc_open_report;
 /* Chooses the mode and opens e (e->mode set); false (r->why) when no LMDB mode works. */
 bool kc__open_lmdb(kc_env *e, const kc_options *o, kc_open_report *r);
-/* For a repair, with txn_lock held exclusively: close the store (returning its map size) and
- * open it again read-write (a store code; on failure e->store stays NULL and transactions
- * fail). */
-uint64_t kc__env_detach(kc_env *e);
-int kc__env_attach(kc_env *e);
 
 /* ---- trust (kc_trust.c) ---------------------------------------------------------------------- */
 
@@ -203,8 +213,6 @@ typedef hipdnnStatus_t (*kc_fill_fn)(void *ctx, kc_sink *s);
 /* Rebuilds data.mdb from what `fill` puts, and swaps it in (protocol in kc_repair.c). Fails,
  * changing nothing, when another process has the cache open. */
 hipdnnStatus_t kc__rebuild(kc_env *e, kc_fill_fn fill, void *ctx);
-/* The map's size and its used part (up to the last page), in bytes. */
-void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used);
 
 /* ---- the write path (kc_space.c) ------------------------------------------------------------ */
 

@@ -1,4 +1,4 @@
-/* kc_repair.c — replacing a damaged data.mdb: moved aside at open (kc_env.c), rebuilt from the
+/* kc_repair.c — replacing a damaged data.mdb: moved aside at open (kc_mode.c), rebuilt from the
  * records that verify by verify --fix (kc_verify.c). Nothing is ever written through a damaged
  * page: LMDB's writes follow the file's own page numbers and sizes, so the repair writes a fresh
  * file and renames it into place.

@@ -12,9 +12,9 @@
  * The cache is advisory. Lookups (kc_get_*) return a bool and never fail: an I/O error, a
  * corrupt or foreign record, a full reader table — each is a miss plus a log line. Writes and
  * maintenance calls return a status and raise errors through base_fail (naming the directory,
- * the LMDB call and mdb_strerror); the engine may ignore a failed kc_put_*.
+ * the LMDB call and LMDB's reason); the engine may ignore a failed kc_put_*.
  *
- * Modes: KC_MODE_READ_WRITE (LMDB), KC_MODE_READ_ONLY (LMDB opened MDB_RDONLY: requested, or
+ * Modes: KC_MODE_READ_WRITE (LMDB), KC_MODE_READ_ONLY (LMDB opened read-only: requested, or
  * the directory is not writable; puts only reach the in-memory front), KC_MODE_MEMORY (no
  * directory, or it cannot be used: the in-memory front is the store, bounded by max_bytes).
  * A degraded open logs one warning and still succeeds.
@@ -67,7 +67,7 @@ typedef enum kc_table {
     KC_TABLE_PLAN = 2,
 } kc_table;
 
-/* ---- opening (kc_env.c) -------------------------------------------------------------------- */
+/* ---- opening (kc_env.c; the accessors kc_get_mode ... kc_open_note: kc_txn.c) ------------- */
 
 typedef struct kc_options {
     const char *dir;            /* the cache directory; NULL or "": in memory only */
@@ -75,7 +75,7 @@ typedef struct kc_options {
                                  * recently used first) once they fill 3/4 of it; 0:
                                  * kc_default_max_bytes() */
     bool read_only;             /* never write the directory (and never create it) */
-    bool no_sync;               /* MDB_NOSYNC: faster commits; an OS crash may lose the last
+    bool no_sync;               /* commits not synced: faster; an OS crash may lose the last
                                  * ones (a killed process loses nothing) */
     bool strict;                /* a directory that cannot be opened at all is an error, not
                                  * a memory cache (the CLI wants to know) */
@@ -84,11 +84,11 @@ typedef struct kc_options {
 } kc_options;
 
 /* Opens a cache. The directory (and its parents) is created with mode 0700 unless read_only.
- * A directory that cannot be created or written degrades to READ_ONLY (LMDB MDB_RDONLY) or
+ * A directory that cannot be created or written degrades to READ_ONLY (LMDB read-only) or
  * MEMORY with one warning; the call still succeeds. So does a directory that is not trusted
  * (not this user's, writable by group or others, lock.mdb / data.mdb a link or not this user's:
  * kc_trust.c; MEMORY, the warning says why). A damaged data.mdb (cut short, bad meta pages:
- * kc_file.c) is moved aside and the cache starts empty, with one warning (kc_open_note); where it
+ * kc_check.c) is moved aside and the cache starts empty, with one warning (kc_open_note); where it
  * cannot be moved (read_only, a read-only directory, another process has the cache open) the
  * open degrades to MEMORY. A read_only open of a writable directory
  * shares the process's read-write environment but never writes through this handle. opt may
@@ -108,7 +108,7 @@ const char *kc_mode_name(kc_mode mode);
  * damaged data.mdb moved aside, the cache started empty. "" when nothing. */
 const char *kc_open_note(const kc_cache *c);
 
-/* ---- the process-wide default (kc_default.c) -------------------------------------------------
+/* ---- the process-wide default (kc_default.c; kc_default() itself: kc_env.c) ----------------
  * kc_default_dir: $HIPDNN_CACHE_DIR, else $XDG_CACHE_HOME/hipdnn-jit, else
  * $HOME/.cache/hipdnn-jit (relative values are ignored). Writes it to buf; `create` makes it
  * and missing parents with mode 0700. Returns SUCCESS; BAD_PARAM (no variable usable, or a

@@ -39,11 +39,6 @@
 #define B_ENTRY 40
 #define B_TRAIL 16
 
-static MDB_dbi dbi_of(const kc_env *e, kc_table t)
-{
-    return e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN];
-}
-
 /* ---- export ------------------------------------------------------------------------------- */
 
 typedef struct sink {
@@ -93,31 +88,37 @@ static void header(const sink *s, uint8_t h[B_HEAD])
     kc__put64(h + 24, XXH64(h, 24, 0));
 }
 
+/* A table's records into the sink. */
+static int export_table(kc_txn *txn, kc_table t, sink *s)
+{
+    kc_cursor *cur = NULL;
+    int rc = kc__store_cursor_open(txn, t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN, &cur);
+    if (rc != KC_STORE_OK)
+        return rc;
+    kc_val k, d;
+    for (bool first = true; (rc = kc__store_cursor_get(cur, first, &k, &d)) == KC_STORE_OK; first = false) {
+        kc_key key;
+        if (k.size != KC_KEY_SIZE) {
+            s->skipped++;
+            continue;
+        }
+        memcpy(key.b, k.data, KC_KEY_SIZE);
+        emit_record(s, t, &key, d.data, d.size);
+    }
+    kc__store_cursor_close(cur);
+    return rc == KC_STORE_NOTFOUND ? KC_STORE_OK : rc;
+}
+
 static int export_lmdb(kc_env *e, sink *s)
 {
     if (!e->have_tables)
-        return MDB_SUCCESS;
-    MDB_txn *txn = NULL;
+        return KC_STORE_OK;
+    kc_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
-    if (rc != MDB_SUCCESS)
+    if (rc != KC_STORE_OK)
         return rc;
-    for (int t = KC_TABLE_KERNEL; rc == MDB_SUCCESS && t <= KC_TABLE_PLAN; t++) {
-        MDB_cursor *cur = NULL;
-        MDB_val k, d;
-        if ((rc = mdb_cursor_open(txn, dbi_of(e, (kc_table)t), &cur)) != MDB_SUCCESS)
-            break;
-        for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
-            kc_key key;
-            if (k.mv_size != KC_KEY_SIZE) {
-                s->skipped++;
-                continue;
-            }
-            memcpy(key.b, k.mv_data, KC_KEY_SIZE);
-            emit_record(s, (kc_table)t, &key, d.mv_data, d.mv_size);
-        }
-        mdb_cursor_close(cur);
-        rc = rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
-    }
+    for (int t = KC_TABLE_KERNEL; rc == KC_STORE_OK && t <= KC_TABLE_PLAN; t++)
+        rc = export_table(txn, (kc_table)t, s);
     kc__txn_abort(e, txn);
     return rc;
 }
@@ -139,8 +140,8 @@ static hipdnnStatus_t export_to(kc_cache *c, sink *s, const char *dest)
     if ((s->h = XXH64_createState()) == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kernel cache export: no memory");
     XXH64_reset(s->h, 0);
-    int rc = MDB_SUCCESS;
-    if (e->mdb != NULL)
+    int rc = KC_STORE_OK;
+    if (e->store != NULL)
         rc = export_lmdb(e, s);
     else
         export_front(e, s);
@@ -148,8 +149,8 @@ static hipdnnStatus_t export_to(kc_cache *c, sink *s, const char *dest)
     kc__put64(t + 8, XXH64_digest(s->h));
     XXH64_freeState(s->h);
     s->h = NULL;
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "reading the tables for export", rc);
+    if (rc != KC_STORE_OK)
+        return kc__store_fail(e, "reading the tables for export", rc);
     emit(s, t, sizeof t);
     header(s, h);
     if (!s->failed && s->f != NULL)
@@ -311,7 +312,7 @@ static hipdnnStatus_t store_all(kc_cache *c, const kc_rec *v, size_t n, const ch
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "kernel cache bundle %s: %llu bytes of records exceed what "
                          "the cache may hold (3/4 of its limit of %llu bytes); nothing was imported", src,
                          (unsigned long long)total, (unsigned long long)e->max_bytes);
-    if (e->mdb != NULL)
+    if (e->store != NULL)
         return kc__write(e, v, n);
     int64_t now = kc__now();
     pthread_mutex_lock(&e->mu);
@@ -324,7 +325,7 @@ static hipdnnStatus_t store_all(kc_cache *c, const kc_rec *v, size_t n, const ch
 
 static hipdnnStatus_t import_from(kc_cache *c, const uint8_t *b, size_t len, const char *src, size_t *n_records)
 {
-    if (c->env->mdb != NULL && !kc__writable(c))
+    if (c->env->store != NULL && !kc__writable(c))
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "kernel cache %s: import needs a writable cache (it is %s)",
                          c->env->dir, kc_mode_name(kc_get_mode(c)));
     kc_rec *v = NULL;

@@ -1,4 +1,4 @@
-/* kc_default.c — the process-wide default cache and the environment variables behind it.
+/* kc_default.c — the environment variables behind the default cache, and creating its directory.
  *
  *   HIPDNN_CACHE_DIR        the cache directory (else $XDG_CACHE_HOME/hipdnn-jit, else
  *                           $HOME/.cache/hipdnn-jit; only absolute values are used: a relative
@@ -6,8 +6,9 @@
  *   HIPDNN_CACHE_MAX_BYTES  the map size limit: bytes, or with a K/M/G/T suffix (powers of
  *                           1024, an optional trailing "B" or "iB"); default 4 GiB
  *   HIPDNN_CACHE_DISABLE    anything but "" or "0": no default cache
- * The default cache is opened on the first kc_default() call of a process (of a forked child
- * too: the child opens its own) and stays open until the process exits.
+ * kc__mkdirs creates a cache directory (the default one, or kc_open's) with mode 0700. The default
+ * cache itself, kc_default(), opens through kc_open and so lives with it in kc_env.c; this file
+ * calls nothing else in cache/.
  */
 #include <ctype.h>
 #include <stdatomic.h>
@@ -16,30 +17,11 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/stat.h>
 
 #include "cache/kc_int.h"
 
 #define DEFAULT_MAX_BYTES (4ull << 30)
-
-static pthread_mutex_t default_mu = PTHREAD_MUTEX_INITIALIZER;
-static bool default_done;
-static kc_cache *default_cache;
-static kc_cache *parent_default; /* a forked child's copy of its parent's: never used */
-static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-static void fork_prepare(void) { pthread_mutex_lock(&default_mu); }
-static void fork_parent(void) { pthread_mutex_unlock(&default_mu); }
-
-static void fork_child(void)
-{
-    if (default_cache != NULL)
-        parent_default = default_cache;
-    default_cache = NULL;
-    default_done = false;
-    pthread_mutex_unlock(&default_mu);
-}
-
-static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
 
 /* An environment variable's value when it is an absolute path; a set, non-empty relative one is
  * ignored with a warning (once per variable and process: the current directory a relative cache
@@ -128,32 +110,25 @@ bool kc_disabled_by_env(void)
     return s != NULL && s[0] != '\0' && strcmp(s, "0") != 0;
 }
 
-static kc_cache *open_default(void)
+/* mkdir -p with mode 0700 for every directory it creates. 0 or an errno. */
+int kc__mkdirs(const char *dir)
 {
-    if (kc_disabled_by_env()) {
-        base_log(HIPDNN_SEV_INFO, "kernel cache: disabled by HIPDNN_CACHE_DISABLE");
-        return NULL;
+    char path[PATH_MAX];
+    size_t n = strlen(dir);
+    if (n == 0 || n >= sizeof path)
+        return ENAMETOOLONG;
+    memcpy(path, dir, n + 1);
+    for (size_t i = 1; i <= n; i++) {
+        if (path[i] != '/' && path[i] != '\0')
+            continue;
+        char saved = path[i];
+        path[i] = '\0';
+        if (mkdir(path, 0700) != 0 && errno != EEXIST)
+            return errno;
+        path[i] = saved;
     }
-    char dir[PATH_MAX];
-    kc_options o = {0};
-    if (kc_default_dir(dir, sizeof dir, false) == HIPDNN_STATUS_SUCCESS)
-        o.dir = dir;
-    else
-        base_log(HIPDNN_SEV_WARN, "kernel cache: no cache directory; caching in memory only");
-    kc_cache *c = NULL;
-    kc_open(&o, &c); /* degrades to memory by itself; NULL only without memory */
-    return c;
-}
-
-kc_cache *kc_default(void)
-{
-    pthread_once(&atfork_once, install_atfork);
-    pthread_mutex_lock(&default_mu);
-    if (!default_done) {
-        default_cache = open_default();
-        default_done = true;
-    }
-    kc_cache *c = default_cache;
-    pthread_mutex_unlock(&default_mu);
-    return c;
+    struct stat st;
+    if (stat(dir, &st) != 0)
+        return errno;
+    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
 }

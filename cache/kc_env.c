@@ -1,33 +1,30 @@
-/* kc_env.c — opening and closing caches: the per-process registry, degraded (memory) opens,
- * and the transaction helpers. Whether a directory may be used at all is kc_trust.c; how its
- * LMDB environment is opened (the modes, a damaged data file) is kc_mode.c.
+/* kc_env.c — opening and closing caches: the per-process registry, degraded (memory) opens, and
+ * kc_default(), the process's shared handle. The top of cache/: it calls kc_trust.c (may the
+ * directory be used), kc_mode.c (how its LMDB environment is opened: the modes, a damaged data
+ * file), kc_default.c (the environment variables), kc_maint.c (flushing at close) and kc_txn.c;
+ * nothing in cache/ calls it. What an open environment offers the rest is kc_txn.c.
  *
- * The registry: one MDB_env per directory (by device and inode) per process, shared by every
- * handle on it (LMDB forbids opening an environment twice in a process). After fork() the child
- * forgets the parent's environments (kept reachable, never used).
+ * The registry: one store (kc_store.h: an LMDB environment) per directory (by device and inode)
+ * per process, shared by every handle on it (LMDB forbids opening an environment twice in a
+ * process). After fork() the child forgets the parent's environments (kept reachable, never
+ * used).
  */
 #include <errno.h>
 #include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
-#include <time.h>
 #include <unistd.h>
 
 #include "cache/kc_int.h"
 
 #define MIN_MAX_BYTES (1ull << 20)
 #define DEFAULT_FRONT (64ull << 20)
-#define MAP_ROUND (64ull << 10)
 
 static pthread_mutex_t registry_mu = PTHREAD_MUTEX_INITIALIZER;
 static kc_env *registry;   /* LMDB environments open in this process */
 static kc_env *inherited;  /* the parent's, in a forked child: reachable, never used */
 static pthread_once_t atfork_once = PTHREAD_ONCE_INIT;
-
-int64_t (*kc_test_clock)(void);
-
-int64_t kc__now(void) { return kc_test_clock != NULL ? kc_test_clock() : (int64_t)time(NULL); }
 
 static void fork_prepare(void) { pthread_mutex_lock(&registry_mu); }
 static void fork_parent(void) { pthread_mutex_unlock(&registry_mu); }
@@ -44,127 +41,6 @@ static void fork_child(void)
 }
 
 static void install_atfork(void) { pthread_atfork(fork_prepare, fork_parent, fork_child); }
-
-/* ---- errors ---------------------------------------------------------------------------------- */
-
-const char *kc__mdb_hint(int rc)
-{
-    switch (rc) {
-    case MDB_READERS_FULL: return " (too many processes or threads reading the cache at once)";
-    case MDB_MAP_FULL: return " (the cache is at its size limit)";
-    case MDB_MAP_RESIZED: return " (another process keeps growing the map)";
-    case MDB_INVALID: return " (data.mdb is not an LMDB file)";
-    case MDB_VERSION_MISMATCH: return " (written by another LMDB version)";
-    default: return "";
-    }
-}
-
-static const char *dir_name(const kc_env *e) { return e->dir[0] != '\0' ? e->dir : "(memory)"; }
-
-hipdnnStatus_t kc__mdb_fail(const kc_env *e, const char *call, int rc)
-{
-    hipdnnStatus_t st = rc == ENOMEM ? HIPDNN_STATUS_ALLOC_FAILED : HIPDNN_STATUS_INTERNAL_ERROR;
-    return base_fail(st, "kernel cache %s: %s failed: %s%s", dir_name(e), call, mdb_strerror(rc), kc__mdb_hint(rc));
-}
-
-void kc__mdb_warn(const kc_env *e, const char *call, int rc)
-{
-    base_log(HIPDNN_SEV_WARN, "kernel cache %s: %s failed: %s%s; treated as a miss", dir_name(e), call,
-             mdb_strerror(rc), kc__mdb_hint(rc));
-}
-
-/* ---- transactions ----------------------------------------------------------------------------- */
-
-int kc__txn_begin(kc_env *e, bool write, MDB_txn **txn)
-{
-    for (int attempt = 0;; attempt++) {
-        pthread_rwlock_rdlock(&e->txn_lock);
-        int rc = kc__fault(write ? EACCES : MDB_READERS_FULL);
-        if (rc == MDB_SUCCESS)
-            rc = e->mdb == NULL ? MDB_PANIC /* closed by a failed repair */
-                                : mdb_txn_begin(e->mdb, NULL, write ? 0 : MDB_RDONLY, txn);
-        if (rc == MDB_SUCCESS)
-            return rc;
-        pthread_rwlock_unlock(&e->txn_lock);
-        if (attempt >= 4)
-            return rc;
-        if (rc == MDB_MAP_RESIZED) {
-            pthread_rwlock_wrlock(&e->txn_lock);
-            rc = mdb_env_set_mapsize(e->mdb, 0); /* adopt the size another process set */
-            pthread_rwlock_unlock(&e->txn_lock);
-            if (rc != MDB_SUCCESS)
-                return rc;
-            continue;
-        }
-        int dead = 0;
-        if (rc == MDB_READERS_FULL && mdb_reader_check(e->mdb, &dead) == MDB_SUCCESS && dead > 0)
-            continue;
-        return rc;
-    }
-}
-
-int kc__txn_commit(kc_env *e, MDB_txn *txn)
-{
-    int rc = kc__fault(ENOSPC);
-    if (rc != MDB_SUCCESS)
-        mdb_txn_abort(txn); /* what a failed mdb_txn_commit leaves: the transaction gone */
-    else
-        rc = mdb_txn_commit(txn);
-    pthread_rwlock_unlock(&e->txn_lock);
-    return rc;
-}
-
-void kc__txn_abort(kc_env *e, MDB_txn *txn)
-{
-    mdb_txn_abort(txn);
-    pthread_rwlock_unlock(&e->txn_lock);
-}
-
-/* mdb_env_info reads the meta pages inside the map: callers hold txn_lock. */
-static uint64_t map_size_locked(kc_env *e)
-{
-    MDB_envinfo info;
-    if (e->mdb == NULL || mdb_env_info(e->mdb, &info) != MDB_SUCCESS)
-        return 0;
-    return info.me_mapsize;
-}
-
-uint64_t kc__map_size(kc_env *e)
-{
-    pthread_rwlock_rdlock(&e->txn_lock);
-    uint64_t size = map_size_locked(e);
-    pthread_rwlock_unlock(&e->txn_lock);
-    return size;
-}
-
-void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used)
-{
-    MDB_envinfo info;
-    MDB_stat st;
-    pthread_rwlock_rdlock(&e->txn_lock);
-    if (e->mdb != NULL && mdb_env_info(e->mdb, &info) == MDB_SUCCESS && mdb_env_stat(e->mdb, &st) == MDB_SUCCESS) {
-        *size = info.me_mapsize;
-        *used = (uint64_t)(info.me_last_pgno + 1) * st.ms_psize;
-    }
-    pthread_rwlock_unlock(&e->txn_lock);
-}
-
-int kc__grow(kc_env *e, uint64_t want)
-{
-    want = (want + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
-    pthread_rwlock_wrlock(&e->txn_lock);
-    int rc = e->mdb == NULL ? MDB_PANIC : MDB_SUCCESS;
-    if (rc == MDB_SUCCESS && map_size_locked(e) < want &&
-        (rc = mdb_env_set_mapsize(e->mdb, (size_t)want)) == MDB_SUCCESS) {
-        pthread_mutex_lock(&e->mu);
-        e->n.grown++;
-        pthread_mutex_unlock(&e->mu);
-    }
-    pthread_rwlock_unlock(&e->txn_lock);
-    return rc;
-}
-
-bool kc__writable(const kc_cache *c) { return c->env->mode == KC_MODE_READ_WRITE && !c->read_only; }
 
 /* ---- environments ----------------------------------------------------------------------------- */
 
@@ -188,31 +64,13 @@ static kc_env *env_new(const char *dir, uint64_t max_bytes, uint64_t front_bytes
 
 static void env_free(kc_env *e)
 {
-    if (e->mdb != NULL)
-        mdb_env_close(e->mdb);
+    kc__store_close(e->store);
     kc__front_free(&e->front);
     pthread_rwlock_destroy(&e->txn_lock);
     pthread_mutex_destroy(&e->mu);
     base_free(e->touches);
     base_free(e->dir);
     base_free(e);
-}
-
-uint64_t kc__env_detach(kc_env *e)
-{
-    uint64_t size = map_size_locked(e);
-    if (e->mdb != NULL)
-        mdb_env_close(e->mdb);
-    e->mdb = NULL;
-    e->have_tables = false;
-    return size;
-}
-
-int kc__env_attach(kc_env *e)
-{
-    kc_options o = {.no_sync = e->no_sync};
-    const char *call;
-    return kc__mdb_open(e, &o, 0, false, &call);
 }
 
 static kc_env *find_registered(dev_t dev, ino_t ino)
@@ -223,27 +81,34 @@ static kc_env *find_registered(dev_t dev, ino_t ino)
     return NULL;
 }
 
-/* mkdir -p with mode 0700 for every directory it creates. 0 or an errno. */
-int kc__mkdirs(const char *dir)
+/* Creates o->dir (unless read-only) and stats it into *st: true when kc_trust.c accepts it; else
+ * r->why says why (r->loud: an untrusted directory is worth a warning). */
+static bool dir_usable(const kc_options *o, struct stat *st, kc_open_report *r)
 {
-    char path[PATH_MAX];
-    size_t n = strlen(dir);
-    if (n == 0 || n >= sizeof path)
-        return ENAMETOOLONG;
-    memcpy(path, dir, n + 1);
-    for (size_t i = 1; i <= n; i++) {
-        if (path[i] != '/' && path[i] != '\0')
-            continue;
-        char saved = path[i];
-        path[i] = '\0';
-        if (mkdir(path, 0700) != 0 && errno != EEXIST)
-            return errno;
-        path[i] = saved;
+    int err = o->read_only ? 0 : kc__mkdirs(o->dir);
+    if (err == 0 && stat(o->dir, st) != 0)
+        err = errno;
+    bool trusted = err == 0 && kc__trusted(o->dir, st, r->why, sizeof r->why);
+    r->loud = err == 0 && !trusted;
+    if (err != 0)
+        snprintf(r->why, sizeof r->why, "%s", strerror(err));
+    return trusted;
+}
+
+/* A directory that cannot be used: an error under `strict`, else e runs in memory. */
+static hipdnnStatus_t degrade(kc_env *e, const kc_options *o, const kc_open_report *r, uint64_t max_bytes,
+                              kc_env **out)
+{
+    if (o->strict) {
+        env_free(e);
+        return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: cannot be opened: %s", o->dir, r->why);
     }
-    struct stat st;
-    if (stat(dir, &st) != 0)
-        return errno;
-    return S_ISDIR(st.st_mode) ? 0 : ENOTDIR;
+    base_log(o->read_only && !r->loud ? HIPDNN_SEV_INFO : HIPDNN_SEV_WARN,
+             "kernel cache %s: cannot be used (%s); caching in memory only", o->dir, r->why);
+    e->front.max_bytes = max_bytes; /* the front is the whole store now */
+    e->refs = 1;
+    *out = e;
+    return HIPDNN_STATUS_SUCCESS;
 }
 
 /* The environment for o->dir: registered, or newly opened, or (degraded) a memory one.
@@ -253,22 +118,14 @@ static hipdnnStatus_t env_for_dir(const kc_options *o, uint64_t max_bytes, uint6
 {
     kc_open_report r = {.why = "", .note = note, .note_size = note_size};
     struct stat st;
-    int err = o->read_only ? 0 : kc__mkdirs(o->dir);
-    if (err == 0 && stat(o->dir, &st) != 0)
-        err = errno;
-    bool trusted = err == 0 && kc__trusted(o->dir, &st, r.why, sizeof r.why);
-    r.loud = err == 0 && !trusted;
-    if (trusted) {
-        kc_env *e = find_registered(st.st_dev, st.st_ino);
-        if (e != NULL) {
-            e->refs++;
-            *out = e;
-            return HIPDNN_STATUS_SUCCESS;
-        }
-    } else if (err != 0) {
-        snprintf(r.why, sizeof r.why, "%s", strerror(err));
+    bool trusted = dir_usable(o, &st, &r);
+    kc_env *e = trusted ? find_registered(st.st_dev, st.st_ino) : NULL;
+    if (e != NULL) {
+        e->refs++;
+        *out = e;
+        return HIPDNN_STATUS_SUCCESS;
     }
-    kc_env *e = env_new(o->dir, max_bytes, front);
+    e = env_new(o->dir, max_bytes, front);
     if (e == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kernel cache %s: no memory to open it", o->dir);
     e->no_sync = o->no_sync;
@@ -281,16 +138,23 @@ static hipdnnStatus_t env_for_dir(const kc_options *o, uint64_t max_bytes, uint6
         *out = e;
         return HIPDNN_STATUS_SUCCESS;
     }
-    if (o->strict) {
-        env_free(e);
-        return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: cannot be opened: %s", o->dir, r.why);
+    return degrade(e, o, &r, max_bytes, out);
+}
+
+/* c->env: a memory environment when o names no directory, else env_for_dir's. */
+static hipdnnStatus_t env_for(const kc_options *o, uint64_t max, uint64_t front, kc_cache *c)
+{
+    if (o->dir == NULL || o->dir[0] == '\0') {
+        c->env = env_new("", max, max);
+        if (c->env == NULL)
+            return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_open: no memory for a memory cache");
+        c->env->refs = 1;
+        return HIPDNN_STATUS_SUCCESS;
     }
-    base_log(o->read_only && !r.loud ? HIPDNN_SEV_INFO : HIPDNN_SEV_WARN,
-             "kernel cache %s: cannot be used (%s); caching in memory only", o->dir, r.why);
-    e->front.max_bytes = max_bytes; /* the front is the whole store now */
-    e->refs = 1;
-    *out = e;
-    return HIPDNN_STATUS_SUCCESS;
+    pthread_mutex_lock(&registry_mu);
+    hipdnnStatus_t st = env_for_dir(o, max, front, &c->env, c->note, sizeof c->note);
+    pthread_mutex_unlock(&registry_mu);
+    return st;
 }
 
 hipdnnStatus_t kc_open(const kc_options *opt, kc_cache **out)
@@ -310,18 +174,7 @@ hipdnnStatus_t kc_open(const kc_options *opt, kc_cache **out)
     if (c == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_open: no memory for a handle");
     pthread_once(&atfork_once, install_atfork);
-    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
-    if (o.dir == NULL || o.dir[0] == '\0') {
-        c->env = env_new("", max, max);
-        if (c->env == NULL)
-            st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_open: no memory for a memory cache");
-        else
-            c->env->refs = 1;
-    } else {
-        pthread_mutex_lock(&registry_mu);
-        st = env_for_dir(&o, max, front, &c->env, c->note, sizeof c->note);
-        pthread_mutex_unlock(&registry_mu);
-    }
+    hipdnnStatus_t st = env_for(&o, max, front, c);
     if (st != HIPDNN_STATUS_SUCCESS) {
         base_free(c);
         return st;
@@ -357,23 +210,57 @@ void kc_close(kc_cache *c)
     base_free(c);
 }
 
-kc_mode kc_get_mode(const kc_cache *c)
+/* ---- the default cache (kc_default) ---------------------------------------------------------- */
+
+static pthread_mutex_t default_mu = PTHREAD_MUTEX_INITIALIZER;
+static bool default_done;
+static kc_cache *default_cache;
+static kc_cache *parent_default; /* a forked child's copy of its parent's: never used */
+static pthread_once_t default_atfork_once = PTHREAD_ONCE_INIT;
+
+static void default_fork_prepare(void) { pthread_mutex_lock(&default_mu); }
+static void default_fork_parent(void) { pthread_mutex_unlock(&default_mu); }
+
+static void default_fork_child(void)
 {
-    if (c->env->mode == KC_MODE_READ_WRITE && c->read_only)
-        return KC_MODE_READ_ONLY;
-    return c->env->mode;
+    if (default_cache != NULL)
+        parent_default = default_cache;
+    default_cache = NULL;
+    default_done = false;
+    pthread_mutex_unlock(&default_mu);
 }
 
-const char *kc_dir(const kc_cache *c) { return c->env->mode == KC_MODE_MEMORY ? "" : c->env->dir; }
-
-const char *kc_open_note(const kc_cache *c) { return c->note; }
-
-const char *kc_mode_name(kc_mode mode)
+static void default_install_atfork(void)
 {
-    switch (mode) {
-    case KC_MODE_READ_WRITE: return "read-write";
-    case KC_MODE_READ_ONLY: return "read-only";
-    case KC_MODE_MEMORY: return "memory";
+    pthread_atfork(default_fork_prepare, default_fork_parent, default_fork_child);
+}
+
+static kc_cache *open_default(void)
+{
+    if (kc_disabled_by_env()) {
+        base_log(HIPDNN_SEV_INFO, "kernel cache: disabled by HIPDNN_CACHE_DISABLE");
+        return NULL;
     }
-    return "unknown";
+    char dir[PATH_MAX];
+    kc_options o = {0};
+    if (kc_default_dir(dir, sizeof dir, false) == HIPDNN_STATUS_SUCCESS)
+        o.dir = dir;
+    else
+        base_log(HIPDNN_SEV_WARN, "kernel cache: no cache directory; caching in memory only");
+    kc_cache *c = NULL;
+    kc_open(&o, &c); /* degrades to memory by itself; NULL only without memory */
+    return c;
+}
+
+kc_cache *kc_default(void)
+{
+    pthread_once(&default_atfork_once, default_install_atfork);
+    pthread_mutex_lock(&default_mu);
+    if (!default_done) {
+        default_cache = open_default();
+        default_done = true;
+    }
+    kc_cache *c = default_cache;
+    pthread_mutex_unlock(&default_mu);
+    return c;
 }

@@ -1,11 +1,13 @@
-/* kc_fault.c — fault injection into the cache's LMDB calls, for the fault tests (tests/fault):
- * the Nth call from kc_test_fault_at on fails with an error LMDB gives at that call, or (damage
- * mode) the Nth record read from LMDB comes back with one byte changed, as from a bad disk.
+/* kc_fault.c — fault injection into the cache's store calls, for the fault tests (tests/fault):
+ * the Nth call from kc_test_fault_at on fails with an error LMDB gives at that call (its code
+ * under kc_store.h's name), or (damage mode) the Nth record read from the store comes back with
+ * one byte changed, as from a bad disk.
  *
- * The calls (kc_int.h): kc__txn_begin (a read transaction: MDB_READERS_FULL; a write one: EACCES,
- * what a read-only environment answers), kc__txn_commit (ENOSPC: the disk filled; the transaction
- * is aborted, as LMDB does with a failed commit), and the record path's kc__get (MDB_CORRUPTED) and
- * kc__put (MDB_MAP_FULL). With injection off each is one atomic load in front of the LMDB call.
+ * The calls (kc_int.h): kc__txn_begin (a read transaction: KC_STORE_READERS_FULL; a write one:
+ * EACCES, what a read-only environment answers), kc__txn_commit (ENOSPC: the disk filled; the
+ * transaction is aborted, as LMDB does with a failed commit), and the record path's kc__get
+ * (KC_STORE_CORRUPTED) and kc__put (KC_STORE_MAP_FULL). With injection off each is one atomic
+ * load in front of the store call.
  */
 #include <errno.h>
 #include <stdatomic.h>
@@ -42,7 +44,7 @@ static bool hit(bool damage)
 int kc__fault(int err)
 {
     if (!hit(false))
-        return MDB_SUCCESS;
+        return KC_STORE_OK;
     atomic_store(&last_err, err);
     return err;
 }
@@ -55,14 +57,14 @@ bool kc__fault_damage(void)
     return true;
 }
 
-int kc__get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data)
+int kc__get(kc_txn *txn, int table, const kc_val *key, kc_val *val)
 {
-    int rc = kc__fault(MDB_CORRUPTED);
-    return rc != MDB_SUCCESS ? rc : mdb_get(txn, dbi, key, data);
+    int rc = kc__fault(KC_STORE_CORRUPTED);
+    return rc != KC_STORE_OK ? rc : kc__store_get(txn, table, key, val);
 }
 
-int kc__put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned flags)
+int kc__put(kc_txn *txn, int table, const kc_val *key, const kc_val *val)
 {
-    int rc = kc__fault(MDB_MAP_FULL);
-    return rc != MDB_SUCCESS ? rc : mdb_put(txn, dbi, key, data, flags);
+    int rc = kc__fault(KC_STORE_MAP_FULL);
+    return rc != KC_STORE_OK ? rc : kc__store_put(txn, table, key, val);
 }

@@ -1,5 +1,5 @@
-/* kc_file.c — data.mdb read without LMDB: its meta pages, its pages, and the check made before
- * LMDB maps a file.
+/* kc_file.c — data.mdb read without LMDB: its meta pages and its pages, for the check before
+ * LMDB maps a file (kc_check.c), the tree walk (kc_walk.c) and verify (kc_verify.c).
  *
  * LMDB trusts its file: it maps it, and a page the metadata names beyond the end of a file cut
  * short (a full disk, a partial copy) kills the process with SIGBUS inside mdb_dbi_open; a
@@ -16,11 +16,11 @@
  *   MDB_db (48 bytes): flags u16 @4, depth u16 @6, root u64 @40 (all ones: empty)
  *   node:  lo u16 @0, hi u16 @2, flags u16 @4, key size u16 @6, key then data from @8; data
  *          size lo | hi << 16; a branch node's child page lo | hi << 16 | flags << 32
- * The tree walk itself is kc_walk.c.
+ * The tree walk itself is kc_walk.c, the check before LMDB maps the file kc_check.c; this file
+ * calls neither (they call it).
  */
 #include <errno.h>
 #include <fcntl.h>
-#include <limits.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
@@ -89,7 +89,7 @@ static const char *meta_parse(const uint8_t *b, kc_meta *m, bool *foreign)
         return "its page size is not a power of two between 512 and 32768";
     if (m->last_pg < 1)
         return "its last page number is below the meta pages";
-    if (kc__u16(b + 88 + 4) & (MDB_DUPSORT | MDB_INTEGERKEY))
+    if (kc__u16(b + 88 + 4) & (KC_STORE_DUPSORT | KC_STORE_INTEGERKEY))
         return "its main tree is marked as sorted duplicates or integer keys, which hides our tables";
     if (m->mapsize > MAX_MAP || m->last_pg >= MAX_MAP / m->psize)
         return "its map size or last page lies beyond any address space";
@@ -182,59 +182,4 @@ bool kc__file_read(kc_file *f, uint64_t pgno, uint64_t offset, void *buf, size_t
         p += n, at += (uint64_t)n, len -= (size_t)n;
     }
     return true;
-}
-
-/* ---- the check before LMDB maps the file ------------------------------------------------------- */
-
-static void first_damage(void *ctx, int table, uint64_t pgno, const char *why)
-{
-    char *out = ctx;
-    if (out[0] == '\0')
-        snprintf(out, KC_WHY_MAX, "page %llu of %s: %s", (unsigned long long)pgno, kc__walk_table_name(table), why);
-}
-
-/* One check of the newest meta page's trees; *txnid: that meta page's. */
-static kc_file_state check_once(const char *path, char *why, size_t why_size, uint64_t *txnid)
-{
-    kc_file f;
-    kc_file_state s = kc__file_open(path, &f, why, why_size);
-    *txnid = f.meta.txnid;
-    if (s != KC_FILE_OK || !kc__file_layout_known()) {
-        kc__file_close(&f);
-        return s == KC_FILE_DAMAGED ? s : KC_FILE_OK; /* LMDB reports the rest itself */
-    }
-    uint64_t need = (f.meta.last_pg + 1) * (uint64_t)f.meta.psize;
-    bool short_file = f.meta.last_pg >= f.pages; /* LMDB may leave free pages at the end unwritten */
-    char damage[KC_WHY_MAX] = "";
-    kc_walk_ops ops = {.damage = first_damage, .ctx = damage, .tables = short_file ? KC_WALK_ALL : 0};
-    int rc = kc__walk(&f, &f.meta, &ops);
-    kc__file_close(&f);
-    if (damage[0] == '\0' || rc == ENOMEM)
-        return KC_FILE_OK;
-    if (short_file)
-        snprintf(why, why_size, "cut short: %llu bytes where its metadata describes %llu; %s",
-                 (unsigned long long)f.size, (unsigned long long)need, damage);
-    else
-        snprintf(why, why_size, "%s", damage);
-    return KC_FILE_DAMAGED;
-}
-
-kc_file_state kc__data_check(const char *dir, char *why, size_t why_size)
-{
-    char path[PATH_MAX], ignored[KC_WHY_MAX];
-    if (snprintf(path, sizeof path, "%s/data.mdb", dir) >= (int)sizeof path)
-        return KC_FILE_OK; /* kc_open refuses such names earlier */
-    for (int attempt = 0; attempt < 4; attempt++) {
-        uint64_t txnid;
-        kc_file_state s = check_once(path, why, why_size, &txnid);
-        kc_file f = {.fd = -1};
-        bool moved_on = s == KC_FILE_DAMAGED && kc__file_open(path, &f, ignored, sizeof ignored) == KC_FILE_OK &&
-                        f.meta.txnid != txnid;
-        kc__file_close(&f);
-        if (!moved_on)
-            return s;
-        /* Another process committed meanwhile, and nothing protects the pages read from reuse: look
-         * again. Damage is what stays put. */
-    }
-    return KC_FILE_OK; /* written all the while: in use, and LMDB copes */
 }

@@ -2,22 +2,24 @@
  * in-memory front, transactions and the write path.
  *
  * Locks (never taken in the other order):
- *   txn_lock (rwlock): every LMDB transaction of this process holds it shared; resizing the
- *       map (mdb_env_set_mapsize needs no transaction open in the process) holds it exclusive.
+ *   txn_lock (rwlock): every store transaction of this process holds it shared; resizing the
+ *       map (kc__store_set_map_size needs no transaction open in the process) holds it exclusive.
  *   mu (mutex): the front, the pending last-used times and the counters.
  * The registry lock (kc_env.c) is taken only to open and close environments.
+ * The files call each other in layers, never in a cycle (cache/README.md, "Layers"): kc_env.c
+ * on top, kc_lmdb.c (the store, kc_store.h: the only file with lmdb.h) at the bottom.
  */
 #ifndef HIPDNN_KC_INT_H
 #define HIPDNN_KC_INT_H
 
 #include <limits.h>
-#include <lmdb.h>
 #include <pthread.h>
 #include <sys/stat.h>
 #include <sys/types.h>
 
 #include "base/base.h"
 #include "cache/kc.h"
+#include "cache/kc_store.h"
 
 /* A record's last-used time is rewritten only when it is older than this (seconds), and
  * rewrites are batched: written with the next write, or once this many are pending. */
@@ -25,8 +27,6 @@
 /* Room for one reason in a message. */
 #define KC_WHY_MAX 256
 #define KC_TOUCH_BATCH 32
-
-enum { KC_DBI_KERNEL, KC_DBI_PLAN, KC_DBI_ATIME, KC_N_DBI };
 
 /* ---- records (kc_record.c) --------------------------------------------------------------------
  * An encoded record as stored under `key` in the table's LMDB database. */
@@ -89,7 +89,7 @@ bool kc__front_put(kc_front *f, kc_table t, const kc_key *key, const uint8_t *da
                    int64_t last_used, uint64_t *dropped);
 void kc__front_remove(kc_front *f, kc_table t, const kc_key *key);
 
-/* ---- environments (kc_env.c) --------------------------------------------------------------- */
+/* ---- environments (opened by kc_env.c, used through kc_txn.c) ----------------------------- */
 typedef struct kc_touch {
     kc_table table;
     kc_key key;
@@ -107,10 +107,10 @@ typedef struct kc_env {
     int refs;                       /* handles (registry lock) */
     kc_mode mode;
     uint64_t max_bytes;
-    MDB_env *mdb;                   /* NULL in memory mode (or after a failed repair) */
+    kc_store *store;                /* NULL in memory mode (or after a failed repair) */
     bool no_sync;                   /* kc_options.no_sync, for reopening after a repair */
-    MDB_dbi dbi[KC_N_DBI];
-    bool have_tables;               /* false: a read-only environment without our tables */
+    bool have_tables;               /* false: a read-only environment without our tables
+                                     * (kc__store_has_tables, kept here: read without txn_lock) */
     pthread_rwlock_t txn_lock;
     pthread_mutex_t mu;
     kc_front front;
@@ -127,10 +127,6 @@ struct kc_cache {
     char note[2 * KC_WHY_MAX + 256];  /* what the open repaired (kc_open_note), or "" */
 };
 
-/* Current time in unix seconds (tests may replace the clock). */
-int64_t kc__now(void);
-extern int64_t (*kc_test_clock)(void);
-
 /* ---- fault injection (kc_fault.c; tests only) ---------------------------------------------
  * kc_test_fault_at(nth, damage): the nth LMDB call from now that goes through kc__fault fails
  * with the error it passes (damage: the nth record read from LMDB, kc__fault_damage, comes back
@@ -139,35 +135,50 @@ extern int64_t (*kc_test_clock)(void);
 void kc_test_fault_at(long nth, bool damage);
 long kc_test_faults(void);
 int kc_test_fault_error(void);
-/* err when this call is the one to fail, else MDB_SUCCESS. */
+/* err when this call is the one to fail, else KC_STORE_OK. */
 int kc__fault(int err);
 bool kc__fault_damage(void);
-/* mdb_get / mdb_put of the record paths, through kc__fault. */
-int kc__get(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data);
-int kc__put(MDB_txn *txn, MDB_dbi dbi, MDB_val *key, MDB_val *data, unsigned flags);
+/* kc__store_get / kc__store_put of the record paths, through kc__fault. */
+int kc__get(kc_txn *txn, int table, const kc_val *key, kc_val *val);
+int kc__put(kc_txn *txn, int table, const kc_val *key, const kc_val *val);
 
-/* Transactions: begin takes txn_lock shared and handles MDB_MAP_RESIZED (adopts the new map)
- * and MDB_READERS_FULL (clears readers of dead processes, retries once); commit and abort
- * release it. They return LMDB codes. */
-int kc__txn_begin(kc_env *e, bool write, MDB_txn **txn);
-int kc__txn_commit(kc_env *e, MDB_txn *txn);
-void kc__txn_abort(kc_env *e, MDB_txn *txn);
+/* ---- an open environment (kc_txn.c) ------------------------------------------------------------ */
+
+/* Current time in unix seconds (tests may replace the clock). */
+int64_t kc__now(void);
+extern int64_t (*kc_test_clock)(void);
+/* Transactions: begin takes txn_lock shared and handles KC_STORE_MAP_RESIZED (adopts the new
+ * map) and KC_STORE_READERS_FULL (clears readers of dead processes, retries once); commit and
+ * abort release it. They return store codes (kc_store.h). */
+int kc__txn_begin(kc_env *e, bool write, kc_txn **txn);
+int kc__txn_commit(kc_env *e, kc_txn *txn);
+void kc__txn_abort(kc_env *e, kc_txn *txn);
 /* Grows the map to at least `want` bytes (not above max_bytes, unless the map is already
- * larger); returns an LMDB code. */
+ * larger); returns a store code. */
 int kc__grow(kc_env *e, uint64_t want);
-/* Raises an LMDB failure: "kernel cache DIR: CALL: REASON". */
-hipdnnStatus_t kc__mdb_fail(const kc_env *e, const char *call, int rc);
-/* Logs an LMDB failure of an advisory path (a lookup) at WARN. */
-void kc__mdb_warn(const kc_env *e, const char *call, int rc);
+/* Raises a store failure: "kernel cache DIR: CALL failed: REASON". */
+hipdnnStatus_t kc__store_fail(const kc_env *e, const char *call, int rc);
+/* Logs a store failure of an advisory path (a lookup) at WARN. */
+void kc__store_warn(const kc_env *e, const char *call, int rc);
 bool kc__writable(const kc_cache *c);
+uint64_t kc__map_size(kc_env *e);
+/* The map's size and its used part (up to the last page), in bytes. */
+void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used);
+/* For a repair, with txn_lock held exclusively: close the store (returning its map size) and
+ * open it again read-write (a store code; on failure e->store stays NULL and transactions
+ * fail). */
+uint64_t kc__env_detach(kc_env *e);
+int kc__env_attach(kc_env *e);
+
+/* ---- the default directory (kc_default.c) --------------------------------------------------- */
+
 /* mkdir -p giving every directory it creates mode 0700; 0 or an errno. */
 int kc__mkdirs(const char *dir);
-uint64_t kc__map_size(kc_env *e);
-/* " (the cache is at its size limit)" and such, for an LMDB code; "" for most. */
-const char *kc__mdb_hint(int rc);
 
-/* Opening a directory's environment (kc_mode.c). What the open found wrong: why (when it
- * fails), note (what a repair did), loud (worth a warning even for a read-only open). */
+/* ---- opening a directory's environment (kc_mode.c) ----------------------------------------- */
+
+/* What the open found wrong: why (when it fails), note (what a repair did), loud (worth a
+ * warning even for a read-only open). */
 typedef struct kc_open_report {
     char why[PATH_MAX + 2 * KC_WHY_MAX];
     char *note;
@@ -176,13 +187,6 @@ typedef struct kc_open_report {
 } kc_open_report;
 /* Chooses the mode and opens e (e->mode set); false (r->why) when no LMDB mode works. */
 bool kc__open_lmdb(kc_env *e, const kc_options *o, kc_open_report *r);
-/* One mdb_env_open with `flags` (fresh: a new environment, first map size from o), then the
- * tables; an LMDB code, *call naming the step that failed. */
-int kc__mdb_open(kc_env *e, const kc_options *o, unsigned flags, bool fresh, const char **call);
-/* For a repair, with txn_lock held exclusively: close the environment (returning its map size)
- * and open it again (an LMDB code; on failure e->mdb stays NULL and transactions fail). */
-uint64_t kc__env_detach(kc_env *e);
-int kc__env_attach(kc_env *e);
 
 /* ---- trust (kc_trust.c) ---------------------------------------------------------------------- */
 
@@ -200,7 +204,7 @@ int kc__excl_lock(const char *dir, int *fd);
  * where), SOUND (not damaged after all: nothing done), FAILED (note says why not). */
 typedef enum kc_quarantine { KC_Q_MOVED, KC_Q_SOUND, KC_Q_FAILED } kc_quarantine;
 kc_quarantine kc__quarantine(const char *dir, const char *damage, char *note, size_t note_size);
-/* The environment a rebuild fills; records go in with these (LMDB codes). kc__sink_atime keeps
+/* The environment a rebuild fills; records go in with these (store codes). kc__sink_atime keeps
  * a last-used time only when its record was kept (*kept). */
 typedef struct kc_sink kc_sink;
 int kc__sink_put(kc_sink *s, kc_table t, const uint8_t *key, const void *val, size_t len);
@@ -209,8 +213,6 @@ typedef hipdnnStatus_t (*kc_fill_fn)(void *ctx, kc_sink *s);
 /* Rebuilds data.mdb from what `fill` puts, and swaps it in (protocol in kc_repair.c). Fails,
  * changing nothing, when another process has the cache open. */
 hipdnnStatus_t kc__rebuild(kc_env *e, kc_fill_fn fill, void *ctx);
-/* The map's size and its used part (up to the last page), in bytes. */
-void kc__map_info(kc_env *e, uint64_t *size, uint64_t *used);
 
 /* ---- the write path (kc_space.c) ------------------------------------------------------------ */
 
@@ -226,19 +228,19 @@ typedef struct kc_cand {
     int64_t last_used;
 } kc_cand;
 /* Every record of both tables with its size and last-used time, oldest first. */
-int kc__scan(kc_env *e, MDB_txn *txn, kc_cand **out, size_t *n);
+int kc__scan(kc_txn *txn, kc_cand **out, size_t *n);
 /* Deletes a record, its last-used time, and its front entry. */
-int kc__delete(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key);
-/* Writes the pending last-used times whose records exist; an LMDB code. */
-int kc__touch_apply(kc_env *e, MDB_txn *txn);
+int kc__delete(kc_env *e, kc_txn *txn, kc_table t, const kc_key *key);
+/* Writes the pending last-used times whose records exist; a store code. */
+int kc__touch_apply(kc_env *e, kc_txn *txn);
 /* The stored last-used time of a record; 0 if none. */
-int64_t kc__last_used(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key);
+int64_t kc__last_used(kc_txn *txn, kc_table t, const kc_key *key);
 /* Queues a last-used time (mu held). */
 void kc__touch_queue(kc_env *e, kc_table t, const kc_key *key, int64_t when);
 /* The last-used key: the table byte then the record key. */
 void kc__atime_key(kc_table t, const kc_key *key, uint8_t out[1 + KC_KEY_SIZE]);
 
-/* ---- data.mdb without LMDB (kc_file.c: meta pages, reads, the open check; kc_walk.c) ----------- */
+/* ---- data.mdb without LMDB (kc_file.c: meta pages, reads; kc_walk.c; kc_check.c: the open check) */
 
 #define KC_PAGEHDRSZ 16
 #define KC_P_BRANCH 0x01
@@ -247,7 +249,7 @@ void kc__atime_key(kc_table t, const kc_key *key, uint8_t out[1 + KC_KEY_SIZE]);
 #define KC_P_META 0x08
 #define KC_P_LEAF2 0x20
 #define KC_P_SUBP 0x40
-#define KC_DB_SIZE 48            /* an MDB_db */
+#define KC_DB_SIZE 48            /* a tree record (in a meta page, or a table in the main tree) */
 #define KC_DB_ROOT 40            /* its root page number */
 #define KC_NO_PAGE UINT64_MAX    /* an empty tree's root */
 

@@ -11,13 +11,9 @@
 
 static const kc_table tables[] = {KC_TABLE_KERNEL, KC_TABLE_PLAN};
 
-static MDB_dbi dbi_of(const kc_env *e, kc_table t)
-{
-    return e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN];
-}
+static int table_of(kc_table t) { return t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN; }
 
-static bool has_lmdb(const kc_env *e) { return e->mdb != NULL; }
-
+static bool has_lmdb(const kc_env *e) { return e->store != NULL; }
 
 /* ---- a growable array ----------------------------------------------------------------------- */
 
@@ -78,29 +74,29 @@ static hipdnnStatus_t list_front(kc_env *e, kc_entry **v, size_t *n)
     return st;
 }
 
-static hipdnnStatus_t list_table(kc_env *e, MDB_txn *txn, kc_table t, kc_entry **v, size_t *n, size_t *cap)
+static hipdnnStatus_t list_table(kc_env *e, kc_txn *txn, kc_table t, kc_entry **v, size_t *n, size_t *cap)
 {
-    MDB_cursor *cur = NULL;
-    int rc = mdb_cursor_open(txn, dbi_of(e, t), &cur);
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_cursor_open", rc);
-    MDB_val k, d;
+    kc_cursor *cur = NULL;
+    int rc = kc__store_cursor_open(txn, table_of(t), &cur);
+    if (rc != KC_STORE_OK)
+        return kc__store_fail(e, "mdb_cursor_open", rc);
+    kc_val k, d;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
-    for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
+    for (bool first = true; (rc = kc__store_cursor_get(cur, first, &k, &d)) == KC_STORE_OK; first = false) {
         kc_entry *en = push((void **)v, n, cap, sizeof **v);
         if (en == NULL) {
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_list: no memory for %zu entries", *n);
             break;
         }
         kc_key key = {{0}};
-        memcpy(key.b, k.mv_data, k.mv_size < KC_KEY_SIZE ? k.mv_size : KC_KEY_SIZE);
-        describe(en, t, &key, d.mv_data, d.mv_size);
-        en->valid = en->valid && k.mv_size == KC_KEY_SIZE;
-        en->last_used = kc__last_used(e, txn, t, &key);
+        memcpy(key.b, k.data, k.size < KC_KEY_SIZE ? k.size : KC_KEY_SIZE);
+        describe(en, t, &key, d.data, d.size);
+        en->valid = en->valid && k.size == KC_KEY_SIZE;
+        en->last_used = kc__last_used(txn, t, &key);
     }
-    mdb_cursor_close(cur);
-    if (st == HIPDNN_STATUS_SUCCESS && rc != MDB_NOTFOUND)
-        st = kc__mdb_fail(e, "mdb_cursor_get", rc);
+    kc__store_cursor_close(cur);
+    if (st == HIPDNN_STATUS_SUCCESS && rc != KC_STORE_NOTFOUND)
+        st = kc__store_fail(e, "mdb_cursor_get", rc);
     return st;
 }
 
@@ -108,10 +104,10 @@ static hipdnnStatus_t list_lmdb(kc_env *e, kc_entry **v, size_t *n)
 {
     if (!e->have_tables)
         return HIPDNN_STATUS_SUCCESS;
-    MDB_txn *txn = NULL;
+    kc_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    if (rc != KC_STORE_OK)
+        return kc__store_fail(e, "mdb_txn_begin", rc);
     size_t cap = 0;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     for (int i = 0; i < 2 && st == HIPDNN_STATUS_SUCCESS; i++)
@@ -137,29 +133,35 @@ hipdnnStatus_t kc_list(kc_cache *c, kc_entry **entries, size_t *n)
 
 /* ---- stats ---------------------------------------------------------------------------------- */
 
+/* Adds a table's records and bytes to s. */
+static int count_table(kc_txn *txn, kc_table t, kc_stats *s)
+{
+    kc_cursor *cur = NULL;
+    int rc = kc__store_cursor_open(txn, table_of(t), &cur);
+    if (rc != KC_STORE_OK)
+        return rc;
+    kc_val k, d;
+    for (bool first = true; (rc = kc__store_cursor_get(cur, first, &k, &d)) == KC_STORE_OK; first = false) {
+        *(t == KC_TABLE_KERNEL ? &s->kernels : &s->plans) += 1;
+        s->bytes += d.size;
+    }
+    kc__store_cursor_close(cur);
+    return rc == KC_STORE_NOTFOUND ? KC_STORE_OK : rc;
+}
+
 static hipdnnStatus_t stats_lmdb(kc_env *e, kc_stats *s)
 {
     kc__map_info(e, &s->map_size, &s->map_used);
     if (!e->have_tables)
         return HIPDNN_STATUS_SUCCESS;
-    MDB_txn *txn = NULL;
+    kc_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_begin", rc);
-    for (int i = 0; i < 2 && rc == MDB_SUCCESS; i++) {
-        MDB_cursor *cur = NULL;
-        if ((rc = mdb_cursor_open(txn, dbi_of(e, tables[i]), &cur)) != MDB_SUCCESS)
-            break;
-        MDB_val k, d;
-        for (int op = MDB_FIRST; (rc = mdb_cursor_get(cur, &k, &d, op)) == MDB_SUCCESS; op = MDB_NEXT) {
-            *(tables[i] == KC_TABLE_KERNEL ? &s->kernels : &s->plans) += 1;
-            s->bytes += d.mv_size;
-        }
-        mdb_cursor_close(cur);
-        rc = rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
-    }
+    if (rc != KC_STORE_OK)
+        return kc__store_fail(e, "mdb_txn_begin", rc);
+    for (int i = 0; i < 2 && rc == KC_STORE_OK; i++)
+        rc = count_table(txn, tables[i], s);
     kc__txn_abort(e, txn);
-    return rc == MDB_SUCCESS ? HIPDNN_STATUS_SUCCESS : kc__mdb_fail(e, "reading the tables", rc);
+    return rc == KC_STORE_OK ? HIPDNN_STATUS_SUCCESS : kc__store_fail(e, "reading the tables", rc);
 }
 
 hipdnnStatus_t kc_get_stats(kc_cache *c, kc_stats *s)
@@ -204,20 +206,20 @@ static size_t prune_front(kc_env *e, uint64_t max_bytes, int64_t cutoff)
 
 static hipdnnStatus_t prune_lmdb(kc_env *e, uint64_t max_bytes, int64_t cutoff, size_t *removed)
 {
-    MDB_txn *txn = NULL;
+    kc_txn *txn = NULL;
     int rc = kc__txn_begin(e, true, &txn);
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    if (rc != KC_STORE_OK)
+        return kc__store_fail(e, "mdb_txn_begin", rc);
     kc_cand *v = NULL;
     size_t n = 0;
-    if ((rc = kc__touch_apply(e, txn)) != MDB_SUCCESS || (rc = kc__scan(e, txn, &v, &n)) != MDB_SUCCESS) {
+    if ((rc = kc__touch_apply(e, txn)) != KC_STORE_OK || (rc = kc__scan(txn, &v, &n)) != KC_STORE_OK) {
         kc__txn_abort(e, txn);
-        return kc__mdb_fail(e, "reading the tables", rc);
+        return kc__store_fail(e, "reading the tables", rc);
     }
     uint64_t total = 0;
     for (size_t i = 0; i < n; i++)
         total += v[i].size;
-    for (size_t i = 0; i < n && rc == MDB_SUCCESS; i++) {
+    for (size_t i = 0; i < n && rc == KC_STORE_OK; i++) {
         if (v[i].last_used >= cutoff && (max_bytes == 0 || total <= max_bytes))
             break; /* oldest first: the rest are newer and fit */
         rc = kc__delete(e, txn, v[i].table, &v[i].key);
@@ -225,12 +227,12 @@ static hipdnnStatus_t prune_lmdb(kc_env *e, uint64_t max_bytes, int64_t cutoff, 
         (*removed)++;
     }
     base_free(v);
-    if (rc != MDB_SUCCESS) {
+    if (rc != KC_STORE_OK) {
         kc__txn_abort(e, txn);
-        return kc__mdb_fail(e, "mdb_del", rc);
+        return kc__store_fail(e, "mdb_del", rc);
     }
-    if ((rc = kc__txn_commit(e, txn)) != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_commit", rc);
+    if ((rc = kc__txn_commit(e, txn)) != KC_STORE_OK)
+        return kc__store_fail(e, "mdb_txn_commit", rc);
     return HIPDNN_STATUS_SUCCESS;
 }
 

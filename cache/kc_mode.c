@@ -2,17 +2,17 @@
  * directory it has not opened yet in this process; kc_trust.c has already accepted it).
  *
  * Owns the decision:
- *   data.mdb damaged (kc_file.c)       -> moved aside (kc_repair.c), then as below without it;
+ *   data.mdb damaged (kc_check.c)      -> moved aside (kc_repair.c), then as below without it;
  *                                         when it cannot be moved: unusable
  *   writable directory                 -> LMDB read-write (created on first use, mode 0600)
- *   not writable, data.mdb present     -> LMDB MDB_RDONLY; if even the lock file cannot be
+ *   not writable, data.mdb present     -> LMDB read-only; if even the lock file cannot be
  *                                         opened and none exists (so no process ever locked
- *                                         it), MDB_RDONLY | MDB_NOLOCK
+ *                                         it), read-only without locks
  *   anything else (no data, a file     -> unusable: kc_env.c runs the cache in memory with one
  *   LMDB refuses, an unusable dir)        warning (kc_options.strict: an error instead)
- * Every environment uses MDB_NOTLS (read transactions are not tied to threads) and
- * MDB_NOMETASYNC (one fsync per commit; a crash of the machine may lose the last commit,
- * never the database).
+ * and the first map size of a new environment. The opening itself, and the flags every
+ * environment gets (one fsync per commit: a crash of the machine may lose the last commit, never
+ * the database), are kc_lmdb.c's.
  */
 #include <errno.h>
 #include <limits.h>
@@ -22,67 +22,19 @@
 
 #include "cache/kc_int.h"
 
-#define MAX_READERS 254
 #define DEFAULT_FIRST_MAP (64ull << 20)
 #define MAP_ROUND (64ull << 10)
 
-/* Opens (creating unless read-only) the three tables. */
-static int open_tables(kc_env *e, bool rdonly)
+/* Opens e's store (fresh: a new environment, first map size from o); a store code, *call
+ * naming the step that failed. */
+static int store_open(kc_env *e, const kc_options *o, kc_store_opts so, bool fresh, const char **call)
 {
-    static const char *const names[KC_N_DBI] = {"kernels", "plans", "last_used"};
-    MDB_txn *txn = NULL;
-    int rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
-    for (int attempt = 0; rc == MDB_MAP_RESIZED && attempt < 4; attempt++) { /* grown meanwhile */
-        if ((rc = mdb_env_set_mapsize(e->mdb, 0)) == MDB_SUCCESS)
-            rc = mdb_txn_begin(e->mdb, NULL, rdonly ? MDB_RDONLY : 0, &txn);
-    }
-    if (rc != MDB_SUCCESS)
-        return rc;
-    for (int i = 0; rc == MDB_SUCCESS && i < KC_N_DBI; i++)
-        rc = mdb_dbi_open(txn, names[i], rdonly ? 0 : MDB_CREATE, &e->dbi[i]);
-    if (rc == MDB_NOTFOUND && rdonly) { /* an environment without our tables: always empty */
-        mdb_txn_abort(txn);
-        return MDB_SUCCESS;
-    }
-    if (rc != MDB_SUCCESS) {
-        mdb_txn_abort(txn);
-        return rc;
-    }
-    rc = mdb_txn_commit(txn);
-    e->have_tables = rc == MDB_SUCCESS;
-    return rc;
-}
-
-int kc__mdb_open(kc_env *e, const kc_options *o, unsigned flags, bool fresh, const char **call)
-{
-    *call = "mdb_env_create";
-    int rc = mdb_env_create(&e->mdb);
-    if (rc != MDB_SUCCESS)
-        return rc;
     uint64_t first = o->initial_map_bytes != 0 ? o->initial_map_bytes : DEFAULT_FIRST_MAP;
     first = first < e->max_bytes ? first : e->max_bytes;
-    first = (first + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
-    *call = "mdb_env_set_mapsize";
-    if ((rc = mdb_env_set_maxdbs(e->mdb, KC_N_DBI + 1)) == MDB_SUCCESS &&
-        (rc = mdb_env_set_maxreaders(e->mdb, MAX_READERS)) == MDB_SUCCESS &&
-        (!fresh || (rc = mdb_env_set_mapsize(e->mdb, (size_t)first)) == MDB_SUCCESS)) {
-        *call = "mdb_env_open";
-        flags |= MDB_NOTLS | MDB_NOMETASYNC | (o->no_sync ? MDB_NOSYNC : 0);
-        rc = mdb_env_open(e->mdb, e->dir, flags, 0600);
-    }
-    if (rc == MDB_SUCCESS) {
-        *call = "opening the tables";
-        rc = open_tables(e, (flags & MDB_RDONLY) != 0);
-    }
-    if (rc == MDB_SUCCESS && !(flags & MDB_NOLOCK)) {
-        int dead;
-        mdb_reader_check(e->mdb, &dead); /* free the slots of readers that were killed */
-    }
-    if (rc != MDB_SUCCESS) {
-        mdb_env_close(e->mdb);
-        e->mdb = NULL;
-        e->have_tables = false;
-    }
+    so.map_bytes = fresh ? (first + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND : 0;
+    so.no_sync = o->no_sync;
+    int rc = kc__store_open(e->dir, &so, &e->store, call);
+    e->have_tables = kc__store_has_tables(e->store);
     return rc;
 }
 
@@ -105,20 +57,20 @@ static bool is_permission(int rc) { return rc == EACCES || rc == EROFS || rc == 
 static int open_rdonly(kc_env *e, const kc_options *o, char *why, size_t why_size)
 {
     const char *call;
-    int rc = kc__mdb_open(e, o, MDB_RDONLY, false, &call);
-    if (rc != MDB_SUCCESS && is_permission(rc) && !file_exists(e->dir, "lock.mdb"))
-        rc = kc__mdb_open(e, o, MDB_RDONLY | MDB_NOLOCK, false, &call);
-    if (rc == MDB_SUCCESS)
+    int rc = store_open(e, o, (kc_store_opts){.read_only = true}, false, &call);
+    if (rc != KC_STORE_OK && is_permission(rc) && !file_exists(e->dir, "lock.mdb"))
+        rc = store_open(e, o, (kc_store_opts){.read_only = true, .no_lock = true}, false, &call);
+    if (rc == KC_STORE_OK)
         e->mode = KC_MODE_READ_ONLY;
     else if (is_permission(rc) && !file_writable(e->dir, "lock.mdb"))
         snprintf(why, why_size, "%s: %s; its lock.mdb exists but this user cannot write it, and reading "
-                 "without locks is unsafe while its owner may write", call, mdb_strerror(rc));
+                 "without locks is unsafe while its owner may write", call, kc__store_strerror(rc));
     else
-        snprintf(why, why_size, "%s: %s", call, mdb_strerror(rc));
+        snprintf(why, why_size, "%s: %s", call, kc__store_strerror(rc));
     return rc;
 }
 
-/* A damaged data.mdb (kc_file.c) is moved aside when the directory may be written (the cache
+/* A damaged data.mdb (kc_check.c) is moved aside when the directory may be written (the cache
  * then starts empty: *exists false, the warning in r->note); otherwise the directory is
  * unusable (false). */
 static bool damaged_data(kc_env *e, const kc_options *o, bool writable, bool *exists, kc_open_report *r)
@@ -162,17 +114,17 @@ bool kc__open_lmdb(kc_env *e, const kc_options *o, kc_open_report *r)
     }
     if (writable) {
         const char *call;
-        int rc = kc__mdb_open(e, o, 0, !exists, &call);
-        if (rc == MDB_SUCCESS) {
+        int rc = store_open(e, o, (kc_store_opts){0}, !exists, &call);
+        if (rc == KC_STORE_OK) {
             e->mode = KC_MODE_READ_WRITE;
             return true;
         }
         if (!is_permission(rc)) {
-            snprintf(why, why_size, "%s: %s%s", call, mdb_strerror(rc), kc__mdb_hint(rc));
+            snprintf(why, why_size, "%s: %s%s", call, kc__store_strerror(rc), kc__store_hint(rc));
             return false;
         }
     }
-    if (open_rdonly(e, o, why, why_size) != MDB_SUCCESS)
+    if (open_rdonly(e, o, why, why_size) != KC_STORE_OK)
         return false;
     if (!o->read_only)
         base_log(HIPDNN_SEV_WARN, "kernel cache %s: the directory is not writable; the cache is read-only "

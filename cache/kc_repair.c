@@ -1,4 +1,4 @@
-/* kc_repair.c — replacing a damaged data.mdb: moved aside at open (kc_env.c), rebuilt from the
+/* kc_repair.c — replacing a damaged data.mdb: moved aside at open (kc_mode.c), rebuilt from the
  * records that verify by verify --fix (kc_verify.c). Nothing is ever written through a damaged
  * page: LMDB's writes follow the file's own page numbers and sizes, so the repair writes a fresh
  * file and renames it into place.
@@ -20,8 +20,8 @@
  * Records another process stores between a verify pass and the repair's own pass are kept: the
  * repair reads the file again under the lock.
  *
- * The rebuilt file: dir/data.mdb.rebuild-<pid>, an LMDB environment of its own (MDB_NOSUBDIR,
- * MDB_NOLOCK: no one else knows it), filled by the caller's `fill` through kc__sink_put /
+ * The rebuilt file: dir/data.mdb.rebuild-<pid>, a store of its own (one file, no lock file: no
+ * one else knows it), filled by the caller's `fill` through kc__sink_put /
  * kc__sink_atime, committed every 64 MiB, synced, renamed to data.mdb. A damaged file moved
  * aside keeps its bytes as dir/data.mdb.corrupt-<UTC time>-<pid>, for a person to look at; only
  * the newest is kept (each can be as large as the cache), the older ones are removed when a new
@@ -43,9 +43,8 @@
 #define MAP_ROUND (64ull << 10)
 
 struct kc_sink {
-    MDB_env *env;
-    MDB_txn *txn;
-    MDB_dbi dbi[KC_N_DBI];
+    kc_store *store;
+    kc_txn *txn;
     uint64_t bytes;              /* put since the last commit */
 };
 
@@ -146,51 +145,41 @@ kc_quarantine kc__quarantine(const char *dir, const char *damage, char *note, si
 
 /* ---- the rebuilt environment ------------------------------------------------------------------ */
 
-static int sink_begin(kc_sink *s)
+static int sink_open(kc_sink *s, const char *path, uint64_t map_bytes)
 {
-    static const char *const names[KC_N_DBI] = {"kernels", "plans", "last_used"};
-    int rc = mdb_txn_begin(s->env, NULL, 0, &s->txn);
-    for (int i = 0; rc == MDB_SUCCESS && i < KC_N_DBI; i++)
-        rc = mdb_dbi_open(s->txn, names[i], MDB_CREATE, &s->dbi[i]);
-    s->bytes = 0;
+    kc_store_opts o = {.no_lock = true, .no_sync = true, .single_file = true};
+    o.map_bytes = (map_bytes + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
+    const char *call;
+    int rc = kc__store_open(path, &o, &s->store, &call);
+    if (rc == KC_STORE_OK)
+        rc = kc__store_txn_begin(s->store, true, &s->txn);
     return rc;
 }
 
 static int sink_commit(kc_sink *s)
 {
-    int rc = mdb_txn_commit(s->txn);
+    int rc = kc__store_txn_commit(s->txn);
     s->txn = NULL;
-    return rc;
-}
-
-static int sink_open(kc_sink *s, const char *path, uint64_t map_bytes)
-{
-    int rc = mdb_env_create(&s->env);
-    if (rc != MDB_SUCCESS)
-        return rc;
-    map_bytes = (map_bytes + MAP_ROUND - 1) / MAP_ROUND * MAP_ROUND;
-    if ((rc = mdb_env_set_maxdbs(s->env, KC_N_DBI + 1)) == MDB_SUCCESS &&
-        (rc = mdb_env_set_mapsize(s->env, (size_t)map_bytes)) == MDB_SUCCESS &&
-        (rc = mdb_env_open(s->env, path, MDB_NOSUBDIR | MDB_NOLOCK | MDB_NOSYNC, 0600)) == MDB_SUCCESS)
-        rc = sink_begin(s);
+    s->bytes = 0;
     return rc;
 }
 
 static void sink_close(kc_sink *s)
 {
     if (s->txn != NULL)
-        mdb_txn_abort(s->txn);
-    if (s->env != NULL)
-        mdb_env_close(s->env);
-    s->txn = NULL, s->env = NULL;
+        kc__store_txn_abort(s->txn);
+    kc__store_close(s->store);
+    s->txn = NULL, s->store = NULL;
 }
+
+static int table_of(kc_table t) { return t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN; }
 
 int kc__sink_put(kc_sink *s, kc_table t, const uint8_t *key, const void *val, size_t len)
 {
-    MDB_val k = {KC_KEY_SIZE, (void *)key}, v = {len, (void *)val};
-    int rc = mdb_put(s->txn, s->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN], &k, &v, 0);
-    if (rc == MDB_SUCCESS && (s->bytes += len) >= SINK_CHUNK && (rc = sink_commit(s)) == MDB_SUCCESS)
-        rc = sink_begin(s);
+    kc_val k = {KC_KEY_SIZE, key}, v = {len, val};
+    int rc = kc__store_put(s->txn, table_of(t), &k, &v);
+    if (rc == KC_STORE_OK && (s->bytes += len) >= SINK_CHUNK && (rc = sink_commit(s)) == KC_STORE_OK)
+        rc = kc__store_txn_begin(s->store, true, &s->txn);
     return rc;
 }
 
@@ -198,13 +187,13 @@ int kc__sink_atime(kc_sink *s, const uint8_t *key, size_t klen, const void *val,
 {
     *kept = false;
     if (klen != 1 + KC_KEY_SIZE || vlen != 8 || (key[0] != KC_TABLE_KERNEL && key[0] != KC_TABLE_PLAN))
-        return MDB_SUCCESS;
-    MDB_val rk = {KC_KEY_SIZE, (void *)(key + 1)}, rd;
-    int rc = mdb_get(s->txn, s->dbi[key[0] == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN], &rk, &rd);
-    if (rc == MDB_NOTFOUND)
-        return MDB_SUCCESS; /* its record was dropped */
-    MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
-    if (rc == MDB_SUCCESS && (rc = mdb_put(s->txn, s->dbi[KC_DBI_ATIME], &k, &v, 0)) == MDB_SUCCESS)
+        return KC_STORE_OK;
+    kc_val rk = {KC_KEY_SIZE, key + 1}, rd;
+    int rc = kc__store_get(s->txn, table_of((kc_table)key[0]), &rk, &rd);
+    if (rc == KC_STORE_NOTFOUND)
+        return KC_STORE_OK; /* its record was dropped */
+    kc_val k = {klen, key}, v = {vlen, val};
+    if (rc == KC_STORE_OK && (rc = kc__store_put(s->txn, KC_DBI_ATIME, &k, &v)) == KC_STORE_OK)
         *kept = true;
     return rc;
 }
@@ -214,13 +203,13 @@ static int sink_finish(kc_sink *s)
 {
     uint8_t mark = 0, when[8];
     kc__put64(when, (uint64_t)kc__now());
-    MDB_val k = {1, &mark}, v = {sizeof when, when}; /* kc_space.c's settle marker */
+    kc_val k = {1, &mark}, v = {sizeof when, when}; /* kc_space.c's settle marker */
     int rc = sink_commit(s);
-    if (rc == MDB_SUCCESS)
-        rc = mdb_txn_begin(s->env, NULL, 0, &s->txn);
-    if (rc == MDB_SUCCESS && (rc = mdb_put(s->txn, s->dbi[KC_DBI_ATIME], &k, &v, 0)) == MDB_SUCCESS)
+    if (rc == KC_STORE_OK)
+        rc = kc__store_txn_begin(s->store, true, &s->txn);
+    if (rc == KC_STORE_OK && (rc = kc__store_put(s->txn, KC_DBI_ATIME, &k, &v)) == KC_STORE_OK)
         rc = sink_commit(s);
-    return rc == MDB_SUCCESS ? mdb_env_sync(s->env, 1) : rc;
+    return rc == KC_STORE_OK ? kc__store_sync(s->store) : rc;
 }
 
 /* ---- rebuilding (verify --fix) ----------------------------------------------------------------- */
@@ -240,13 +229,13 @@ static hipdnnStatus_t rebuild_locked(kc_env *e, uint64_t map_bytes, kc_fill_fn f
     map_bytes = map_bytes > want ? map_bytes : want;
     kc_sink s = {0};
     int rc = sink_open(&s, tmp, map_bytes);
-    hipdnnStatus_t st_fill = rc == MDB_SUCCESS ? fill(ctx, &s) : HIPDNN_STATUS_SUCCESS;
-    if (rc == MDB_SUCCESS && st_fill == HIPDNN_STATUS_SUCCESS)
+    hipdnnStatus_t st_fill = rc == KC_STORE_OK ? fill(ctx, &s) : HIPDNN_STATUS_SUCCESS;
+    if (rc == KC_STORE_OK && st_fill == HIPDNN_STATUS_SUCCESS)
         rc = sink_finish(&s);
     sink_close(&s);
     hipdnnStatus_t st_out = st_fill;
-    if (st_out == HIPDNN_STATUS_SUCCESS && rc != MDB_SUCCESS)
-        st_out = kc__mdb_fail(e, "writing the rebuilt data file", rc);
+    if (st_out == HIPDNN_STATUS_SUCCESS && rc != KC_STORE_OK)
+        st_out = kc__store_fail(e, "writing the rebuilt data file", rc);
     if (st_out == HIPDNN_STATUS_SUCCESS && rename(tmp, data) != 0)
         st_out = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: renaming the rebuilt data file into "
                            "place: %s", e->dir, strerror(errno));
@@ -270,11 +259,11 @@ hipdnnStatus_t kc__rebuild(kc_env *e, kc_fill_fn fill, void *ctx)
         close(fd);
     int rc = kc__env_attach(e);
     pthread_rwlock_unlock(&e->txn_lock);
-    if (rc != MDB_SUCCESS) {
+    if (rc != KC_STORE_OK) {
         base_log(HIPDNN_SEV_WARN, "kernel cache %s: reopening it after the repair failed: %s; the cache is not "
-                 "used by this process until it is opened again", e->dir, mdb_strerror(rc));
+                 "used by this process until it is opened again", e->dir, kc__store_strerror(rc));
         if (st == HIPDNN_STATUS_SUCCESS)
-            st = kc__mdb_fail(e, "mdb_env_open (after the repair)", rc);
+            st = kc__store_fail(e, "mdb_env_open (after the repair)", rc);
     }
     return st;
 }

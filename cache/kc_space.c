@@ -7,7 +7,7 @@
  * with the next write transaction (or by kc_flush), so reads stay read-only transactions.
  *
  * Space: the map grows (double, or what a write needs) while it is below max_bytes
- * (mdb_env_set_mapsize, with no transaction of this process open: kc__grow). The live pages of
+ * (with no transaction of this process open: kc__grow). The live pages of
  * the tables are kept under 3/4 of max_bytes: a write that would pass that first deletes the
  * least recently used records down to 5/8, in a transaction of its own (details at "making
  * room" below). Large writes (imports) are split into transactions of at most CHUNK_BYTES.
@@ -21,10 +21,7 @@
 #define CHUNK_BYTES (64ull << 20)
 #define MAX_ROUNDS 10
 
-static MDB_dbi dbi_of(const kc_env *e, kc_table t)
-{
-    return e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN];
-}
+static int table_of(kc_table t) { return t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN; }
 
 void kc__atime_key(kc_table t, const kc_key *key, uint8_t out[1 + KC_KEY_SIZE])
 {
@@ -32,13 +29,13 @@ void kc__atime_key(kc_table t, const kc_key *key, uint8_t out[1 + KC_KEY_SIZE])
     memcpy(out + 1, key->b, KC_KEY_SIZE);
 }
 
-static int put_atime(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key, int64_t when)
+static int put_atime(kc_txn *txn, kc_table t, const kc_key *key, int64_t when)
 {
     uint8_t k[1 + KC_KEY_SIZE], v[8];
     kc__atime_key(t, key, k);
     kc__put64(v, (uint64_t)when);
-    MDB_val mk = {sizeof k, k}, mv = {sizeof v, v};
-    return kc__put(txn, e->dbi[KC_DBI_ATIME], &mk, &mv, 0);
+    kc_val mk = {sizeof k, k}, mv = {sizeof v, v};
+    return kc__put(txn, KC_DBI_ATIME, &mk, &mv);
 }
 
 /* ---- pending last-used times ----------------------------------------------------------------- */
@@ -84,26 +81,26 @@ static void touches_give_back(kc_env *e, kc_touch *v, size_t n)
     base_free(v);
 }
 
-static int apply_touches(kc_env *e, MDB_txn *txn, const kc_touch *v, size_t n)
+static int apply_touches(kc_txn *txn, const kc_touch *v, size_t n)
 {
     for (size_t i = 0; i < n; i++) {
-        MDB_val k = {KC_KEY_SIZE, (void *)v[i].key.b}, d;
-        int rc = kc__get(txn, dbi_of(e, v[i].table), &k, &d); /* a record evicted since: skip */
-        if (rc == MDB_SUCCESS)
-            rc = put_atime(e, txn, v[i].table, &v[i].key, v[i].when);
-        if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND)
+        kc_val k = {KC_KEY_SIZE, v[i].key.b}, d;
+        int rc = kc__get(txn, table_of(v[i].table), &k, &d); /* a record evicted since: skip */
+        if (rc == KC_STORE_OK)
+            rc = put_atime(txn, v[i].table, &v[i].key, v[i].when);
+        if (rc != KC_STORE_OK && rc != KC_STORE_NOTFOUND)
             return rc;
     }
-    return MDB_SUCCESS;
+    return KC_STORE_OK;
 }
 
-int kc__touch_apply(kc_env *e, MDB_txn *txn)
+int kc__touch_apply(kc_env *e, kc_txn *txn)
 {
     kc_touch *v;
     size_t n = 0;
     touches_take(e, &v, &n);
-    int rc = apply_touches(e, txn, v, n);
-    if (rc != MDB_SUCCESS)
+    int rc = apply_touches(txn, v, n);
+    if (rc != KC_STORE_OK)
         touches_give_back(e, v, n);
     else
         base_free(v);
@@ -122,27 +119,27 @@ static int cand_cmp(const void *a, const void *b)
     return memcmp(x->key.b, y->key.b, KC_KEY_SIZE);
 }
 
-int64_t kc__last_used(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
+int64_t kc__last_used(kc_txn *txn, kc_table t, const kc_key *key)
 {
     uint8_t k[1 + KC_KEY_SIZE];
     kc__atime_key(t, key, k);
-    MDB_val mk = {sizeof k, k}, mv;
-    if (mdb_get(txn, e->dbi[KC_DBI_ATIME], &mk, &mv) != MDB_SUCCESS || mv.mv_size != 8)
+    kc_val mk = {sizeof k, k}, mv;
+    if (kc__store_get(txn, KC_DBI_ATIME, &mk, &mv) != KC_STORE_OK || mv.size != 8)
         return 0;
-    return (int64_t)kc__get64(mv.mv_data);
+    return (int64_t)kc__get64(mv.data);
 }
 
-static int scan_table(kc_env *e, MDB_txn *txn, kc_table t, kc_cand **v, size_t *n, size_t *cap)
+static int scan_table(kc_txn *txn, kc_table t, kc_cand **v, size_t *n, size_t *cap)
 {
-    MDB_cursor *cur = NULL;
-    int rc = mdb_cursor_open(txn, dbi_of(e, t), &cur);
-    if (rc != MDB_SUCCESS)
+    kc_cursor *cur = NULL;
+    int rc = kc__store_cursor_open(txn, table_of(t), &cur);
+    if (rc != KC_STORE_OK)
         return rc;
-    MDB_val k, d;
-    for (int op = MDB_FIRST; rc == MDB_SUCCESS; op = MDB_NEXT) {
-        if ((rc = mdb_cursor_get(cur, &k, &d, op)) != MDB_SUCCESS)
+    kc_val k, d;
+    for (bool first = true; rc == KC_STORE_OK; first = false) {
+        if ((rc = kc__store_cursor_get(cur, first, &k, &d)) != KC_STORE_OK)
             break;
-        if (k.mv_size != KC_KEY_SIZE)
+        if (k.size != KC_KEY_SIZE)
             continue; /* a foreign key: kc_verify reports it */
         if (*n == *cap) {
             size_t nc = *cap == 0 ? 256 : 2 * *cap;
@@ -156,23 +153,23 @@ static int scan_table(kc_env *e, MDB_txn *txn, kc_table t, kc_cand **v, size_t *
         }
         kc_cand *c = &(*v)[(*n)++];
         c->table = t;
-        memcpy(c->key.b, k.mv_data, KC_KEY_SIZE);
-        c->size = d.mv_size;
-        c->last_used = kc__last_used(e, txn, t, &c->key);
+        memcpy(c->key.b, k.data, KC_KEY_SIZE);
+        c->size = d.size;
+        c->last_used = kc__last_used(txn, t, &c->key);
     }
-    mdb_cursor_close(cur);
-    return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+    kc__store_cursor_close(cur);
+    return rc == KC_STORE_NOTFOUND ? KC_STORE_OK : rc;
 }
 
-int kc__scan(kc_env *e, MDB_txn *txn, kc_cand **out, size_t *n)
+int kc__scan(kc_txn *txn, kc_cand **out, size_t *n)
 {
     size_t cap = 0;
     *out = NULL;
     *n = 0;
-    int rc = scan_table(e, txn, KC_TABLE_KERNEL, out, n, &cap);
-    if (rc == MDB_SUCCESS)
-        rc = scan_table(e, txn, KC_TABLE_PLAN, out, n, &cap);
-    if (rc != MDB_SUCCESS) {
+    int rc = scan_table(txn, KC_TABLE_KERNEL, out, n, &cap);
+    if (rc == KC_STORE_OK)
+        rc = scan_table(txn, KC_TABLE_PLAN, out, n, &cap);
+    if (rc != KC_STORE_OK) {
         base_free(*out);
         *out = NULL;
         *n = 0;
@@ -180,21 +177,21 @@ int kc__scan(kc_env *e, MDB_txn *txn, kc_cand **out, size_t *n)
     }
     if (*n > 1)
         qsort(*out, *n, sizeof **out, cand_cmp);
-    return MDB_SUCCESS;
+    return KC_STORE_OK;
 }
 
-int kc__delete(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
+int kc__delete(kc_env *e, kc_txn *txn, kc_table t, const kc_key *key)
 {
     uint8_t ak[1 + KC_KEY_SIZE];
     kc__atime_key(t, key, ak);
-    MDB_val k = {KC_KEY_SIZE, (void *)key->b}, a = {sizeof ak, ak};
-    int rc = mdb_del(txn, dbi_of(e, t), &k, NULL);
-    if (rc == MDB_SUCCESS || rc == MDB_NOTFOUND)
-        rc = mdb_del(txn, e->dbi[KC_DBI_ATIME], &a, NULL);
+    kc_val k = {KC_KEY_SIZE, key->b}, a = {sizeof ak, ak};
+    int rc = kc__store_del(txn, table_of(t), &k);
+    if (rc == KC_STORE_OK || rc == KC_STORE_NOTFOUND)
+        rc = kc__store_del(txn, KC_DBI_ATIME, &a);
     pthread_mutex_lock(&e->mu);
     kc__front_remove(&e->front, t, key);
     pthread_mutex_unlock(&e->mu);
-    return rc == MDB_NOTFOUND ? MDB_SUCCESS : rc;
+    return rc == KC_STORE_NOTFOUND ? KC_STORE_OK : rc;
 }
 
 /* ---- making room ----------------------------------------------------------------------------
@@ -202,25 +199,23 @@ int kc__delete(kc_env *e, MDB_txn *txn, kc_table t, const kc_key *key)
  * after the one that freed it; a transaction that finds no reusable page and no room fails,
  * deletes included. So the cache keeps its live pages (all three tables) under the fill limit
  * and evicts before a write would pass it, down to the eviction target; the free pages this
- * leaves let eviction itself always run. MDB_MAP_FULL below the limit (fragmentation: no run of
+ * leaves let eviction itself always run. KC_STORE_MAP_FULL below the limit (fragmentation: no run of
  * free pages long enough for a large record) also evicts. Each eviction is followed by a
  * small "settle" commit so that the retried write can reuse the pages it freed. */
 
-#define OVER_BUDGET (-30700) /* not an LMDB code: the write would pass the fill limit */
+#define OVER_BUDGET (-30700) /* not a store code: the write would pass the fill limit */
 
 static uint64_t fill_limit(const kc_env *e) { return e->max_bytes / 4 * 3; }
 static uint64_t evict_target(const kc_env *e) { return e->max_bytes / 8 * 5; }
 
 /* Pages of the three tables, in bytes. */
-static uint64_t live_bytes(const kc_env *e, MDB_txn *txn)
+static uint64_t live_bytes(kc_txn *txn)
 {
     uint64_t pages = 0, psize = 4096;
     for (int i = 0; i < KC_N_DBI; i++) {
-        MDB_stat st;
-        if (mdb_stat(txn, e->dbi[i], &st) == MDB_SUCCESS) {
-            pages += st.ms_branch_pages + st.ms_leaf_pages + st.ms_overflow_pages;
-            psize = st.ms_psize;
-        }
+        uint64_t p, size;
+        if (kc__store_table_pages(txn, i, &p, &size) == KC_STORE_OK)
+            pages += p, psize = size;
     }
     return pages * psize;
 }
@@ -234,48 +229,48 @@ static uint64_t footprint(uint64_t size)
 /* Commits a one-key write so the next transaction may reuse what the last one freed. */
 static void settle(kc_env *e)
 {
-    MDB_txn *txn = NULL;
-    if (kc__txn_begin(e, true, &txn) != MDB_SUCCESS)
+    kc_txn *txn = NULL;
+    if (kc__txn_begin(e, true, &txn) != KC_STORE_OK)
         return;
     uint8_t k = 0, v[8];
     kc__put64(v, (uint64_t)kc__now());
-    MDB_val mk = {1, &k}, mv = {sizeof v, v};
-    if (mdb_put(txn, e->dbi[KC_DBI_ATIME], &mk, &mv, 0) == MDB_SUCCESS)
+    kc_val mk = {1, &k}, mv = {sizeof v, v};
+    if (kc__store_put(txn, KC_DBI_ATIME, &mk, &mv) == KC_STORE_OK)
         kc__txn_commit(e, txn);
     else
         kc__txn_abort(e, txn);
 }
 
-/* Deletes least recently used records until about `target` bytes are free. MDB_MAP_FULL when
+/* Deletes least recently used records until about `target` bytes are free. KC_STORE_MAP_FULL when
  * there is nothing left to delete, or no page to delete with. */
 static int evict_once(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, const char **call)
 {
-    MDB_txn *txn = NULL;
+    kc_txn *txn = NULL;
     *call = "mdb_txn_begin (eviction)";
     int rc = kc__txn_begin(e, true, &txn);
-    if (rc != MDB_SUCCESS)
+    if (rc != KC_STORE_OK)
         return rc;
     kc_cand *v = NULL;
     size_t n = 0, i = 0;
     uint64_t freed = 0;
     *call = "scanning for eviction";
-    rc = apply_touches(e, txn, tv, tn); /* the latest uses count */
-    if (rc == MDB_SUCCESS)
-        rc = kc__scan(e, txn, &v, &n);
+    rc = apply_touches(txn, tv, tn); /* the latest uses count */
+    if (rc == KC_STORE_OK)
+        rc = kc__scan(txn, &v, &n);
     *call = "mdb_del (eviction)";
-    for (; rc == MDB_SUCCESS && i < n && freed < target; i++) {
+    for (; rc == KC_STORE_OK && i < n && freed < target; i++) {
         rc = kc__delete(e, txn, v[i].table, &v[i].key);
         freed += footprint(v[i].size);
     }
     base_free(v);
-    if (rc == MDB_SUCCESS && i == 0)
-        rc = MDB_MAP_FULL;
-    if (rc != MDB_SUCCESS) {
+    if (rc == KC_STORE_OK && i == 0)
+        rc = KC_STORE_MAP_FULL;
+    if (rc != KC_STORE_OK) {
         kc__txn_abort(e, txn);
         return rc;
     }
     *call = "mdb_txn_commit (eviction)";
-    if ((rc = kc__txn_commit(e, txn)) != MDB_SUCCESS)
+    if ((rc = kc__txn_commit(e, txn)) != KC_STORE_OK)
         return rc;
     settle(e);
     pthread_mutex_lock(&e->mu);
@@ -284,7 +279,7 @@ static int evict_once(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn,
     base_log(HIPDNN_SEV_INFO, "kernel cache %s: at its limit of %llu bytes; evicted the %zu least recently "
              "used records (about %llu bytes)", e->dir, (unsigned long long)e->max_bytes, i,
              (unsigned long long)freed);
-    return MDB_SUCCESS;
+    return KC_STORE_OK;
 }
 
 /* A map with no page left even for deleting: grow it if it may, else commit a settle (its
@@ -292,7 +287,7 @@ static int evict_once(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn,
 static int evict(kc_env *e, uint64_t target, const kc_touch *tv, size_t tn, const char **call)
 {
     int rc = evict_once(e, target, tv, tn, call);
-    if (rc != MDB_MAP_FULL)
+    if (rc != KC_STORE_MAP_FULL)
         return rc;
     uint64_t cur = kc__map_size(e);
     if (cur < e->max_bytes)
@@ -307,7 +302,7 @@ static int make_room(kc_env *e, int cause, uint64_t need, uint64_t excess, int r
                      size_t tn, const char **call)
 {
     uint64_t cur = kc__map_size(e);
-    if (cause == MDB_MAP_FULL && cur < e->max_bytes) {
+    if (cause == KC_STORE_MAP_FULL && cur < e->max_bytes) {
         uint64_t want = cur * 2 > cur + need ? cur * 2 : cur + need;
         *call = "mdb_env_set_mapsize";
         return kc__grow(e, want < e->max_bytes ? want : e->max_bytes);
@@ -316,11 +311,11 @@ static int make_room(kc_env *e, int cause, uint64_t need, uint64_t excess, int r
     return evict(e, round < 20 ? target << round : UINT64_MAX, tv, tn, call);
 }
 
-static int put_rec(kc_env *e, MDB_txn *txn, const kc_rec *r, int64_t now)
+static int put_rec(kc_txn *txn, const kc_rec *r, int64_t now)
 {
-    MDB_val k = {KC_KEY_SIZE, (void *)r->key.b}, d = {r->len, (void *)r->data};
-    int rc = kc__put(txn, dbi_of(e, r->table), &k, &d, 0);
-    return rc != MDB_SUCCESS ? rc : put_atime(e, txn, r->table, &r->key, now);
+    kc_val k = {KC_KEY_SIZE, r->key.b}, d = {r->len, r->data};
+    int rc = kc__put(txn, table_of(r->table), &k, &d);
+    return rc != KC_STORE_OK ? rc : put_atime(txn, r->table, &r->key, now);
 }
 
 /* One attempt. OVER_BUDGET (with *excess, the bytes to free) when the records would pass the
@@ -328,12 +323,12 @@ static int put_rec(kc_env *e, MDB_txn *txn, const kc_rec *r, int64_t now)
 static int try_write(kc_env *e, const kc_rec *recs, size_t n, uint64_t need, const kc_touch *tv, size_t tn,
                      uint64_t *excess, const char **call)
 {
-    MDB_txn *txn = NULL;
+    kc_txn *txn = NULL;
     *call = "mdb_txn_begin";
     int rc = kc__txn_begin(e, true, &txn);
-    if (rc != MDB_SUCCESS)
+    if (rc != KC_STORE_OK)
         return rc;
-    uint64_t live = n > 0 ? live_bytes(e, txn) : 0;
+    uint64_t live = n > 0 ? live_bytes(txn) : 0;
     if (n > 0 && live + need > fill_limit(e)) {
         kc__txn_abort(e, txn);
         *excess = live + need - evict_target(e); /* > 0: the fill limit is above the target */
@@ -341,13 +336,13 @@ static int try_write(kc_env *e, const kc_rec *recs, size_t n, uint64_t need, con
     }
     int64_t now = kc__now();
     *call = "mdb_put";
-    for (size_t i = 0; i < n && rc == MDB_SUCCESS; i++)
-        rc = put_rec(e, txn, &recs[i], now);
-    if (rc == MDB_SUCCESS) {
+    for (size_t i = 0; i < n && rc == KC_STORE_OK; i++)
+        rc = put_rec(txn, &recs[i], now);
+    if (rc == KC_STORE_OK) {
         *call = "writing last-used times";
-        rc = apply_touches(e, txn, tv, tn);
+        rc = apply_touches(txn, tv, tn);
     }
-    if (rc != MDB_SUCCESS) {
+    if (rc != KC_STORE_OK) {
         kc__txn_abort(e, txn);
         return rc;
     }
@@ -364,26 +359,26 @@ static hipdnnStatus_t write_chunk(kc_env *e, const kc_rec *recs, size_t n)
     size_t tn = 0;
     touches_take(e, &tv, &tn);
     const char *call = "";
-    int rc = MDB_SUCCESS;
+    int rc = KC_STORE_OK;
     for (int round = 0; round < MAX_ROUNDS; round++) {
         rc = try_write(e, recs, n, need, tv, tn, &excess, &call);
-        if (rc != MDB_MAP_FULL && rc != OVER_BUDGET)
+        if (rc != KC_STORE_MAP_FULL && rc != OVER_BUDGET)
             break;
         const char *room_call;
         int room = make_room(e, rc, need, excess, round, tv, tn, &room_call);
-        if (room != MDB_SUCCESS) {
-            if (room != MDB_MAP_FULL)
+        if (room != KC_STORE_OK) {
+            if (room != KC_STORE_MAP_FULL)
                 call = room_call, rc = room;
             break;
         }
     }
-    if (rc != MDB_SUCCESS) {
+    if (rc != KC_STORE_OK) {
         touches_give_back(e, tv, tn);
         if (rc == OVER_BUDGET)
             return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: %llu bytes do not fit under the "
                              "cache's fill limit (3/4 of %llu bytes) even after eviction", e->dir,
                              (unsigned long long)need, (unsigned long long)e->max_bytes);
-        return kc__mdb_fail(e, call, rc);
+        return kc__store_fail(e, call, rc);
     }
     base_free(tv);
     pthread_mutex_lock(&e->mu);

@@ -61,25 +61,25 @@ static uint8_t *front_get(kc_cache *c, kc_table t, const kc_key *key, int64_t no
 /* LMDB's copy of a record and its last-used time; NULL when absent or unreadable. */
 static uint8_t *lmdb_get(kc_env *e, kc_table t, const kc_key *key, size_t *len, int64_t *last_used)
 {
-    if (e->mdb == NULL || !e->have_tables)
+    if (e->store == NULL || !e->have_tables)
         return NULL;
-    MDB_txn *txn = NULL;
+    kc_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
-    if (rc != MDB_SUCCESS) {
-        kc__mdb_warn(e, "mdb_txn_begin (lookup)", rc);
+    if (rc != KC_STORE_OK) {
+        kc__store_warn(e, "mdb_txn_begin (lookup)", rc);
         return NULL;
     }
-    MDB_val k = {KC_KEY_SIZE, (void *)key->b}, d;
+    kc_val k = {KC_KEY_SIZE, key->b}, d;
     uint8_t *copy = NULL;
-    rc = kc__get(txn, e->dbi[t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN], &k, &d);
-    if (rc == MDB_SUCCESS && (copy = base_malloc(d.mv_size > 0 ? d.mv_size : 1)) != NULL) {
-        memcpy(copy, d.mv_data, d.mv_size);
-        if (d.mv_size > 0 && kc__fault_damage())
-            copy[d.mv_size / 2] ^= 0x5a;
-        *len = d.mv_size;
-        *last_used = kc__last_used(e, txn, t, key);
-    } else if (rc != MDB_SUCCESS && rc != MDB_NOTFOUND) {
-        kc__mdb_warn(e, "mdb_get", rc);
+    rc = kc__get(txn, t == KC_TABLE_KERNEL ? KC_DBI_KERNEL : KC_DBI_PLAN, &k, &d);
+    if (rc == KC_STORE_OK && (copy = base_malloc(d.size > 0 ? d.size : 1)) != NULL) {
+        memcpy(copy, d.data, d.size);
+        if (d.size > 0 && kc__fault_damage())
+            copy[d.size / 2] ^= 0x5a;
+        *len = d.size;
+        *last_used = kc__last_used(txn, t, key);
+    } else if (rc != KC_STORE_OK && rc != KC_STORE_NOTFOUND) {
+        kc__store_warn(e, "mdb_get", rc);
     }
     kc__txn_abort(e, txn);
     count(e, &e->n.lmdb_reads);

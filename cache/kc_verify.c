@@ -40,7 +40,7 @@ typedef struct vstate {
     kc_sink *sink;              /* rebuilding: the records that verify go there */
     keys present, atimes;       /* checking only: what the last-used times are matched against */
     hipdnnStatus_t st;
-    int rc;                     /* an LMDB code from the sink */
+    int rc;                     /* a store code from the sink */
 } vstate;
 
 /* ---- reports ------------------------------------------------------------------------------------ */
@@ -152,8 +152,8 @@ static hipdnnStatus_t walk(vstate *v, kc_file *f, const kc_meta *m)
     int rc = kc__walk(f, m, &ops);
     if (v->st != HIPDNN_STATUS_SUCCESS)
         return v->st;
-    if (v->rc != MDB_SUCCESS)
-        return kc__mdb_fail(v->e, "writing the rebuilt data file", v->rc);
+    if (v->rc != KC_STORE_OK)
+        return kc__store_fail(v->e, "writing the rebuilt data file", v->rc);
     if (rc != 0)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "kc_verify: out of memory walking %s/data.mdb", v->e->dir);
     return HIPDNN_STATUS_SUCCESS;
@@ -176,14 +176,14 @@ static hipdnnStatus_t open_data(kc_env *e, kc_file *f)
 /* The snapshot of a read transaction, walked while the transaction is held. */
 static hipdnnStatus_t check_snapshot(kc_env *e, vstate *v)
 {
-    MDB_txn *txn = NULL;
+    kc_txn *txn = NULL;
     int rc = kc__txn_begin(e, false, &txn);
-    if (rc != MDB_SUCCESS)
-        return kc__mdb_fail(e, "mdb_txn_begin", rc);
+    if (rc != KC_STORE_OK)
+        return kc__store_fail(e, "mdb_txn_begin", rc);
     kc_file f = {.fd = -1};
     kc_meta m;
     hipdnnStatus_t st = open_data(e, &f);
-    if (st == HIPDNN_STATUS_SUCCESS && !kc__file_meta_slot(&f, (int)(mdb_txn_id(txn) & 1), &m))
+    if (st == HIPDNN_STATUS_SUCCESS && !kc__file_meta_slot(&f, (int)(kc__store_txn_id(txn) & 1), &m))
         st = base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "kernel cache %s: the meta page of the current snapshot "
                        "cannot be read", e->dir);
     if (st == HIPDNN_STATUS_SUCCESS)
@@ -268,7 +268,7 @@ hipdnnStatus_t kc_verify(kc_cache *c, bool fix, kc_bad **bad, size_t *n_bad)
     *bad = NULL;
     *n_bad = 0;
     kc_env *e = c->env;
-    bool lmdb = e->mdb != NULL;
+    bool lmdb = e->store != NULL;
     if (fix && lmdb && !kc__writable(c))
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "kernel cache %s: verify --fix needs a writable cache (it is %s)",
                          e->dir, kc_mode_name(kc_get_mode(c)));

@@ -11,7 +11,7 @@
  * read from the leaf or its overflow pages (the value buffer is the walker's, valid during the
  * call). The free list's values (page-number lists) are checked too: every listed page in range.
  *
- * Used by the open check (kc_file.c: structure only) and by verify and its repair (kc_verify.c,
+ * Used by the open check (kc_check.c: structure only) and by verify and its repair (kc_verify.c,
  * kc_repair.c). It never writes. Not owned: what a record means (kc_record.c).
  */
 #include <errno.h>

@@ -2,9 +2,9 @@
  * and recovers on the next good run; its maintenance calls fail with a status and change nothing.
  *
  * Owns: the cache sweeps. The LMDB calls of cache/ fail one at a time (kc_test_fault_at,
- * cache/kc_fault.c: a read transaction refused with MDB_READERS_FULL, a write one with EACCES as
- * on a read-only environment, MDB_CORRUPTED from a read, MDB_MAP_FULL from a write, ENOSPC from
- * a commit), or one record read from LMDB comes back damaged, while the GPU scenario of
+ * cache/kc_fault.c: a read transaction refused with KC_STORE_READERS_FULL, a write one with
+ * EACCES as on a read-only environment, KC_STORE_CORRUPTED from a read, KC_STORE_MAP_FULL from a
+ * write, ENOSPC from a commit), or one record read from LMDB comes back damaged, while the GPU scenario of
  * fault_scenario.c runs on the fake runtime (fault_rt.c):
  *   - compiling into a fresh cache: no API call may fail; the launches are the clean run's; the
  *     directory holds no bad record; when the plan's KERNEL_CACHE_STATS_EXT says every record
@@ -256,7 +256,7 @@ static bool maint_once(kc_cache *c, size_t i, long nth)
     cr_assert(hit, "%s failed without an injected fault: %s [%s]", maint[i].name, tu_st(st), tu_msg());
     cr_assert_eq(st, HIPDNN_STATUS_INTERNAL_ERROR, "%s with LMDB call %ld failing: %s [%s]", maint[i].name, nth,
                  tu_st(st), tu_msg());
-    const char *reason = mdb_strerror(kc_test_fault_error());
+    const char *reason = kc__store_strerror(kc_test_fault_error());
     cr_assert(strstr(tu_msg(), "kernel cache") != NULL && strstr(tu_msg(), reason) != NULL,
               "%s: the message does not give LMDB's reason (%s): %s", maint[i].name, reason, tu_msg());
     kt_snapshot after = kt_snap(c);

@@ -6,7 +6,6 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <ftw.h>
-#include <lmdb.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -161,50 +160,59 @@ unsigned kt_mode(const char *path)
     return st.st_mode & 07777;
 }
 
-#define MDB_CHECK(call)                                                                           \
+#define STORE_CHECK(call)                                                                         \
     do {                                                                                         \
         int rc_ = (call);                                                                        \
-        cr_assert_eq(rc_, 0, "%s: %s", #call, mdb_strerror(rc_));                               \
+        cr_assert_eq(rc_, KC_STORE_OK, "%s: %s", #call, kc__store_strerror(rc_));               \
     } while (0)
 
-static void raw_open(const char *dir, const char *table, MDB_env **env, MDB_txn **txn, MDB_dbi *dbi, bool write)
+static int table_index(const char *table)
 {
-    MDB_CHECK(mdb_env_create(env));
-    MDB_CHECK(mdb_env_set_maxdbs(*env, 8));
-    MDB_CHECK(mdb_env_set_maxreaders(*env, 254));
-    MDB_CHECK(mdb_env_open(*env, dir, MDB_NOTLS | (write ? 0 : MDB_RDONLY), 0600));
-    MDB_CHECK(mdb_txn_begin(*env, NULL, write ? 0 : MDB_RDONLY, txn));
-    MDB_CHECK(mdb_dbi_open(*txn, table, 0, dbi));
+    static const char *const names[KC_N_DBI] = {[KC_DBI_KERNEL] = "kernels", [KC_DBI_PLAN] = "plans",
+                                                [KC_DBI_ATIME] = "last_used"};
+    for (int i = 0; i < KC_N_DBI; i++)
+        if (strcmp(names[i], table) == 0)
+            return i;
+    cr_assert_fail("no table \"%s\"", table);
+    return -1;
+}
+
+/* The store of dir, opened beside the library's handles (none may be open on dir in this process). */
+static void raw_open(const char *dir, kc_store **s, kc_txn **txn, bool write)
+{
+    kc_store_opts o = {.read_only = !write};
+    const char *call;
+    STORE_CHECK(kc__store_open(dir, &o, s, &call));
+    cr_assert(kc__store_has_tables(*s), "%s holds no cache tables", dir);
+    STORE_CHECK(kc__store_txn_begin(*s, write, txn));
 }
 
 void kt_raw_put(const char *dir, const char *table, const void *key, size_t klen, const void *val, size_t vlen)
 {
-    MDB_env *env;
-    MDB_txn *txn;
-    MDB_dbi dbi;
-    raw_open(dir, table, &env, &txn, &dbi, true);
-    MDB_val k = {klen, (void *)key}, v = {vlen, (void *)val};
-    MDB_CHECK(mdb_put(txn, dbi, &k, &v, 0));
-    MDB_CHECK(mdb_txn_commit(txn));
-    mdb_env_close(env);
+    kc_store *s;
+    kc_txn *txn;
+    raw_open(dir, &s, &txn, true);
+    kc_val k = {klen, key}, v = {vlen, val};
+    STORE_CHECK(kc__store_put(txn, table_index(table), &k, &v));
+    STORE_CHECK(kc__store_txn_commit(txn));
+    kc__store_close(s);
 }
 
 uint8_t *kt_raw_get(const char *dir, const char *table, const void *key, size_t klen, size_t *vlen)
 {
-    MDB_env *env;
-    MDB_txn *txn;
-    MDB_dbi dbi;
-    raw_open(dir, table, &env, &txn, &dbi, false);
-    MDB_val k = {klen, (void *)key}, v;
+    kc_store *s;
+    kc_txn *txn;
+    raw_open(dir, &s, &txn, false);
+    kc_val k = {klen, key}, v;
     uint8_t *out = NULL;
-    if (mdb_get(txn, dbi, &k, &v) == 0) {
-        out = malloc(v.mv_size > 0 ? v.mv_size : 1);
+    if (kc__store_get(txn, table_index(table), &k, &v) == KC_STORE_OK) {
+        out = malloc(v.size > 0 ? v.size : 1);
         cr_assert_not_null(out);
-        memcpy(out, v.mv_data, v.mv_size);
-        *vlen = v.mv_size;
+        memcpy(out, v.data, v.size);
+        *vlen = v.size;
     }
-    mdb_txn_abort(txn);
-    mdb_env_close(env);
+    kc__store_txn_abort(txn);
+    kc__store_close(s);
     return out;
 }
 

@@ -2,8 +2,8 @@
  *
  * Test kernels are deterministic functions of an id (key, strings, metadata, code bytes), so
  * processes writing the same id write the same record and any reader can check what it got.
- * Caches live in fresh mkdtemp directories; kt_raw_* reach LMDB directly (with no kc handle
- * open on that directory in this process) to corrupt or inspect records.
+ * Caches live in fresh mkdtemp directories; kt_raw_* reach the store directly (cache/kc_store.h;
+ * with no kc handle open on that directory in this process) to corrupt or inspect records.
  */
 #ifndef HIPDNN_TESTS_KT_UTIL_H
 #define HIPDNN_TESTS_KT_UTIL_H
@@ -41,7 +41,7 @@ kc_cache *kt_open(const char *dir, uint64_t max_bytes, uint64_t initial);
 /* A file's mode bits. */
 unsigned kt_mode(const char *path);
 
-/* Raw LMDB access; table is "kernels", "plans" or "last_used". */
+/* Raw store access (any key, any bytes); table is "kernels", "plans" or "last_used". */
 void kt_raw_put(const char *dir, const char *table, const void *key, size_t klen, const void *val, size_t vlen);
 /* The stored value (malloc'd) or NULL. */
 uint8_t *kt_raw_get(const char *dir, const char *table, const void *key, size_t klen, size_t *vlen);

@@ -16,7 +16,6 @@
  * it sees may look damaged).
  */
 #include <errno.h>
-#include <lmdb.h>
 #include <pthread.h>
 #include <signal.h>
 #include <stdatomic.h>
@@ -28,6 +27,7 @@
 #include <unistd.h>
 
 #include "base/base.h"
+#include "cache/kc_store.h"
 #include "kt_util.h"
 
 #define NPROC 6
@@ -216,12 +216,13 @@ Test(kc_procs, writer_killed_mid_write)
 /* A child holding every reader slot of the environment until it is killed. */
 static void slot_hog(int ready_fd)
 {
-    MDB_env *env;
-    if (mdb_env_create(&env) != 0 || mdb_env_set_maxreaders(env, 254) != 0 ||
-        mdb_env_open(env, dir, MDB_NOTLS | MDB_RDONLY, 0600) != 0)
+    kc_store *store;
+    kc_store_opts o = {.read_only = true};
+    const char *call;
+    if (kc__store_open(dir, &o, &store, &call) != KC_STORE_OK)
         _exit(1);
     int held = 0;
-    for (MDB_txn *txn; mdb_txn_begin(env, NULL, MDB_RDONLY, &txn) == 0;)
+    for (kc_txn *txn; kc__store_txn_begin(store, false, &txn) == KC_STORE_OK;)
         held++;
     if (write(ready_fd, &held, sizeof held) != sizeof held)
         _exit(2);

@@ -197,7 +197,7 @@ static_assert(!HD_DQ_OWN || HD_DQ_BULK, "each warpgroup's own dQ share is the wg
 
 HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1) { hd_mma16<HD_DT>(d, a, b0, b1); }
 HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi); }
-#if HD_SM90 /* wgmma (sm_90a): sdpa_common.h's products for HD_DT */
+#if HD_SM90 /* wgmma (sm_90a): hd_tensor_nv.h's products for HD_DT */
 template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N>(d, da, db, acc); }
 template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db) { hd_wgmma_rs_as<HD_DT, N>(d, a, db); }
 template <int N> HD_DEVICE void hd_wgmma_ss_t(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N, 1>(d, da, db, acc); }
@@ -548,7 +548,7 @@ HD_DEVICE void hd_dq_atomic(hd_u32 sds, hd_u32 sk, int b, int h, int m0, int war
 
 #if HD_SM90
 /* ---- wgmma products (sm_90a): warpgroup g (warps 4g .. 4g + 3) owns rows [64g, 64g + 64) of its
- * block's A operand; the fp32 results land in the mma.sync fragment layout (sdpa_common.h). */
+ * block's A operand; the fp32 results land in the mma.sync fragment layout (hd_tensor_nv.h). */
 
 /* Packs C fragments x[KN][4] (16 rows x 8·KN of each warp) into the A operands of KN / 2 k16
  * steps, rounded to the operand type. */

@@ -295,12 +295,12 @@ HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
 
-/* ---- device primitives: sdpa_common.h (cp.async, ldmatrix, mma.sync, Philox), for HD_DT ------ */
+/* ---- device primitives for HD_DT: hd_tensor_nv.h (mma.sync), sdpa_common.h (operand packing) ---- */
 
 HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1) { hd_mma16<HD_DT>(d, a, b0, b1); }
 HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi); }
 
-#if HD_SM90 /* wgmma (sm_90a): sdpa_common.h's products for HD_DT */
+#if HD_SM90 /* wgmma (sm_90a): hd_tensor_nv.h's products for HD_DT */
 template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N>(d, da, db, acc); }
 template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db) { hd_wgmma_rs_as<HD_DT, N>(d, a, db); }
 #endif

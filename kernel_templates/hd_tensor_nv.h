@@ -3,20 +3,22 @@
  * sdpa_bwd.hip): thin wrappers over inline PTX, each one instruction or a short fixed sequence.
  *
  *   sm_80    shared-address conversion (hd_smem_addr); cp.async 16 B, commit, wait; ldmatrix x4
- *            (+ .trans); mma.sync m16n8k16 with fp32 accumulate (hd_mma16<DT>).
+ *            (+ .trans); mma.sync m16n8k16 with fp32 accumulate (hd_mma16<DT>); named barriers
+ *            (hd_bar_sync<N>, hd_bar_arrive<N>, and _at<ID, N> for a fixed ID).
  *   sm_90a   wgmma: the shared-memory descriptor, fence / commit / wait, the generic-to-async
  *            proxy fence, the accumulator fence, the register lists and the m64nNk16 products
- *            (A and B from shared memory, or A from registers); mbarriers (init, arrive,
- *            arrive with a byte count, wait); the tensor-copy engine (TMA: 3-D and 4-D loads,
- *            an L2 prefetch), bulk groups and the bulk fp32 reduction into global memory.
+ *            (A and B from shared memory, or A from registers); setmaxnreg; mbarriers (init,
+ *            the init fence, arrive, arrive with a byte count, wait); the tensor-copy engine
+ *            (TMA: 3-D and 4-D loads, an L2 prefetch, a 4-D store), bulk groups and the bulk
+ *            fp32 reduction into global memory.
  *
  * cg_assemble (codegen/cg_assemble.c, `libraries`) places this file after hd_common.h and before
  * the template's other library, if any, and before the generated defines: nothing here reads a
  * define or a hook. The operand type is a template argument (HD_DT_BFLOAT16 or HD_DT_HALF), so
  * each template binds it once to its HD_AB_DT / HD_DT (hd_mma, hd_wgmma_ss, ...).
- * sm_80 code sees this whole file: what only sm_90a assembles (wgmma, bulk groups) is a template
- * that sm_80 code never instantiates — where no argument is needed, a dummy one (hd_x_<0>,
- * spelled hd_x by a macro) — so NVRTC emits none of it there.
+ * sm_80 code sees this whole file: what only sm_90a assembles (wgmma, setmaxnreg, the mbarrier
+ * init fence, bulk groups) is a template that sm_80 code never instantiates — where no argument
+ * is needed, a dummy one (hd_x_<0>, spelled hd_x by a macro) — so NVRTC emits none of it there.
  * The other sm_90 wrappers (mbarrier waits, TMA) are plain forceinline functions that sm_80 code
  * never calls, so they are never emitted either.
  * NVIDIA only. The AMD counterpart (MFMA, LDS transposes, buffer loads) would be hd_tensor_amd.h
@@ -72,6 +74,16 @@ template <int DT> HD_DEVICE void hd_mma16(float *d, const hd_u32 *a, hd_u32 b0, 
                      : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
                      : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b0), "r"(b1));
 }
+
+/* ---- named barriers ------------------------------------------------------------------------------ */
+/* Barrier `id` (1 .. 15; 0 is __syncthreads') completes when N threads (a multiple of 32, all
+ * warps whole) have reached it: hd_bar_sync waits there, hd_bar_arrive goes on. The _at forms
+ * name a fixed barrier ID as an immediate (a register that holds the constant changes ptxas's
+ * register allocation). */
+template <int N> HD_DEVICE void hd_bar_sync(int id) { asm volatile("bar.sync %0, %1;" ::"r"(id), "n"(N) : "memory"); }
+template <int N> HD_DEVICE void hd_bar_arrive(int id) { asm volatile("bar.arrive %0, %1;" ::"r"(id), "n"(N) : "memory"); }
+template <int ID, int N> HD_DEVICE void hd_bar_sync_at() { asm volatile("bar.sync %0, %1;" ::"n"(ID), "n"(N) : "memory"); }
+template <int ID, int N> HD_DEVICE void hd_bar_arrive_at() { asm volatile("bar.arrive %0, %1;" ::"n"(ID), "n"(N) : "memory"); }
 
 /* ---- wgmma (sm_90a) ---------------------------------------------------------------------------- */
 /* A warpgroup (4 warps) computes d[64 x N] += A[64 x 16·k] · B[16·k x N] asynchronously: issue
@@ -170,6 +182,12 @@ template <int DT, int N> HD_DEVICE void hd_wgmma_rs_as(float *d, const hd_u32 *a
         HD_WG_RS(128, "bf16", HD_R64, HD_W64, "{%64, %65, %66, %67}", "68", "69");
 }
 
+/* Registers move between warpgroups (sm_90a): each warp of the warpgroup gives its registers
+ * down to N a thread (hd_setmaxnreg_dec) or takes them up to N (hd_setmaxnreg_inc); N a multiple
+ * of 8 in 24 .. 256, the same in every warp of the warpgroup. */
+template <int N> HD_DEVICE void hd_setmaxnreg_dec() { asm volatile("setmaxnreg.dec.sync.aligned.u32 %0;" ::"n"(N)); }
+template <int N> HD_DEVICE void hd_setmaxnreg_inc() { asm volatile("setmaxnreg.inc.sync.aligned.u32 %0;" ::"n"(N)); }
+
 /* ---- mbarriers and the tensor-copy engine (TMA; sm_90) ------------------------------------------ */
 
 struct __align__(64) hd_tmap { hd_u64 opaque[16]; }; /* CUtensorMap: 128 opaque bytes */
@@ -178,6 +196,10 @@ HD_DEVICE void hd_mbar_init(hd_u32 bar, int count)
 {
     asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
 }
+/* After the hd_mbar_init calls, before the barriers' first use by other threads or the copy engine
+ * (then a __syncthreads). */
+template <int U> HD_DEVICE void hd_mbar_init_fence_() { asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory"); }
+#define hd_mbar_init_fence hd_mbar_init_fence_<0>
 HD_DEVICE void hd_mbar_arrive(hd_u32 bar)
 {
     asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
@@ -231,6 +253,14 @@ HD_DEVICE void hd_tma_prefetch4(const hd_tmap *map, int c0, int c1, int c2, int 
 {
     asm volatile("cp.async.bulk.prefetch.tensor.4d.L2.global.tile [%0, {%1, %2, %3, %4}];"
                  ::"l"((hd_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(c3) : "memory");
+}
+
+/* Shared memory at src (the map's swizzle; hd_async_fence after the threads' writes) into the box
+ * of the rank-4 `map` at coordinates (c0 .. c3), in the thread's open bulk group. */
+HD_DEVICE void hd_tma_store4(const hd_tmap *map, hd_u32 src, int c0, int c1, int c2, int c3)
+{
+    asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%1, %2, %3, %4}], [%5];"
+                 ::"l"((hd_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(c3), "r"(src) : "memory");
 }
 
 /* The copy engine adds `bytes` of fp32 from shared memory at src to global memory at dst

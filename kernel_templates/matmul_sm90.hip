@@ -216,17 +216,17 @@ HD_GLOBAL __launch_bounds__(HD_MM_THREADS, 1) void hd_matmul_sm90_kernel(
             hd_mbar_init(full + s * 8, 1);
             hd_mbar_init(empty + s * 8, HD_CONSUMER_WARPS);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;\n"
-                     "fence.proxy.async.shared::cta;" ::: "memory");
+        hd_mbar_init_fence();
+        hd_async_fence();
     }
     __syncthreads();
     const int wg = threadIdx.x / 128;
     if (wg == 0) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        hd_setmaxnreg_dec<40>();
         if (threadIdx.x == 0)
             hd_produce(&hd_map_a, &hd_map_b, tiles, full, empty, HD_ARGS);
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        hd_setmaxnreg_inc<232>();
         hd_consume(wg - 1, tiles, full, empty, HD_ARGS);
     }
 }

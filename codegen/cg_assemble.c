@@ -1,8 +1,8 @@
 /* cg_assemble.c — the embedded templates and a kernel source's assembly: template lookup by
  * name, the hash of every template text (part of each kernel's cache key), and the final source
- * (header line, the target's prelude, hd_common.h, the template's device library, generated
- * defines and hooks, #line, the template). Contract: cg_int.h (cg_templates_hash: cg.h). Calls
- * no emitter; the prelude follows the target's vendor (cg_caps).
+ * (header line, the target's prelude, hd_common.h, the template's device libraries in order,
+ * generated defines and hooks, #line, the template). Contract: cg_int.h (cg_templates_hash:
+ * cg.h). Calls no emitter; the prelude follows the target's vendor (cg_caps).
  */
 #include <stdio.h>
 #include <string.h>
@@ -34,19 +34,28 @@ uint64_t cg_templates_hash(void)
 
 /* ---- assembly ----------------------------------------------------------------------------------- */
 
-/* Templates that share a device library beside hd_common.h: it goes in after hd_common.h, before
- * the generated defines (a library reads no define or hook). */
-static const struct { const char *tpl, *lib; } libraries[] = {
-    {"sdpa_fwd.hip", "sdpa_common.h"},
-    {"sdpa_bwd.hip", "sdpa_common.h"},
+/* The device libraries a template uses beside hd_common.h, in order: they go in after hd_common.h,
+ * before the generated defines (a library reads no define or hook). hd_tensor_nv.h: the NVIDIA
+ * tensor-core and async-copy wrappers; sdpa_common.h: what the attention templates share. */
+#define CG_MAX_LIBS 2
+static const struct {
+    const char *tpl, *libs[CG_MAX_LIBS];
+} libraries[] = {
+    {"matmul.hip", {"hd_tensor_nv.h"}},
+    {"matmul_sm90.hip", {"hd_tensor_nv.h"}},
+    {"conv_igemm.hip", {"hd_tensor_nv.h"}},
+    {"sdpa_fwd.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
+    {"sdpa_bwd.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
 };
 
-static const char *library_of(const char *tpl)
+/* The libraries of tpl: CG_MAX_LIBS entries, NULL past the last (all NULL for none). */
+static const char *const *libraries_of(const char *tpl)
 {
+    static const char *const none[CG_MAX_LIBS] = {NULL};
     for (size_t i = 0; i < sizeof libraries / sizeof libraries[0]; i++)
         if (strcmp(libraries[i].tpl, tpl) == 0)
-            return libraries[i].lib;
-    return NULL;
+            return libraries[i].libs;
+    return none;
 }
 
 hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *defs,
@@ -55,16 +64,19 @@ hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *d
     bool amd = t->caps.vendor == CG_VENDOR_AMD;
     const char *prelude = cg_template_text(amd ? "prelude_amd.h" : "prelude_nvidia.h");
     const char *common = cg_template_text("hd_common.h"), *body = cg_template_text(tpl);
-    const char *lib_name = library_of(tpl), *lib = lib_name != NULL ? cg_template_text(lib_name) : "";
-    if (prelude == NULL || common == NULL || body == NULL || lib == NULL)
+    const char *const *libs = libraries_of(tpl);
+    if (prelude == NULL || common == NULL || body == NULL)
         return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "codegen: template %s is not embedded", tpl);
+    for (int i = 0; i < CG_MAX_LIBS && libs[i] != NULL; i++)
+        if (cg_template_text(libs[i]) == NULL)
+            return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "codegen: library %s is not embedded", libs[i]);
     base_sb sb = {0};
     base_sb_printf(&sb, "// hipdnn-jit %s, template %s, target %s %s\n", CG_VERSION, tpl,
                    t->platform, t->arch);
     base_sb_printf(&sb, "#line 1 \"%s\"\n%s\n", amd ? "prelude_amd.h" : "prelude_nvidia.h", prelude);
     base_sb_printf(&sb, "#line 1 \"hd_common.h\"\n%s\n", common);
-    if (lib_name != NULL)
-        base_sb_printf(&sb, "#line 1 \"%s\"\n%s\n", lib_name, lib);
+    for (int i = 0; i < CG_MAX_LIBS && libs[i] != NULL; i++)
+        base_sb_printf(&sb, "#line 1 \"%s\"\n%s\n", libs[i], cg_template_text(libs[i]));
     base_sb_printf(&sb, "#line 1 \"generated\"\n#define HD_GENERATED 1\n%s%s", base_sb_str(defs),
                    base_sb_str(hooks));
     base_sb_printf(&sb, "#line 1 \"%s\"\n%s", tpl, body);

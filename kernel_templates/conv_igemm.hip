@@ -103,39 +103,8 @@ HD_DEVICE void hd_epilogue(hd_i64 n, hd_i64 k, int o0, int o1, int o2, float acc
 #define HD_KCH (HD_FD * HD_FH * HD_FW * HD_CCH)  /* chunks along the reduction */
 #define HD_TAP(f, F) (HD_FLIP ? (F) - 1 - (f) : (f))
 
-HD_DEVICE hd_u32 hd_smem_addr(const void *p)
-{
-    hd_u32 r;
-    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
-    return r;
-}
-
-/* 16 bytes global -> shared; only the first `bytes` (0 .. 16) are read, the rest zero-filled. */
-HD_DEVICE void hd_cp_async16(hd_u32 dst, const void *src, int bytes)
-{
-    asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes));
-}
-HD_DEVICE void hd_cp_commit() { asm volatile("cp.async.commit_group;"); }
-template <int N> HD_DEVICE void hd_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
-
-HD_DEVICE void hd_ldsm_x4(hd_u32 *r, hd_u32 addr)
-{
-    asm volatile("ldmatrix.sync.aligned.m8n8.x4.shared.b16 {%0, %1, %2, %3}, [%4];"
-                 : "=r"(r[0]), "=r"(r[1]), "=r"(r[2]), "=r"(r[3]) : "r"(addr));
-}
-
-/* d += a · b for one m16n8k16 tile. */
-HD_DEVICE void hd_mma(float *d, const hd_u32 *a, const hd_u32 *b)
-{
-#if HD_AB_DT == HD_DT_HALF
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.f16.f16.f32 "
-#else
-    asm volatile("mma.sync.aligned.m16n8k16.row.col.f32.bf16.bf16.f32 "
-#endif
-                 "{%0, %1, %2, %3}, {%4, %5, %6, %7}, {%8, %9}, {%0, %1, %2, %3};"
-                 : "+f"(d[0]), "+f"(d[1]), "+f"(d[2]), "+f"(d[3])
-                 : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "r"(b[0]), "r"(b[1]));
-}
+/* d += a · b for one m16n8k16 tile (hd_tensor_nv.h's, for HD_AB_DT). */
+HD_DEVICE void hd_mma(float *d, const hd_u32 *a, const hd_u32 *b) { hd_mma16<HD_AB_DT>(d, a, b[0], b[1]); }
 
 /* Byte offset of 16-byte chunk c of row r in a tile with 4 chunks per row (A [m][k], B^T
  * [n][k]): the chunk index is XORed with bits 1..2 of the row. */

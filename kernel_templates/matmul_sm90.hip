@@ -94,108 +94,16 @@ HD_DEVICE void hd_epilogue_out(hd_i64 b, int r, int c, float acc, const float *i
 #define HD_B_BYTES (HD_BN * HD_BK * 2)
 #define HD_STAGE_BYTES (HD_A_BYTES + HD_B_BYTES)
 #define HD_SMEM_BYTES (1024 + HD_STAGES * HD_STAGE_BYTES + HD_STAGES * 16)
-#if HD_AB_DT == HD_DT_HALF
-#define HD_WGMMA_AB "f16"
-#else
-#define HD_WGMMA_AB "bf16"
-#endif
 
-typedef unsigned long long hd_u64;
-struct __align__(64) hd_tmap { hd_u64 opaque[16]; }; /* CUtensorMap: 128 opaque bytes */
+/* The tensor-core, mbarrier and TMA wrappers are hd_tensor_nv.h's. Its mbarrier waits spin here
+ * (hd_mbar_wait_ns<0>, no suspend-time hint): the hint was measured on attention only
+ * (bench/NOTES.md #20), not on this kernel. */
 
-HD_DEVICE hd_u32 hd_smem_addr(const void *p)
-{
-    hd_u32 r;
-    asm("{ .reg .u64 a; cvta.to.shared.u64 a, %1; cvt.u32.u64 %0, a; }" : "=r"(r) : "l"(p));
-    return r;
-}
-
-/* ---- mbarriers ----------------------------------------------------------------------------------- */
-
-HD_DEVICE void hd_mbar_init(hd_u32 bar, int count)
-{
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], %1;" ::"r"(bar), "r"(count));
-}
-/* One arrival that also announces `bytes` of copies which will complete on the barrier. */
-HD_DEVICE void hd_mbar_arrive_tx(hd_u32 bar, hd_u32 bytes)
-{
-    asm volatile("mbarrier.arrive.expect_tx.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-}
-HD_DEVICE void hd_mbar_arrive(hd_u32 bar)
-{
-    asm volatile("mbarrier.arrive.shared::cta.b64 _, [%0];" ::"r"(bar) : "memory");
-}
-/* Waits until the barrier's phase of parity `parity` has completed. */
-HD_DEVICE void hd_mbar_wait(hd_u32 bar, hd_u32 parity)
-{
-    hd_u32 done = 0;
-    while (!done)
-        asm volatile("{ .reg .pred p; mbarrier.try_wait.parity.shared::cta.b64 p, [%1], %2; selp.u32 %0, 1, 0, p; }"
-                     : "=r"(done) : "r"(bar), "r"(parity) : "memory");
-}
-
-/* ---- TMA ------------------------------------------------------------------------------------------ */
-
-/* The box of `map` at coordinates (c0, c1, c2), innermost first, into shared memory at dst;
- * its bytes complete on bar. */
-HD_DEVICE void hd_tma_load(hd_u32 dst, const hd_tmap *map, hd_u32 bar, int c0, int c1, int c2)
-{
-    asm volatile("cp.async.bulk.tensor.3d.shared::cluster.global.mbarrier::complete_tx::bytes"
-                 " [%0], [%1, {%2, %3, %4}], [%5];"
-                 ::"r"(dst), "l"((hd_u64)map), "r"(c0), "r"(c1), "r"(c2), "r"(bar) : "memory");
-}
-
-/* ---- wgmma ---------------------------------------------------------------------------------------- */
-
-/* Shared-memory matrix descriptor, 128-byte swizzle: start address, leading and stride byte
- * offsets, each in 16-byte units. */
-HD_DEVICE hd_u64 hd_desc(hd_u32 addr, hd_u32 lbo, hd_u32 sbo)
-{
-    return (hd_u64)((addr & 0x3FFFF) >> 4) | (hd_u64)(lbo >> 4) << 16 | (hd_u64)(sbo >> 4) << 32 | 1ull << 62;
-}
-
-HD_DEVICE void hd_wgmma_fence() { asm volatile("wgmma.fence.sync.aligned;" ::: "memory"); }
-HD_DEVICE void hd_wgmma_commit() { asm volatile("wgmma.commit_group.sync.aligned;" ::: "memory"); }
-HD_DEVICE void hd_wgmma_wait0() { asm volatile("wgmma.wait_group.sync.aligned 0;" ::: "memory"); }
-
-#define HD_D8(i) "+f"(d[i]), "+f"(d[i + 1]), "+f"(d[i + 2]), "+f"(d[i + 3]), "+f"(d[i + 4]), \
-                 "+f"(d[i + 5]), "+f"(d[i + 6]), "+f"(d[i + 7])
-#define HD_D64 HD_D8(0), HD_D8(8), HD_D8(16), HD_D8(24), HD_D8(32), HD_D8(40), HD_D8(48), HD_D8(56)
-#define HD_D128 HD_D64, HD_D8(64), HD_D8(72), HD_D8(80), HD_D8(88), HD_D8(96), HD_D8(104), HD_D8(112), HD_D8(120)
-#define HD_REGS64 "%0, %1, %2, %3, %4, %5, %6, %7, %8, %9, %10, %11, %12, %13, %14, %15, "      \
-    "%16, %17, %18, %19, %20, %21, %22, %23, %24, %25, %26, %27, %28, %29, %30, %31, "            \
-    "%32, %33, %34, %35, %36, %37, %38, %39, %40, %41, %42, %43, %44, %45, %46, %47, "            \
-    "%48, %49, %50, %51, %52, %53, %54, %55, %56, %57, %58, %59, %60, %61, %62, %63"
-#define HD_REGS128 HD_REGS64 ", "                                                                \
-    "%64, %65, %66, %67, %68, %69, %70, %71, %72, %73, %74, %75, %76, %77, %78, %79, "            \
-    "%80, %81, %82, %83, %84, %85, %86, %87, %88, %89, %90, %91, %92, %93, %94, %95, "            \
-    "%96, %97, %98, %99, %100, %101, %102, %103, %104, %105, %106, %107, %108, %109, %110, %111, " \
-    "%112, %113, %114, %115, %116, %117, %118, %119, %120, %121, %122, %123, %124, %125, %126, %127"
-
-/* d[64 x HD_BN] (+)= A[64 x 16] · B[16 x HD_BN]; scale_d 0 overwrites d. B N-major when
- * HD_B_KMAJOR is 0 (imm-trans-b). */
+/* hd_tensor_nv.h's wgmma product for HD_AB_DT: d[64 x HD_BN] (+)= A[64 x 16] · B[16 x HD_BN], A
+ * K-major, B N-major when HD_B_KMAJOR is 0 (imm-trans-b); scale_d 0 overwrites d. */
 HD_DEVICE void hd_wgmma(float *d, hd_u64 da, hd_u64 db, int scale_d)
 {
-#if HD_BN == 256
-    asm volatile("{ .reg .pred p; setp.ne.b32 p, %130, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n256k16.f32." HD_WGMMA_AB "." HD_WGMMA_AB
-                 " {" HD_REGS128 "}, %128, %129, p, 1, 1, 0, %131; }"
-                 : HD_D128 : "l"(da), "l"(db), "r"(scale_d), "n"(1 - HD_B_KMAJOR));
-#else
-    asm volatile("{ .reg .pred p; setp.ne.b32 p, %66, 0;\n"
-                 "wgmma.mma_async.sync.aligned.m64n128k16.f32." HD_WGMMA_AB "." HD_WGMMA_AB
-                 " {" HD_REGS64 "}, %64, %65, p, 1, 1, 0, %67; }"
-                 : HD_D64 : "l"(da), "l"(db), "r"(scale_d), "n"(1 - HD_B_KMAJOR));
-#endif
-}
-
-/* Tells the compiler each accumulator is (re)defined here, after wgmma.wait_group: reads of
- * the accumulators cannot move above the wait. */
-HD_DEVICE void hd_acc_fence(float *d)
-{
-#pragma unroll
-    for (int i = 0; i < HD_BN / 2; i++)
-        asm volatile("" : "+f"(d[i])::"memory");
+    hd_wgmma_ss_as<HD_AB_DT, HD_BN, 0, 1 - HD_B_KMAJOR>(d, da, db, scale_d);
 }
 
 /* ---- the kernel ----------------------------------------------------------------------------------- */
@@ -222,7 +130,7 @@ HD_DEVICE void hd_produce(const hd_tmap *map_a, const hd_tmap *map_b, hd_u32 til
         hd_tile(t, b, m0, n0, HD_ARGS);
         const int ab = hd_a_bidx(b), bb = hd_b_bidx(b);
         for (int kt = 0; kt < HD_K_TILES; kt++) {
-            hd_mbar_wait(empty + stage * 8, phase ^ 1); /* a fresh barrier passes parity 1 */
+            hd_mbar_wait_ns<0>(empty + stage * 8, phase ^ 1); /* a fresh barrier passes parity 1 */
             const hd_u32 bar = full + stage * 8, sa = tiles + stage * HD_STAGE_BYTES, sb = sa + HD_A_BYTES;
             hd_mbar_arrive_tx(bar, HD_STAGE_BYTES);
             hd_tma_load(sa, map_a, bar, kt * HD_BK, m0, ab);
@@ -253,7 +161,7 @@ HD_DEVICE void hd_consume(int wg, hd_u32 tiles, hd_u32 full, hd_u32 empty, HD_PA
         int b, m0, n0;
         hd_tile(t, b, m0, n0, HD_ARGS);
         for (int kt = 0; kt < HD_K_TILES; kt++) {
-            hd_mbar_wait(full + stage * 8, phase);
+            hd_mbar_wait_ns<0>(full + stage * 8, phase);
             const hd_u32 sa = tiles + stage * HD_STAGE_BYTES + wg * 64 * 128, sb = tiles + stage * HD_STAGE_BYTES + HD_A_BYTES;
             const hd_u64 da = hd_desc(sa, 16, 1024);
 #if HD_B_KMAJOR
@@ -269,7 +177,7 @@ HD_DEVICE void hd_consume(int wg, hd_u32 tiles, hd_u32 full, hd_u32 empty, HD_PA
                 hd_wgmma(acc, da + kk * (32 >> 4), db + kk * b_step, kt > 0 || kk > 0);
             hd_wgmma_commit();
             hd_wgmma_wait0();
-            hd_acc_fence(acc);
+            hd_acc_fence<HD_BN / 2>(acc);
             if (lane == 0)
                 hd_mbar_arrive(empty + stage * 8);
             if (++stage == HD_STAGES)
@@ -308,17 +216,17 @@ HD_GLOBAL __launch_bounds__(HD_MM_THREADS, 1) void hd_matmul_sm90_kernel(
             hd_mbar_init(full + s * 8, 1);
             hd_mbar_init(empty + s * 8, HD_CONSUMER_WARPS);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;\n"
-                     "fence.proxy.async.shared::cta;" ::: "memory");
+        hd_mbar_init_fence();
+        hd_async_fence();
     }
     __syncthreads();
     const int wg = threadIdx.x / 128;
     if (wg == 0) {
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        hd_setmaxnreg_dec<40>();
         if (threadIdx.x == 0)
             hd_produce(&hd_map_a, &hd_map_b, tiles, full, empty, HD_ARGS);
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        hd_setmaxnreg_inc<232>();
         hd_consume(wg - 1, tiles, full, empty, HD_ARGS);
     }
 }

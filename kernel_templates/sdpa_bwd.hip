@@ -197,7 +197,7 @@ static_assert(!HD_DQ_OWN || HD_DQ_BULK, "each warpgroup's own dQ share is the wg
 
 HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1) { hd_mma16<HD_DT>(d, a, b0, b1); }
 HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi); }
-#if HD_SM90 /* wgmma (sm_90a): sdpa_common.h's products for HD_DT */
+#if HD_SM90 /* wgmma (sm_90a): hd_tensor_nv.h's products for HD_DT */
 template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N>(d, da, db, acc); }
 template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db) { hd_wgmma_rs_as<HD_DT, N>(d, a, db); }
 template <int N> HD_DEVICE void hd_wgmma_ss_t(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N, 1>(d, da, db, acc); }
@@ -548,7 +548,7 @@ HD_DEVICE void hd_dq_atomic(hd_u32 sds, hd_u32 sk, int b, int h, int m0, int war
 
 #if HD_SM90
 /* ---- wgmma products (sm_90a): warpgroup g (warps 4g .. 4g + 3) owns rows [64g, 64g + 64) of its
- * block's A operand; the fp32 results land in the mma.sync fragment layout (sdpa_common.h). */
+ * block's A operand; the fp32 results land in the mma.sync fragment layout (hd_tensor_nv.h). */
 
 /* Packs C fragments x[KN][4] (16 rows x 8·KN of each warp) into the A operands of KN / 2 k16
  * steps, rounded to the operand type. */
@@ -664,7 +664,7 @@ HD_DEVICE void hd_dq_piece_add(const float (*dq)[4], hd_u32 piece, float *tile_a
         asm volatile("st.shared.v4.f32 [%0], {%1, %2, %3, %4};" ::"r"(piece + (n * 128 + t) * 16), "f"(dq[n][0]),
                      "f"(dq[n][1]), "f"(dq[n][2]), "f"(dq[n][3]) : "memory");
     hd_async_fence();
-    asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the warpgroup's piece is staged */
+    hd_bar_sync<128>(2 + g); /* the warpgroup's piece is staged */
     if (t == 0) {
         hd_bulk_add_f32(tile_acc + 4096 * p, piece, 16384);
         hd_bulk_commit();
@@ -696,20 +696,20 @@ HD_DEVICE void hd_dq_bulk(const hd_u32 (*da)[4], hd_u32 sds, hd_u32 sk, hd_u32 s
     float dq[8][4];
 #if HD_DQ_OWN
     (void)it;
-    asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the warpgroup's dSᵀ */
+    hd_bar_sync<128>(2 + g); /* the warpgroup's dSᵀ */
 #pragma unroll
     for (int n = 0; n < 2; n++) {
         hd_dq_piece<4>(dq, sds + g * 8192 + (HD_BM == 128 ? n : 0) * HD_BN * 128,
                        sk + g * 8192 + (HD_BM == 64 ? n : 0) * HD_BN * 128);
         if (t == 0)
             hd_bulk_wait_read<1>();
-        asm volatile("bar.sync %0, 128;" ::"r"(2 + g) : "memory"); /* the buffer is free */
+        hd_bar_sync<128>(2 + g); /* the buffer is free */
         hd_dq_piece_add(dq, sdq + (hd_u32)(2 * g + n) * 16384, tile_acc, n, g, t);
     }
 #else
     if (t == 0)
         hd_bulk_wait_read<1>();
-    asm volatile("bar.sync 1, %0;" ::"n"(HD_THREADS) : "memory"); /* the block's dSᵀ; staging free */
+    hd_bar_sync_at<1, HD_THREADS>(); /* the block's dSᵀ; staging free */
     hd_dq_piece<HD_BN / 16>(dq, sds + (HD_BM == 128 ? g : 0) * HD_BN * 128, sk + (HD_BM == 64 ? g : 0) * HD_BN * 128);
     hd_dq_piece_add(dq, sdq + (hd_u32)(it & 1) * (HD_BM * HD_D * 4) + g * 16384, tile_acc, g, g, t);
 #endif
@@ -947,18 +947,18 @@ HD_GLOBAL __launch_bounds__(HD_LTHREADS + HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_
             hd_mbar_init(full + st * 8, 128);
             hd_mbar_init(empty + st * 8, HD_WARPS);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        hd_mbar_init_fence();
     }
     hd_cp_commit();
     hd_cp_wait<0>();
     hd_landed();
     __syncthreads(); /* K, V in shared memory; the barriers set up */
     if (tid < 0) { /* one branch per role: setmaxnreg moves registers to the computing warps */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        hd_setmaxnreg_dec<40>();
         hd_kv_load_role(s0, full, empty, b, hk, mt0, n_mt, n_it, c.sq, (int)threadIdx.x, hd_ws, HD_ARGS);
         return;
     }
-    asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+    hd_setmaxnreg_inc<232>();
     hd_zero<HD_ND>(dk);
     hd_zero<HD_NDV>(dv);
     for (int it = 0; it < n_it; it++) {

@@ -295,12 +295,12 @@ HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
 
-/* ---- device primitives: sdpa_common.h (cp.async, ldmatrix, mma.sync, Philox), for HD_DT ------ */
+/* ---- device primitives for HD_DT: hd_tensor_nv.h (mma.sync), sdpa_common.h (operand packing) ---- */
 
 HD_DEVICE void hd_mma(float *d, const hd_u32 *a, hd_u32 b0, hd_u32 b1) { hd_mma16<HD_DT>(d, a, b0, b1); }
 HD_DEVICE hd_u32 hd_pack2(float lo, float hi) { return hd_pack2_as<HD_DT>(lo, hi); }
 
-#if HD_SM90 /* wgmma (sm_90a): sdpa_common.h's products for HD_DT */
+#if HD_SM90 /* wgmma (sm_90a): hd_tensor_nv.h's products for HD_DT */
 template <int N> HD_DEVICE void hd_wgmma_ss(float *d, hd_u64 da, hd_u64 db, int acc) { hd_wgmma_ss_as<HD_DT, N>(d, da, db, acc); }
 template <int N> HD_DEVICE void hd_wgmma_rs(float *d, const hd_u32 *a, hd_u64 db) { hd_wgmma_rs_as<HD_DT, N>(d, a, db); }
 #endif
@@ -1190,15 +1190,13 @@ HD_DEVICE void hd_attn_store_tma(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq
             hd_row_stats(k.b, k.h, i, m, l, HD_ARGS);
     }
     hd_async_fence(); /* written by the threads, read by the tensor-copy engine */
-    asm volatile("bar.sync %0, 128;" ::"r"(4 + wg) : "memory");
+    hd_bar_sync<128>(4 + wg);
     if ((ctid & 127) == 0) {
 #pragma unroll
         for (int cb = 0; cb < HD_DV / 64; cb++)
-            asm volatile("cp.async.bulk.tensor.4d.global.shared::cta.bulk_group [%0, {%1, %2, %3, %4}], [%5];"
-                         ::"l"((hd_u64)mo), "r"(cb * 64), "r"(k.h), "r"(k.m0 + wg * 64), "r"(k.b),
-                         "r"(sq_ + (cb * HD_BM + wg * 64) * 128) : "memory");
-        asm volatile("cp.async.bulk.commit_group;" ::: "memory");
-        asm volatile("cp.async.bulk.wait_group.read 0;" ::: "memory");
+            hd_tma_store4(mo, sq_ + (cb * HD_BM + wg * 64) * 128, cb * 64, k.h, k.m0 + wg * 64, k.b);
+        hd_bulk_commit();
+        hd_bulk_wait_read<0>();
     }
 }
 #endif
@@ -1445,7 +1443,7 @@ HD_DEVICE void hd_zero_v_tail(hd_u32 sv, const hd_attn_blk &k, int t, int ctid)
         asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(sv + hd_wg_off(r, c, HD_BN)), "r"(0) : "memory");
     }
     hd_async_fence();
-    asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory");
+    hd_bar_sync_at<1, HD_CTHREADS>();
 }
 #endif
 
@@ -1521,7 +1519,7 @@ HD_DEVICE void hd_ws_load_q(const hd_attn_blk &k, hd_u32 sq_, int ctid, HD_PARAM
     hd_cp_commit();
     hd_cp_wait<0>();
     hd_async_fence();
-    asm volatile("bar.sync 1, %0;" ::"n"(HD_CTHREADS) : "memory"); /* Q, among the computing warps */
+    hd_bar_sync_at<1, HD_CTHREADS>(); /* Q, among the computing warps */
 #endif
 }
 
@@ -1539,7 +1537,7 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
 #if HD_PINGPONG
     const int wg = warp >> 2;
     if (wg == 1 && k.item == 0) /* the first turn is warpgroup 0's; each work tile hands it back */
-        asm volatile("bar.arrive 2, 256;" ::: "memory");
+        hd_bar_arrive_at<2, 256>();
 #endif
     if (k.t_lo >= k.t_hi)
         return;
@@ -1547,11 +1545,11 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
     hd_u32 p[HD_BN / 16][4];
     const hd_u32 sk0 = hd_k_acquire(pp, k, k.t_lo);
 #if HD_PINGPONG
-    asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory");
+    hd_bar_sync<256>(2 + wg);
 #endif
     hd_qk_issue(s, sq_, sk0, warp);
 #if HD_PINGPONG
-    asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory");
+    hd_bar_arrive<256>(3 - wg);
 #endif
     hd_wgmma_wait0();
     hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
@@ -1564,12 +1562,12 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
     for (int t = k.t_lo + 1; t < k.t_hi; t++) {
         const hd_u32 sk = hd_k_acquire(pp, k, t), sv_prev = hd_v_acquire(pp, k, t - 1, ctid);
 #if HD_PINGPONG
-        asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory"); /* my turn */
+        hd_bar_sync<256>(2 + wg); /* my turn */
 #endif
         hd_qk_issue(s, sq_, sk, warp);
         hd_pv_issue_p(a, p, sv_prev);
 #if HD_PINGPONG
-        asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory"); /* the other's turn */
+        hd_bar_arrive<256>(3 - wg); /* the other's turn */
 #endif
         hd_wgmma_wait_<1>(); /* Q·Kᵀ(t); P·V(t - 1) still runs */
         hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
@@ -1585,11 +1583,11 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
     }
     const hd_u32 sv_last = hd_v_acquire(pp, k, k.t_hi - 1, ctid);
 #if HD_PINGPONG
-    asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory");
+    hd_bar_sync<256>(2 + wg);
 #endif
     hd_pv_issue_p(a, p, sv_last);
 #if HD_PINGPONG
-    asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory");
+    hd_bar_arrive<256>(3 - wg);
 #endif
     hd_wgmma_wait0();
     hd_acc_fence<HD_DV / 2>(&a.o[0][0][0]);
@@ -1607,17 +1605,17 @@ HD_DEVICE void hd_ws_consume(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 sq_, c
                  * one's softmax runs under the other's products; warpgroup 0 goes first */
     const int wg = warp >> 2;
     if (wg == 1 && k.item == 0) /* the first turn is warpgroup 0's; each work tile hands it back */
-        asm volatile("bar.arrive 2, 256;" ::: "memory");
+        hd_bar_arrive_at<2, 256>();
 #endif
     for (int t = k.t_lo; t < k.t_hi; t++) {
         const hd_u32 sk = hd_k_acquire(pp, k, t), sv = hd_v_acquire(pp, k, t, ctid);
         float s[1][HD_NS][4];
 #if HD_PINGPONG
-        asm volatile("bar.sync %0, 256;" ::"r"(2 + wg) : "memory"); /* my turn */
+        hd_bar_sync<256>(2 + wg); /* my turn */
 #endif
         hd_qk_issue(s, sq_, sk, warp);
 #if HD_PINGPONG
-        asm volatile("bar.arrive %0, 256;" ::"r"(3 - wg) : "memory"); /* the other's turn */
+        hd_bar_arrive<256>(3 - wg); /* the other's turn */
 #endif
         hd_wgmma_wait0();
         hd_acc_fence<HD_BN / 2>(&s[0][0][0]);
@@ -1794,7 +1792,7 @@ HD_DEVICE void hd_compute_role(hd_attn_acc &a, hd_attn_blk &k, hd_u32 sq_, const
         if (HD_O_TMA && !early)
             hd_q_release(k, ctid);
         if (staged) { /* the copy has read O (its thread waited): the last tile's stage goes back */
-            asm volatile("bar.sync %0, 128;" ::"r"(4 + (ctid >> 7)) : "memory");
+            hd_bar_sync<128>(4 + (ctid >> 7));
             hd_v_release(p, k, k.t_hi - 1, ctid & 31);
         }
         hd_tr_mark(ctid, 3);
@@ -1848,16 +1846,16 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
             hd_mbar_init(qbar + b * 16, 1);
             hd_mbar_init(qbar + b * 16 + 8, HD_CWARPS);
         }
-        asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+        hd_mbar_init_fence();
     }
     __syncthreads();
 #if HD_WS == 2 && HD_TMA_WG
     if (tid < 128) { /* the producer warpgroup gives its registers to the computing ones; one thread copies */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 40;");
+        hd_setmaxnreg_dec<40>();
         if (tid == 0)
             hd_tma_role(k, base, p, qbar, &hd_map_k, &hd_map_v, HD_MAP_Q, HD_TILES, HD_ARGS);
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 232;");
+        hd_setmaxnreg_inc<232>();
         hd_compute_role(a, k, base, p, qbar, HD_MAP_O, tid - 128, HD_ARGS);
     }
 #elif HD_WS == 2
@@ -1869,10 +1867,10 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     }
 #else
     if (tid < 128) { /* one branch per role: setmaxnreg moves registers to the computing warps */
-        asm volatile("setmaxnreg.dec.sync.aligned.u32 56;");
+        hd_setmaxnreg_dec<56>();
         hd_ws_produce(k, p, tid, HD_ARGS);
     } else {
-        asm volatile("setmaxnreg.inc.sync.aligned.u32 224;");
+        hd_setmaxnreg_inc<224>();
         hd_ws_consume(a, k, base, p, tid - 128, HD_ARGS);
         hd_attn_finish(a, k, base, (const hd_tmap *)0, tid - 128, HD_ARGS);
     }

@@ -4,6 +4,10 @@
 #   here:  ../shared/gpu/bundle .gpu build-rel/tests/gpu/test_gpu build-rel/bench/bench_attention \
 #            && mkdir -p .gpu/py && cp bench/*.py .gpu/py/
 #   there: bash bench/attn_dev.sh [full|quick|notests|candidate|final]
+#   cuDNN's paged decode beside ours (bench/cudnn_paged.py) needs NVIDIA's Python frontend, which
+#   the GPU machine lacks: here `mkdir -p .git/info && echo /.whl/ >> .git/info/exclude && python3 -m
+#   pip download --no-deps --only-binary=:all: --python-version 3.12 --implementation cp --platform
+#   manylinux_2_28_x86_64 -d .whl nvidia-cudnn-frontend==1.16.0`, and carry ".whl" with ".gpu"
 #     full (default): the attention GPU tests (SUITES), decode and forward configs, softcap, and
 #                     the decode table beside PyTorch's FLASH and CUDNN
 #     quick:          the forward tests (gpu_sdpa, gpu_sdpa_mod), then the forward configs of SHAPE
@@ -42,6 +46,10 @@ G=${G:-.gpu} # the bundle (G=.gpu/cand: a candidate default's build beside the c
 out=${OUT:-/tmp/attn_dev}
 mkdir -p "$out"
 export HIPDNN_CACHE_DIR=$(mktemp -d)
+if ls .whl/*.whl > /dev/null 2>&1; then # carried wheels (the cuDNN frontend), installed for this call
+  python3 -m pip install -q --no-index --no-deps --no-compile --no-cache-dir --upgrade --target /tmp/site \
+    .whl/*.whl && export PYTHONPATH=/tmp/site${PYTHONPATH:+:$PYTHONPATH}
+fi
 [ "$mode" = quick ] && SUITES=${SUITES:-gpu_sdpa gpu_sdpa_mod}
 if [ "$mode" = pick ]; then # one call: choose among prebuilt defaults, then the final run on the winner
   best=.gpu best_rate=0
@@ -67,7 +75,7 @@ if [ "$mode" = final ]; then
   export PYTHONUNBUFFERED=1
   python3 compare_attention.py "$out/fwd.txt" > "$out/compare_fwd.md" 2> "$out/compare_fwd.err"
   python3 compare_attention.py --decode "$out/decode.txt" > "$out/compare_decode.md" 2> "$out/compare_decode.err"
-  cat "$out/compare_fwd.md" "$out/compare_decode.md"
+  cat "$out/compare_fwd.md" "$out/compare_decode.md"; grep "cudnn paged" "$out/compare_decode.err" | head -4
   cd ../..
   for shape in "4 16 4096 128" "2 16 8192 128" "4 32 4096 64"; do
     timeout ${T_BENCH:-90} $G/run bench_attention --backward $shape 2>&1 | grep -v '^#' >> "$out/bwd.txt"

@@ -15,7 +15,9 @@ and CUDNN backends on the same shapes with enable_gqa=True (K/V [B,8,Skv,128] vi
 caches; where a backend refuses GQA, K/V expanded to 32 heads, marked "x4": it then reads four times
 the bytes counted). Rate: the K/V bytes (2·B·Skv·8·128·2) over the time, in TB/s, beside a
 device-to-device copy of 1 GiB measured in the same run (bytes read + written). Paged rows are
-compared with the same dense PyTorch calls (PyTorch's SDPA has no paged K/V).
+compared with the same dense PyTorch calls (PyTorch's SDPA has no paged K/V) and with cuDNN's own
+paged attention on the same paged inputs, through NVIDIA's Python frontend (cudnn_paged.py; "n/a"
+with the reason on stderr where the frontend wheel is not installed or cuDNN refuses the graph).
 """
 import sys
 import torch
@@ -23,6 +25,7 @@ import torch.nn.functional as F
 from torch.nn.attention import SDPBackend, sdpa_kernel
 
 from torch_timing import timed
+import cudnn_paged
 
 SETS, REPS, WARMUP = 2, 20, 3
 BACKENDS = [("flash", SDPBackend.FLASH_ATTENTION), ("cudnn", SDPBackend.CUDNN_ATTENTION),
@@ -109,8 +112,9 @@ def main_decode(path):
     res = decode_ours(path)
     copy = copy_tbs()
     print(f"\nDecode (GQA 32:8, D=128, bf16, K/V TB/s; device-to-device copy in this run: {copy:.2f} TB/s):\n")
-    print("| B | Sq | Skv | K/V | ours default | ours best (config) | % of copy | FLASH | CUDNN | default/FLASH | default/CUDNN |")
-    print("|---|---|---|---|---|---|---|---|---|---|---|")
+    print("| B | Sq | Skv | K/V | ours default | ours best (config) | % of copy | FLASH | CUDNN | default/FLASH | "
+          "default/CUDNN | CUDNN paged | default/CUDNN paged |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|---|---|")
     peers = {}
     for key, cfgs in res.items():
         B, Sq, Skv, paged = key
@@ -121,9 +125,14 @@ def main_decode(path):
         d = cfgs.get("default", 0)
         fmt = lambda p: f"{p[0]:.2f}{' ' + p[1] if p[1] else ''}" if p[0] else "n/a"
         ratio = lambda p: f"{d / p[0]:.2f}" if p[0] else "n/a"
+        cp = (None, "")
+        if paged:
+            cp = cudnn_paged.paged_tbs(B, Sq, Skv)
+            if cp[0] is None or cp[1]:
+                print(f"# cudnn paged B{B} Sq{Sq} Skv{Skv}: {cp[1]}", file=sys.stderr)
         print(f"| {B} | {Sq} | {Skv} | {'paged' if paged else 'dense'} | {d:.2f} | {cfgs[best_cfg]:.2f} ({best_cfg}) | "
               f"{100 * d / copy:.0f}% | {fmt(t['flash'])} | {fmt(t['cudnn'])} | {ratio(t['flash'])} | "
-              f"{ratio(t['cudnn'])} |", flush=True)
+              f"{ratio(t['cudnn'])} | {fmt(cp) if paged else '-'} | {ratio(cp) if paged else '-'} |", flush=True)
 
 
 def main_softcap(path):

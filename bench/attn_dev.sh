@@ -38,6 +38,9 @@
 #                     warpgroup's own dQ share)
 #     paged:          paged decode beside dense: split counts, dense with the paged
 #                     graph's sequence lengths (BENCH_LENS), Nsight counters of both kernels at B = 16
+#     channels:       paged against dense decode at one block an SM (B = 16, one split): Nsight's
+#                     DRAM and L2 counters of each kernel, their spread over the memory's units
+#                     (.max / .min / .avg over instances), and cuDNN's paged rate on the same shapes
 #     bwd:            the backward and score-modifier tests, the backward table beside PyTorch, Nsight
 #                     Compute's counters of one dK/dV launch
 set -u
@@ -192,6 +195,20 @@ if [ "$mode" = paged ]; then # where paged decode loses to dense (bench/NOTES.md
     echo "ncu skip $skip rc=$?"; grep -E "hd_sdpa_fwd_kernel|Duration|DRAM Through|dram__|stalled|Registers Per|Achieved Occ|Block Limit Reg" \
       "$out/ncu_decode_$skip.txt" | head -16
   done
+  exit 0
+fi
+if [ "$mode" = channels ]; then # bench/NOTES.md decode #15's next step
+  m=dram__bytes_read,lts__t_sectors_op_read
+  ms=$(for x in ${m//,/ }; do printf "%s.sum,%s.max,%s.min,%s.avg," $x $x $x $x; done)
+  for skip in 33 79; do # the launches of `--knobs jit.sdpa_splits=1`: dense (default, split 1), paged (same)
+    timeout 150 ncu --clock-control none -k regex:hd_sdpa_fwd_kernel -s $skip -c 1 \
+      --metrics ${ms}gpu__time_duration.sum,dram__throughput.avg.pct_of_peak_sustained_elapsed,lts__t_sector_op_read_hit_rate.pct,launch__grid_size,smsp__cycles_active.avg \
+      $G/run bench_attention --decode --knobs jit.sdpa_splits=1 16 1 8192 > "$out/ncu_channels_$skip.txt" 2>&1
+    echo "ncu skip $skip rc=$?"; grep -E "hd_sdpa_fwd_kernel|dram__|lts__|gpu__time|launch__grid|cycles_active" \
+      "$out/ncu_channels_$skip.txt" | head -16
+  done
+  timeout 60 $G/run bench_attention --decode --knobs jit.sdpa_splits=1 16 1 8192 2>&1 | grep -v '^#' > "$out/decode_s1.txt"
+  (cd .gpu/py && PYTHONUNBUFFERED=1 python3 compare_attention.py --decode "$out/decode_s1.txt")
   exit 0
 fi
 if [ "$mode" = candidate ]; then

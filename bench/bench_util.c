@@ -1,8 +1,7 @@
-/* bench_util.c — shared pieces of the benchmark programs (see bench_util.h). */
+/* bench_util.c — shared pieces of the benchmark programs (see bench_util.h); public API only. */
 #include <string.h>
 
 #include "bench_util.h"
-#include "runtime/rt.h"
 
 hipdnnHandle_t bench_handle;
 bool bench_dynamic;
@@ -15,6 +14,7 @@ void bench_init(const char *program)
         exit(1);
     }
     hipdnnDeviceFree_ext(probe);
+    bench_timer_init();
     CHECK(hipdnnCreate(&bench_handle));
     srand(1);
 }
@@ -191,25 +191,25 @@ float bench_median_ms(hipdnnBackendDescriptor_t plan, hipdnnBackendDescriptor_t 
     /* PyTorch's timer (bench/torch_timing.py) exactly: an event pair around each call, all recorded
      * before the first is read, so the queue stays ahead of the GPU and the pairs time the GPU's
      * work, not this thread's (the host cost of a call is bench_execute's) */
-    rt_event *ev = malloc(sizeof *ev * 2 * (size_t)reps);
+    void **ev = malloc(sizeof *ev * 2 * (size_t)reps);
     float *ms = malloc(sizeof *ms * (size_t)reps);
     if (ev == NULL || ms == NULL) {
         fprintf(stderr, "bench: out of memory\n");
         exit(1);
     }
     for (int i = 0; i < 2 * reps; i++)
-        CHECK(rt_event_create(&ev[i]));
+        ev[i] = bench_event_create();
     for (int i = 0; i < reps; i++) {
-        CHECK(rt_event_record(ev[2 * i], NULL));
+        bench_event_record(ev[2 * i]);
         CHECK(hipdnnBackendExecute(bench_handle, plan, packs[i % n_packs]));
-        CHECK(rt_event_record(ev[2 * i + 1], NULL));
+        bench_event_record(ev[2 * i + 1]);
     }
     for (int i = 0; i < reps; i++)
-        CHECK(rt_event_elapsed_ms(ev[2 * i], ev[2 * i + 1], &ms[i]));
+        ms[i] = bench_event_ms(ev[2 * i], ev[2 * i + 1]);
     qsort(ms, (size_t)reps, sizeof *ms, cmp_float);
     float median = ms[reps / 2];
     for (int i = 0; i < 2 * reps; i++)
-        rt_event_destroy(ev[i]);
+        bench_event_destroy(ev[i]);
     free(ms), free(ev);
     return median;
 }

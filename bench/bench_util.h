@@ -1,8 +1,10 @@
 /* bench_util.h — what the benchmark programs share: graph building from the JSON model, the
  * fused-JIT plan, variant packs, random bf16 inputs, and event timing (median of many calls
  * rotating over several input sets so the L2 cache does not serve them).
- * Device memory comes through the public hipdnn_jit.h extensions; only the event timer uses
- * the library's runtime (runtime/rt.h).
+ * The benchmarks are programs like any user's: they include only the public headers and link
+ * only libhipdnn_backend.so. Device memory comes through the public hipdnn_jit.h extensions;
+ * events come from the vendor's runtime, loaded with dlopen as a framework has its own
+ * (bench_timer.c).
  */
 #ifndef HIPDNN_BENCH_UTIL_H
 #define HIPDNN_BENCH_UTIL_H
@@ -33,6 +35,14 @@ extern bool bench_dynamic;
 
 /* A handle, or exit(1) with a message when there is no GPU. */
 void bench_init(const char *program);
+/* bench_timer.c: loads the vendor runtime and makes device 0's primary context current (called
+ * by bench_init); GPU events on the default stream. Failures exit(1) with a message. */
+void bench_timer_init(void);
+void *bench_event_create(void);
+void bench_event_record(void *event);
+/* Waits for `end`, then the milliseconds between the two events. */
+float bench_event_ms(void *start, void *end);
+void bench_event_destroy(void *event);
 /* A node of the JSON model with compute type FLOAT. */
 json_t *bench_node(const char *type, json_t *attrs);
 /* Deserializes and finalizes {"tensors": tensors, "nodes": nodes} (takes both references). */

@@ -1,12 +1,22 @@
 /* hipdnn_jit.h — hipdnn-jit extensions beyond the hipDNN backend API.
  *
- * Device memory helpers for programs that have no GPU runtime of their own (tools, samples,
- * benchmarks): they use the same driver and the device's primary context as the library, so
- * the pointers they return work in variant packs. Without a GPU every call returns
- * HIPDNN_STATUS_NOT_SUPPORTED with a last-error message saying so.
+ * Three groups, each usable by any program (the hipdnn-cache tool and the benchmarks use
+ * nothing else besides hipdnn_backend.h):
+ *   - device memory helpers for programs that have no GPU runtime of their own (tools, samples,
+ *     benchmarks): they use the same driver and the device's primary context as the library, so
+ *     the pointers they return work in variant packs. Without a GPU every call returns
+ *     HIPDNN_STATUS_NOT_SUPPORTED with a last-error message saying so;
+ *   - ahead-of-time compilation for a named target (hipdnnSetCompileTarget_ext);
+ *   - kernel cache maintenance (hipdnnKernelCache*_ext): list, inspect, verify, prune, export
+ *     and import the records of a cache directory — what `hipdnn-cache` does. No GPU needed.
+ * Every call that fails leaves a message in the thread's last-error slot
+ * (hipdnnGetLastErrorString).
  */
 #ifndef HIPDNN_JIT_H
 #define HIPDNN_JIT_H
+
+#include <stddef.h>
+#include <stdint.h>
 
 #include "hipdnn_backend.h"
 
@@ -38,6 +48,142 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnStreamSynchronize_ext(hipdnnHandle_t 
  * Returns SUCCESS; BAD_PARAM (an arch no run-time compiler of this machine targets, named in
  * the message, or sm_count < 0). */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetCompileTarget_ext(const char *arch, int sm_count);
+
+/* ---- kernel cache maintenance ---------------------------------------------------------------
+ * A kernel cache directory (the one plans use through HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR or
+ * by default) holds two kinds of records, each under a 16-byte key written as 32 lowercase hex
+ * digits: kernels (a compiled code object with its arch, compiler, entry point, and, for
+ * kernels hipdnn-jit compiled, the compile options and the emitted source) and plans (which
+ * kernels a graph's plan launches). Any number of processes may use one directory at once. */
+
+typedef struct hipdnnKernelCache_ext *hipdnnKernelCache_ext_t;
+
+#define HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT 33 /* 32 hex digits and the NUL */
+#define HIPDNN_KERNEL_CACHE_NO_LIMIT_EXT UINT64_MAX
+
+typedef enum {
+    HIPDNN_KERNEL_CACHE_RECORD_FILE_EXT = 0,   /* verify only: a damaged page of the data file */
+    HIPDNN_KERNEL_CACHE_RECORD_KERNEL_EXT = 1,
+    HIPDNN_KERNEL_CACHE_RECORD_PLAN_EXT = 2,
+} hipdnnKernelCacheRecordKind_ext_t;
+
+/* The default cache directory: $HIPDNN_CACHE_DIR, else $XDG_CACHE_HOME/hipdnn-jit, else
+ * $HOME/.cache/hipdnn-jit (relative values are ignored); nothing is created.
+ * Returns SUCCESS; BAD_PARAM_NULL_POINTER; BAD_PARAM (no variable usable, or too long a path);
+ * BAD_PARAM_SIZE_INSUFFICIENT (dir too small). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheDefaultDir_ext(char *dir, size_t size);
+
+/* Opens the cache in `dir` for maintenance, read-write where the directory allows it, else
+ * read-only (hipdnnKernelCacheGetInfo_ext says which). A missing directory is created (mode
+ * 0700, with its parents). A damaged data file is moved aside and the
+ * cache opens empty (the info's note says so). Unlike a plan's cache, a directory that cannot
+ * be used at all is an error, not a fallback to memory.
+ * Returns SUCCESS; BAD_PARAM_NULL_POINTER; BAD_PARAM (an overlong path); ALLOC_FAILED;
+ * INTERNAL_ERROR (the directory cannot be used: not trusted — not this user's, writable by
+ * group or others, data files that are links —, or the store refuses it; the message says
+ * which). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheOpen_ext(const char *dir, hipdnnKernelCache_ext_t *cache);
+/* Closes a cache from hipdnnKernelCacheOpen_ext (writes pending last-use times). NULL: no-op. */
+HIPDNN_BACKEND_EXPORT void hipdnnKernelCacheClose_ext(hipdnnKernelCache_ext_t cache);
+/* Frees an array returned by hipdnnKernelCacheList_ext, hipdnnKernelCacheVerify_ext or
+ * hipdnnKernelCacheGetKernel_ext. NULL: no-op. */
+HIPDNN_BACKEND_EXPORT void hipdnnKernelCacheFree_ext(void *p);
+
+typedef struct {
+    const char *dir;   /* the directory */
+    const char *mode;  /* "read-write", "read-only" or "memory" */
+    int writable;      /* nonzero when mode is "read-write" */
+    const char *note;  /* what the open repaired (a damaged data file moved aside), else "" */
+} hipdnnKernelCacheInfo_ext_t;
+
+/* Fills *info; its strings live as long as the cache. Returns SUCCESS; BAD_PARAM_NULL_POINTER. */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheGetInfo_ext(hipdnnKernelCache_ext_t cache,
+                                                                hipdnnKernelCacheInfo_ext_t *info);
+
+typedef struct {
+    uint64_t kernels, plans; /* records stored */
+    uint64_t bytes;          /* the sum of their sizes */
+    uint64_t map_size;       /* the data file's current map, bytes */
+    uint64_t map_used;       /* of which in use */
+    uint64_t max_bytes;      /* the limit the map never grows past */
+} hipdnnKernelCacheStats_ext_t;
+
+/* Returns SUCCESS; BAD_PARAM_NULL_POINTER; INTERNAL_ERROR (the store). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheGetStats_ext(hipdnnKernelCache_ext_t cache,
+                                                                 hipdnnKernelCacheStats_ext_t *stats);
+
+typedef struct {
+    hipdnnKernelCacheRecordKind_ext_t kind;
+    char key[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT];
+    char arch[64];      /* kernels: "sm_90", "gfx942"; plans: "" */
+    char compiler[64];  /* kernels: "<compiler> <version>" */
+    char entry[256];    /* kernels: the entry symbol */
+    uint64_t size;      /* the record's bytes */
+    uint64_t code_size; /* kernels: the code object's bytes */
+    int64_t created;    /* unix seconds */
+    int64_t last_used;  /* unix seconds; 0: never recorded */
+    int valid;          /* nonzero when the record passed its header checks */
+} hipdnnKernelCacheEntry_ext_t;
+
+/* Every record, kernels first, each kind in key order; *entries (NULL when there are none) is
+ * freed with hipdnnKernelCacheFree_ext.
+ * Returns SUCCESS; BAD_PARAM_NULL_POINTER; ALLOC_FAILED; INTERNAL_ERROR (the store). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheList_ext(hipdnnKernelCache_ext_t cache,
+                                                             hipdnnKernelCacheEntry_ext_t **entries,
+                                                             size_t *count);
+
+typedef struct {
+    char key[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT];
+    char arch[64], compiler[64], compiler_version[32], entry[256];
+    size_t code_size;
+    int64_t created, last_used;  /* unix seconds; last_used 0: never recorded */
+    const char *source;          /* the emitted HIP source exactly as compiled; NULL when the
+                                  * record does not carry one (not written by hipdnn-jit) */
+    int n_options;               /* the compile options (with source only) */
+    const char *const *options;
+} hipdnnKernelCacheKernel_ext_t;
+
+/* The kernel record whose key is `key` (32 hex digits, either case). *kernel is NULL when no
+ * kernel record has that key or the record fails its checks, else one allocation freed with
+ * hipdnnKernelCacheFree_ext.
+ * Returns SUCCESS (found or not); BAD_PARAM_NULL_POINTER; BAD_PARAM (not a key); ALLOC_FAILED. */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheGetKernel_ext(hipdnnKernelCache_ext_t cache, const char *key,
+                                                                  hipdnnKernelCacheKernel_ext_t **kernel);
+
+typedef struct {
+    hipdnnKernelCacheRecordKind_ext_t kind; /* FILE: a damaged page of the data file (key zero) */
+    char key[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT];
+    char reason[96];
+} hipdnnKernelCacheBad_ext_t;
+
+/* Checks every record in full (header, key, checksums) and the data file's pages; *bad (NULL
+ * when all is well; hipdnnKernelCacheFree_ext) lists what failed. With `fix` nonzero and anything
+ * bad, the data file is rebuilt from the records that verify; the list is then what was dropped.
+ * Returns SUCCESS (bad records are not an error); BAD_PARAM_NULL_POINTER; BAD_PARAM (fix on a
+ * read-only cache); ALLOC_FAILED; NOT_SUPPORTED (a host whose store layout is not 64-bit
+ * little-endian); INTERNAL_ERROR (the store, or fix while another process has the cache open:
+ * nothing changed). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheVerify_ext(hipdnnKernelCache_ext_t cache, int fix,
+                                                               hipdnnKernelCacheBad_ext_t **bad, size_t *count);
+
+/* Deletes records last used more than older_than_s seconds ago (<= 0: no age limit), then the
+ * least recently used ones until the records' bytes are at most max_bytes (0 empties the cache;
+ * HIPDNN_KERNEL_CACHE_NO_LIMIT_EXT: no size limit). *removed (may be NULL) counts the deleted
+ * records. Returns as hipdnnKernelCacheVerify_ext. */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCachePrune_ext(hipdnnKernelCache_ext_t cache, uint64_t max_bytes,
+                                                              int64_t older_than_s, size_t *removed);
+
+/* Writes every valid record to a bundle file at `path` (a portable file another machine's
+ * cache imports). Returns SUCCESS; BAD_PARAM_NULL_POINTER; INTERNAL_ERROR (the store, or
+ * writing the file). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheExport_ext(hipdnnKernelCache_ext_t cache, const char *path,
+                                                               size_t *records);
+/* Adds the records of a bundle file; the whole bundle is checked before anything is written.
+ * Returns SUCCESS; BAD_PARAM (a bad bundle — the message names the offset and the problem —,
+ * a read-only cache, or more bytes than the cache holds); BAD_PARAM_NULL_POINTER; ALLOC_FAILED;
+ * INTERNAL_ERROR (reading the file, the store). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheImport_ext(hipdnnKernelCache_ext_t cache, const char *path,
+                                                               size_t *records);
 
 #ifdef __cplusplus
 }

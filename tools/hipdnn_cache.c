@@ -1,12 +1,14 @@
 /* hipdnn_cache.c — the hipdnn-cache command line tool: inspect, maintain and warm a kernel cache.
  *
  * Owns: argument parsing, the text and JSON output of ls / stats / verify, size and age
- * parsing (64M, 2G, 30d, 12h), the cache directory (--dir, else kc_default_dir), exit statuses
- * (0 success, 1 a failed operation with one line on stderr, 2 a usage error).
+ * parsing (64M, 2G, 30d, 12h), the cache directory (--dir, else hipdnnKernelCacheDefaultDir_ext),
+ * exit statuses (0 success, 1 a failed operation with one line on stderr, 2 a usage error).
  * Does not own: anything about the cache itself — ls, stats, verify, prune, export and import
- * are one call of cache/kc.h each (kc_list, kc_get_stats, kc_verify, kc_prune, kc_export,
- * kc_import); warm (hipdnn_cache_warm.c, public API only) and show (hipdnn_cache_show.c) live
- * in their own files (hipdnn_cache.h).
+ * are one call each of the public maintenance API in include/hipdnn_jit.h
+ * (hipdnnKernelCacheList_ext, _GetStats_ext, _Verify_ext, _Prune_ext, _Export_ext,
+ * _Import_ext); warm (hipdnn_cache_warm.c) and show (hipdnn_cache_show.c) live in their own
+ * files (hipdnn_cache.h). Like every tool, it includes only the public headers and links only
+ * libhipdnn_backend.so.
  */
 #include <errno.h>
 #include <inttypes.h>
@@ -20,9 +22,9 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "base/base.h"
-#include "cache/kc.h"
+#include "hipdnn_backend.h"
 #include "hipdnn_cache.h"
+#include "hipdnn_jit.h"
 
 enum { EXIT_OK = HC_EXIT_OK, EXIT_FAIL = HC_EXIT_FAIL, EXIT_USAGE = HC_EXIT_USAGE };
 
@@ -98,8 +100,8 @@ static int usage_error(const char *fmt, ...)
 /* A failed operation: one line, the library's last error appended when there is one. */
 static int op_error(const char *what)
 {
-    char msg[512];
-    base_last_error(msg, sizeof msg, true);
+    char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+    hipdnnGetLastErrorString(msg, sizeof msg);
     if (msg[0] != '\0')
         fprintf(stderr, "hipdnn-cache: %s: %s\n", what, msg);
     else
@@ -275,10 +277,10 @@ static int check_args(const cli_args *a)
         return usage_error("warm needs graph files or directories");
     if (a->source && !is_cmd(a->cmd, "show"))
         return usage_error("--source applies to show");
-    kc_key key;
+    char key[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT];
     if (is_cmd(a->cmd, "show") && a->file == NULL)
         return usage_error("show needs a KEY");
-    if (is_cmd(a->cmd, "show") && !kc_key_parse(a->file, &key))
+    if (is_cmd(a->cmd, "show") && !hc_key_canon(a->file, key))
         return usage_error("show: '%s' is not a key (32 hex digits, as ls prints)", a->file);
     if (a->fix && !is_cmd(a->cmd, "verify"))
         return usage_error("--fix applies to verify");
@@ -294,9 +296,25 @@ static int check_args(const cli_args *a)
 
 /* ---- output helpers ------------------------------------------------------------------------ */
 
-static const char *table_name(kc_table t)
+static const char *table_name(hipdnnKernelCacheRecordKind_ext_t t)
 {
-    return t == KC_TABLE_PLAN ? "plan" : t == KC_TABLE_KERNEL ? "kernel" : "file"; /* file: a damaged page */
+    return t == HIPDNN_KERNEL_CACHE_RECORD_PLAN_EXT ? "plan"
+           : t == HIPDNN_KERNEL_CACHE_RECORD_KERNEL_EXT ? "kernel"
+                                                        : "file"; /* file: a damaged page */
+}
+
+bool hc_key_canon(const char *hex, char out[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT])
+{
+    size_t n = 0;
+    for (; hex[n] != '\0' && n < HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT - 1; n++) {
+        char c = hex[n];
+        bool digit = c >= '0' && c <= '9', lower = c >= 'a' && c <= 'f', upper = c >= 'A' && c <= 'F';
+        if (!digit && !lower && !upper)
+            return false;
+        out[n] = upper ? (char)(c - 'A' + 'a') : c;
+    }
+    out[n] = '\0';
+    return n == HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT - 1 && hex[n] == '\0';
 }
 
 /* "40s", "12m", "5h", "3d"; "never" for a time never recorded. */
@@ -328,23 +346,27 @@ static bool put_json(json_t *j)
 
 static json_t *u64_json(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
 
+const char *hc_dir(hipdnnKernelCache_ext_t c)
+{
+    hipdnnKernelCacheInfo_ext_t info;
+    return hipdnnKernelCacheGetInfo_ext(c, &info) == HIPDNN_STATUS_SUCCESS ? info.dir : "";
+}
+
 /* ---- subcommands --------------------------------------------------------------------------- */
 
-static json_t *entry_json(const kc_entry *e)
+static json_t *entry_json(const hipdnnKernelCacheEntry_ext_t *e)
 {
-    char hex[2 * KC_KEY_SIZE + 1];
-    kc_key_hex(&e->key, hex);
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:b}", "key", hex, "kind",
-                     table_name(e->table), "arch", e->arch, "compiler", e->compiler, "entry", e->entry,
+    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:b}", "key", e->key, "kind",
+                     table_name(e->kind), "arch", e->arch, "compiler", e->compiler, "entry", e->entry,
                      "size", u64_json(e->size), "code_size", u64_json(e->code_size), "created",
                      (json_int_t)e->created, "last_used", (json_int_t)e->last_used, "valid", e->valid);
 }
 
-static int cmd_ls(kc_cache *c, const cli_args *a)
+static int cmd_ls(hipdnnKernelCache_ext_t c, const cli_args *a)
 {
-    kc_entry *v = NULL;
+    hipdnnKernelCacheEntry_ext_t *v = NULL;
     size_t n = 0;
-    if (kc_list(c, &v, &n) != HIPDNN_STATUS_SUCCESS)
+    if (hipdnnKernelCacheList_ext(c, &v, &n) != HIPDNN_STATUS_SUCCESS)
         return op_error("ls");
     int64_t now = (int64_t)time(NULL);
     json_t *arr = a->json ? json_array() : NULL;
@@ -355,33 +377,34 @@ static int cmd_ls(kc_cache *c, const cli_args *a)
             json_array_append_new(arr, entry_json(&v[i]));
             continue;
         }
-        char hex[2 * KC_KEY_SIZE + 1], age[24], used[24];
-        kc_key_hex(&v[i].key, hex);
+        char age[24], used[24];
         fmt_age(now, v[i].created, age, sizeof age);
         fmt_age(now, v[i].last_used, used, sizeof used);
-        printf("%-32s  %-6s  %-8s  %10" PRIu64 "  %6s  %8s  %s%s\n", hex, table_name(v[i].table),
+        printf("%-32s  %-6s  %-8s  %10" PRIu64 "  %6s  %8s  %s%s\n", v[i].key, table_name(v[i].kind),
                v[i].arch[0] ? v[i].arch : "-", v[i].size, age, used, v[i].entry[0] ? v[i].entry : "-",
                v[i].valid ? "" : "  (invalid)");
     }
-    base_free(v);
+    hipdnnKernelCacheFree_ext(v);
     if (a->json && !put_json(arr))
         return op_error("ls: writing JSON failed");
     return EXIT_OK;
 }
 
-static int cmd_stats(kc_cache *c, const cli_args *a)
+static int cmd_stats(hipdnnKernelCache_ext_t c, const cli_args *a)
 {
-    kc_stats s;
-    if (kc_get_stats(c, &s) != HIPDNN_STATUS_SUCCESS)
+    hipdnnKernelCacheStats_ext_t s;
+    hipdnnKernelCacheInfo_ext_t info;
+    if (hipdnnKernelCacheGetStats_ext(c, &s) != HIPDNN_STATUS_SUCCESS ||
+        hipdnnKernelCacheGetInfo_ext(c, &info) != HIPDNN_STATUS_SUCCESS)
         return op_error("stats");
     if (a->json) {
-        json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "dir", kc_dir(c), "mode",
-                              kc_mode_name(s.mode), "kernels", u64_json(s.kernels), "plans", u64_json(s.plans),
+        json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "dir", info.dir, "mode",
+                              info.mode, "kernels", u64_json(s.kernels), "plans", u64_json(s.plans),
                               "bytes", u64_json(s.bytes), "map_size", u64_json(s.map_size), "map_used",
                               u64_json(s.map_used), "max_bytes", u64_json(s.max_bytes));
         return put_json(j) ? EXIT_OK : op_error("stats: writing JSON failed");
     }
-    printf("directory  %s (%s)\n", kc_dir(c), kc_mode_name(s.mode));
+    printf("directory  %s (%s)\n", info.dir, info.mode);
     printf("kernels    %" PRIu64 "\n", s.kernels);
     printf("plans      %" PRIu64 "\n", s.plans);
     printf("bytes      %" PRIu64 "\n", s.bytes);
@@ -390,57 +413,48 @@ static int cmd_stats(kc_cache *c, const cli_args *a)
     return EXIT_OK;
 }
 
-static int cmd_verify(kc_cache *c, const cli_args *a)
+static int cmd_verify(hipdnnKernelCache_ext_t c, const cli_args *a)
 {
-    kc_bad *bad = NULL;
+    hipdnnKernelCacheBad_ext_t *bad = NULL;
     size_t n = 0;
-    if (kc_verify(c, a->fix, &bad, &n) != HIPDNN_STATUS_SUCCESS)
+    if (hipdnnKernelCacheVerify_ext(c, a->fix, &bad, &n) != HIPDNN_STATUS_SUCCESS)
         return op_error("verify");
     json_t *arr = a->json ? json_array() : NULL;
     for (size_t i = 0; i < n; i++) {
-        char hex[2 * KC_KEY_SIZE + 1];
-        kc_key_hex(&bad[i].key, hex);
         if (a->json)
-            json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "kind", table_name(bad[i].table), "key", hex,
-                                                 "reason", bad[i].reason));
+            json_array_append_new(arr, json_pack("{s:s, s:s, s:s}", "kind", table_name(bad[i].kind), "key",
+                                                 bad[i].key, "reason", bad[i].reason));
         else
-            printf("%s %s: %s%s\n", table_name(bad[i].table), hex, bad[i].reason, a->fix ? " (removed)" : "");
+            printf("%s %s: %s%s\n", table_name(bad[i].kind), bad[i].key, bad[i].reason, a->fix ? " (removed)" : "");
     }
-    base_free(bad);
+    hipdnnKernelCacheFree_ext(bad);
     if (a->json && !put_json(json_pack("{s:o, s:b}", "bad", arr, "fixed", a->fix)))
         return op_error("verify: writing JSON failed");
     if (!a->json)
         printf("%zu bad record%s%s\n", n, n == 1 ? "" : "s", a->fix && n > 0 ? ", removed" : "");
     if (n > 0 && !a->fix) {
         fprintf(stderr, "hipdnn-cache: verify: %zu bad record%s in %s (verify --fix removes them)\n", n,
-                n == 1 ? "" : "s", kc_dir(c));
+                n == 1 ? "" : "s", hc_dir(c));
         return EXIT_FAIL;
     }
     return EXIT_OK;
 }
 
-static int cmd_prune(kc_cache *c, const cli_args *a)
+static int cmd_prune(hipdnnKernelCache_ext_t c, const cli_args *a)
 {
     size_t removed = 0;
-    if (kc_prune(c, a->has_max_size ? a->max_size : 0, a->has_older_than ? a->older_than : 0, &removed) !=
-        HIPDNN_STATUS_SUCCESS)
+    if (hipdnnKernelCachePrune_ext(c, a->has_max_size ? a->max_size : HIPDNN_KERNEL_CACHE_NO_LIMIT_EXT,
+                                   a->has_older_than ? a->older_than : 0, &removed) != HIPDNN_STATUS_SUCCESS)
         return op_error("prune");
-    if (a->has_max_size && a->max_size == 0) {
-        /* kc_prune reads 0 as "no limit"; a limit of 0 bytes empties the cache. */
-        size_t more = 0;
-        if (kc_prune(c, 1, 0, &more) != HIPDNN_STATUS_SUCCESS)
-            return op_error("prune");
-        removed += more;
-    }
     printf("removed %zu record%s\n", removed, removed == 1 ? "" : "s");
     return EXIT_OK;
 }
 
-static int cmd_bundle(kc_cache *c, const cli_args *a)
+static int cmd_bundle(hipdnnKernelCache_ext_t c, const cli_args *a)
 {
     size_t n = 0;
     bool out = is_cmd(a->cmd, "export");
-    hipdnnStatus_t st = out ? kc_export(c, a->file, &n) : kc_import(c, a->file, &n);
+    hipdnnStatus_t st = out ? hipdnnKernelCacheExport_ext(c, a->file, &n) : hipdnnKernelCacheImport_ext(c, a->file, &n);
     if (st != HIPDNN_STATUS_SUCCESS) {
         char what[600];
         snprintf(what, sizeof what, "%s %s", a->cmd, a->file);
@@ -465,26 +479,26 @@ static bool creates(const cli_args *a) { return is_cmd(a->cmd, "import") || is_c
 /* Only import and warm may create the directory; every command opens it read-write where it
  * can (a read-only open of a directory with no cache in it yet fails), so a read-only
  * directory still serves the commands that only read. dir receives the directory. */
-static int open_cache(const cli_args *a, kc_cache **c, char dir[PATH_MAX])
+static int open_cache(const cli_args *a, hipdnnKernelCache_ext_t *c, char dir[PATH_MAX])
 {
     if (a->dir != NULL)
         snprintf(dir, PATH_MAX, "%s", a->dir);
-    else if (kc_default_dir(dir, PATH_MAX, false) != HIPDNN_STATUS_SUCCESS)
+    else if (hipdnnKernelCacheDefaultDir_ext(dir, PATH_MAX) != HIPDNN_STATUS_SUCCESS)
         return op_error("no cache directory (set HIPDNN_CACHE_DIR or HOME, or pass --dir)");
     struct stat st;
     if (!creates(a) && stat(dir, &st) != 0) {
         fprintf(stderr, "hipdnn-cache: cache directory %s: %s\n", dir, strerror(errno));
         return EXIT_FAIL;
     }
-    kc_options opt = {.dir = dir, .strict = true};
-    if (kc_open(&opt, c) != HIPDNN_STATUS_SUCCESS)
+    hipdnnKernelCacheInfo_ext_t info;
+    if (hipdnnKernelCacheOpen_ext(dir, c) != HIPDNN_STATUS_SUCCESS ||
+        hipdnnKernelCacheGetInfo_ext(*c, &info) != HIPDNN_STATUS_SUCCESS)
         return op_error(dir);
-    if (kc_open_note(*c)[0] != '\0') /* a damaged data file moved aside: say so, then go on */
-        fprintf(stderr, "hipdnn-cache: warning: kernel cache %s: %s\n", dir, kc_open_note(*c));
-    if (writes(a) && kc_get_mode(*c) != KC_MODE_READ_WRITE) {
-        fprintf(stderr, "hipdnn-cache: %s: %s needs a writable cache (it opened %s)\n", dir, a->cmd,
-                kc_mode_name(kc_get_mode(*c)));
-        kc_close(*c);
+    if (info.note[0] != '\0') /* a damaged data file moved aside: say so, then go on */
+        fprintf(stderr, "hipdnn-cache: warning: kernel cache %s: %s\n", dir, info.note);
+    if (writes(a) && !info.writable) {
+        fprintf(stderr, "hipdnn-cache: %s: %s needs a writable cache (it opened %s)\n", dir, a->cmd, info.mode);
+        hipdnnKernelCacheClose_ext(*c);
         return EXIT_FAIL;
     }
     return -1;
@@ -500,14 +514,14 @@ static int run_warm(const cli_args *a)
                       .jobs = a->jobs > 0 ? a->jobs : cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus,
                       .all_configs = a->all_configs, .skip_unsupported = a->skip_unsupported, .json = a->json,
                       .paths = a->paths, .n_paths = a->n_paths};
-    kc_cache *c = NULL;
+    hipdnnKernelCache_ext_t c = NULL;
     char dir[PATH_MAX];
     int rc = hc_warm_target(&o);
     if (rc < 0)
         rc = open_cache(a, &c, dir);
     if (rc >= 0)
         return rc;
-    kc_close(c);
+    hipdnnKernelCacheClose_ext(c);
     o.dir = dir;
     rc = hc_warm(&o);
     return rc == EXIT_OK && fflush(stdout) != 0 ? op_error("writing the output failed") : rc;
@@ -526,7 +540,7 @@ int main(int argc, char **argv)
     free(a.paths);
     if (rc >= 0)
         return rc;
-    kc_cache *c = NULL;
+    hipdnnKernelCache_ext_t c = NULL;
     char dir[PATH_MAX];
     if ((rc = open_cache(&a, &c, dir)) >= 0)
         return rc;
@@ -542,7 +556,7 @@ int main(int argc, char **argv)
         rc = hc_show(c, a.file, a.source, a.json);
     else
         rc = cmd_bundle(c, &a);
-    kc_close(c);
+    hipdnnKernelCacheClose_ext(c);
     if (rc == EXIT_OK && fflush(stdout) != 0)
         rc = op_error("writing the output failed");
     return rc;

@@ -9,6 +9,8 @@
 
 #include <stdbool.h>
 
+#include "hipdnn_jit.h"
+
 enum { HC_EXIT_OK = 0, HC_EXIT_FAIL = 1, HC_EXIT_USAGE = 2 };
 
 typedef struct hc_warm_opts {
@@ -33,7 +35,11 @@ int hc_warm(const hc_warm_opts *o);
 /* Prints the record of cache c whose key is `hex` (32 hex digits, as ls prints it): a kernel's
  * fields, and with `source` the emitted HIP source exactly as compiled. Returns an exit status
  * (1: no such record, or --source of a plan record). */
-struct kc_cache;
-int hc_show(struct kc_cache *c, const char *hex, bool source, bool json);
+int hc_show(hipdnnKernelCache_ext_t c, const char *hex, bool source, bool json);
+
+/* hipdnn_cache.c: the cache's directory; a key of 32 hex digits (either case) written to out in
+ * lowercase, as ls prints it (false: not a key). */
+const char *hc_dir(hipdnnKernelCache_ext_t c);
+bool hc_key_canon(const char *hex, char out[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT]);
 
 #endif

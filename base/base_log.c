@@ -97,8 +97,9 @@ static const char *sev_name(hipdnnSeverity_t sev)
     case HIPDNN_SEV_WARN: return "warn";
     case HIPDNN_SEV_ERROR: return "error";
     case HIPDNN_SEV_FATAL: return "fatal";
-    default: return "off";
+    case HIPDNN_SEV_OFF: return "off";
     }
+    return "off"; /* a value outside the enum */
 }
 
 /* Writes one line to the log file and the callbacks; the caller holds `lock`. */

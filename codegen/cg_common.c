@@ -23,8 +23,11 @@ const char *cg_dtype(hipdnnDataType_t t)
     case HIPDNN_DATA_FP8_E4M3: return "HD_DT_FP8_E4M3";
     case HIPDNN_DATA_FP8_E5M2: return "HD_DT_FP8_E5M2";
     case HIPDNN_DATA_FP8_E8M0: return "HD_DT_FP8_E8M0";
-    default: return NULL;
+    case HIPDNN_DATA_DOUBLE: case HIPDNN_DATA_FP4_E2M1: case HIPDNN_DATA_INT4:
+    case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT: case HIPDNN_DATA_INT64:
+    case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ: return NULL;
     }
+    return NULL; /* a value outside the enum */
 }
 
 const char *cg_dtype_load(hipdnnDataType_t t)
@@ -32,8 +35,14 @@ const char *cg_dtype_load(hipdnnDataType_t t)
     switch (t) {
     case HIPDNN_DATA_FP4_E2M1: return "HD_DT_FP4_E2M1";
     case HIPDNN_DATA_INT4: return "HD_DT_INT4";
-    default: return cg_dtype(t);
+    case HIPDNN_DATA_FLOAT: case HIPDNN_DATA_DOUBLE: case HIPDNN_DATA_HALF: case HIPDNN_DATA_INT8:
+    case HIPDNN_DATA_INT32: case HIPDNN_DATA_UINT8: case HIPDNN_DATA_BFLOAT16:
+    case HIPDNN_DATA_FP8_E4M3: case HIPDNN_DATA_FP8_E5M2: case HIPDNN_DATA_FP8_E8M0:
+    case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT: case HIPDNN_DATA_INT64:
+    case HIPDNN_DATA_BOOLEAN: case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ:
+        return cg_dtype(t);
     }
+    return cg_dtype(t); /* a value outside the enum */
 }
 
 /* ---- parameters ---------------------------------------------------------------------------------- */

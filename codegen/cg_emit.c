@@ -34,8 +34,10 @@ static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
     case IR_OP_CONV_WGRAD: return cg_emit_conv;
     case IR_OP_LAYERNORM:
     case IR_OP_RMSNORM: return cg_emit_rownorm; /* a quantize tail included */
-    default: return NULL;
+    case IR_OP_POINTWISE: case IR_OP_BS_DEQUANTIZE: case IR_OP_CUSTOM: case IR_OP_COUNT:
+        return NULL;
     }
+    return NULL; /* a value outside the enum */
 }
 
 bool cg_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t why_len)

@@ -38,8 +38,13 @@ static int elem_size(hipdnnDataType_t t)
     case HIPDNN_DATA_INT32: return 4;
     case HIPDNN_DATA_HALF:
     case HIPDNN_DATA_BFLOAT16: return 2;
-    default: return 1;
+    case HIPDNN_DATA_DOUBLE: case HIPDNN_DATA_INT8: case HIPDNN_DATA_UINT8:
+    case HIPDNN_DATA_FP8_E4M3: case HIPDNN_DATA_FP8_E5M2: case HIPDNN_DATA_FP8_E8M0:
+    case HIPDNN_DATA_FP4_E2M1: case HIPDNN_DATA_INT4: case HIPDNN_DATA_FP6_E2M3_EXT:
+    case HIPDNN_DATA_FP6_E3M2_EXT: case HIPDNN_DATA_INT64: case HIPDNN_DATA_BOOLEAN:
+    case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ: return 1;
     }
+    return 1; /* a value outside the enum */
 }
 
 static const char *int_dtype(hipdnnDataType_t t)

@@ -60,8 +60,13 @@ double cg_quant_max(hipdnnDataType_t t)
     case HIPDNN_DATA_FP8_E5M2: return 57344.0;
     case HIPDNN_DATA_INT8: return 127.0;
     case HIPDNN_DATA_FP4_E2M1: return 6.0;
-    default: return 0.0;
+    case HIPDNN_DATA_FLOAT: case HIPDNN_DATA_DOUBLE: case HIPDNN_DATA_HALF: case HIPDNN_DATA_INT32:
+    case HIPDNN_DATA_UINT8: case HIPDNN_DATA_BFLOAT16: case HIPDNN_DATA_FP8_E8M0:
+    case HIPDNN_DATA_INT4: case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT:
+    case HIPDNN_DATA_INT64: case HIPDNN_DATA_BOOLEAN: case HIPDNN_DATA_FP8_E4M3_FNUZ:
+    case HIPDNN_DATA_FP8_E5M2_FNUZ: return 0.0;
     }
+    return 0.0; /* a value outside the enum */
 }
 
 bool cg_check_quant_types(const ir_graph *g, const ir_op *op, char *why, size_t n)

@@ -171,8 +171,20 @@ static size_t elem_size(hipdnnBackendAttributeType_t t)
     case HIPDNN_TYPE_VOID_PTR: return sizeof(void *);
     case HIPDNN_TYPE_BACKEND_DESCRIPTOR: return sizeof(hipdnnBackendDescriptor_t);
     case HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT: return sizeof(hipdnnBackendFlatbufferData_t);
-    default: return sizeof(int); /* enum-typed attributes are C int sized */
+    case HIPDNN_TYPE_DATA_TYPE: case HIPDNN_TYPE_HEUR_MODE: case HIPDNN_TYPE_KNOB_TYPE:
+    case HIPDNN_TYPE_NAN_PROPOGATION: case HIPDNN_TYPE_NUMERICAL_NOTE:
+    case HIPDNN_TYPE_LAYOUT_TYPE: case HIPDNN_TYPE_ATTRIB_NAME: case HIPDNN_TYPE_GENSTATS_MODE:
+    case HIPDNN_TYPE_BN_FINALIZE_STATS_MODE: case HIPDNN_TYPE_BEHAVIOR_NOTE:
+    case HIPDNN_TYPE_TENSOR_REORDERING_MODE: case HIPDNN_TYPE_SIGNAL_MODE:
+    case HIPDNN_TYPE_FRACTION: case HIPDNN_TYPE_NORM_FWD_PHASE: case HIPDNN_TYPE_RNG_DISTRIBUTION:
+    case HIPDNN_TYPE_CONVOLUTION_MODE: case HIPDNN_TYPE_POINTWISE_MODE:
+    case HIPDNN_TYPE_DIAGONAL_ALIGNMENT_EXT: case HIPDNN_TYPE_ATTENTION_IMPLEMENTATION_EXT:
+    case HIPDNN_TYPE_REDUCTION_OPERATOR_TYPE: case HIPDNN_TYPE_RESAMPLE_MODE:
+    case HIPDNN_TYPE_PADDING_MODE: case HIPDNN_TYPE_MOE_GROUPED_MATMUL_MODE:
+    case HIPDNN_TYPE_OPERATION_TYPE_EXT:
+        return sizeof(int); /* enum-typed attributes are C int sized */
     }
+    return sizeof(int); /* a value outside the enum */
 }
 
 /* Valid range of an enum-typed attribute; false if the type is not range-checked. */
@@ -362,6 +374,22 @@ hipdnnStatus_t fe_set_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttribut
     }
     *v = nv;
     return HIPDNN_STATUS_SUCCESS;
+}
+
+bool fe_op_has(fe_obj *o, hipdnnBackendAttributeName_t id)
+{
+    fe_val *v = fe_get(o, id);
+    return v != NULL && v->n > 0;
+}
+
+bool fe_op_flag(fe_obj *o, hipdnnBackendAttributeName_t id)
+{
+    return fe_op_has(o, id) && fe_get(o, id)->one.b;
+}
+
+int64_t fe_op_i64_or(fe_obj *o, hipdnnBackendAttributeName_t id, int64_t dflt)
+{
+    return fe_op_has(o, id) ? fe_get(o, id)->one.i64 : dflt;
 }
 
 hipdnnStatus_t fe_set_attr(fe_obj *o, hipdnnBackendAttributeName_t id,

@@ -241,7 +241,7 @@ static bool pack_struct(const fb_struct *s, const json_t *j, uint8_t *out)
     }
     const json_t *v = json_object_get(j, "value");
     int64_t iv;
-    switch ((kind)s->kind) {
+    switch (s->kind) { /* a FlatBuffer field kind, stored as a byte */
     case K_F32: if (!fe_json_number(v, &d)) return false; memcpy(out, &(float){(float)d}, 4); return true;
     case K_F64: if (!fe_json_number(v, &d)) return false; memcpy(out, &d, 8); return true;
     case K_I32: if (!int_in(v, INT32_MIN, INT32_MAX, &iv)) return false; memcpy(out, &(int32_t){(int32_t)iv}, 4); return true;
@@ -298,7 +298,7 @@ static bool enc_scalar(enc *e, fe_fbt *t, const fb_field *f, const json_t *j)
     double d;
     int64_t v;
     int ev;
-    switch ((kind)f->kind) {
+    switch (f->kind) { /* a FlatBuffer field kind, stored as a byte */
     case K_BOOL: if (!json_is_boolean(j)) break; fe_fbt_bool(t, f->id, json_is_true(j)); return true;
     case K_I64: if (!int_in(j, INT64_MIN, INT64_MAX, &v)) break; fe_fbt_i64(t, f->id, v); return true;
     case K_I32: if (!int_in(j, INT32_MIN, INT32_MAX, &v)) break; fe_fbt_i32(t, f->id, (int32_t)v); return true;
@@ -321,7 +321,7 @@ static bool enc_field(enc *e, fe_fbt *t, const fb_field *f, const json_t *obj, i
         return j == NULL || enc_union(e, t, f, obj, depth);
     if (j == NULL)
         return true;
-    switch ((kind)f->kind) {
+    switch (f->kind) { /* a FlatBuffer field kind, stored as a byte */
     case K_VEC_I64: case K_VEC_I32: case K_VEC_U8: return enc_vec_ints(e, t, f, j);
     case K_VEC_TABLE: return enc_vec_tables(e, t, f, j, depth);
     case K_TABLE: {
@@ -405,7 +405,7 @@ static json_t *unpack_struct(const fb_struct *s, const uint8_t *p)
         return o != NULL ? put_or_drop(o, "patch", json_integer(fe_fb_ld_u32(p + 8))) : NULL;
     }
     json_t *v;
-    switch ((kind)s->kind) {
+    switch (s->kind) { /* a FlatBuffer field kind, stored as a byte */
     case K_F32: v = fe_json_f32(fe_fb_ld_f32(p)); break;
     case K_F64: v = isfinite(fe_fb_ld_f64(p)) ? json_real(fe_fb_ld_f64(p)) : fe_json_f32((float)fe_fb_ld_f64(p)); break;
     case K_I32: v = json_integer(fe_fb_ld_i32(p)); break;
@@ -446,7 +446,7 @@ static json_t *dec_vec(const fe_fb_table *t, const fb_field *f, hipdnnStatus_t *
         uint8_t u8 = 0;
         fe_fb_table sub;
         json_t *x = NULL;
-        switch ((kind)f->kind) {
+        switch (f->kind) { /* a FlatBuffer field kind, stored as a byte */
         case K_VEC_I64: *rc = fe_fb_vec_i64(&v, i, &i64); x = json_integer(i64); break;
         case K_VEC_I32: *rc = fe_fb_vec_i32(&v, i, &i32); x = json_integer(i32); break;
         case K_VEC_U8: *rc = fe_fb_vec_u8(&v, i, &u8); x = json_integer(u8); break;
@@ -515,7 +515,7 @@ static json_t *dec_scalar(const fe_fb_table *t, const fb_field *f, int *rc)
 {
     bool b; int64_t i64; int32_t i32; uint32_t u32; float f32; int8_t e;
     const char *s; uint32_t len; const uint8_t *p;
-    switch ((kind)f->kind) {
+    switch (f->kind) { /* a FlatBuffer field kind, stored as a byte */
     case K_BOOL: return (*rc = fe_fb_bool(t, f->id, false, &b)) == FE_FB_OK ? json_boolean(b) : NULL;
     case K_I64: return (*rc = fe_fb_i64(t, f->id, 0, &i64)) == FE_FB_OK ? json_integer(i64) : NULL;
     case K_I32: return (*rc = fe_fb_i32(t, f->id, 0, &i32)) == FE_FB_OK ? json_integer(i32) : NULL;

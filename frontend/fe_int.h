@@ -55,6 +55,11 @@ enum fe_flags {
     FE_ANY_TYPE = 1 << 9,  /* several API types (KNOB_INFO_DEFAULT_VALUE): hooks check the type */
     FE_NULL = 1 << 10,     /* serialized as an optional scalar ("= null"): absent means unset;
                               without it an absent scalar field reads as its default (wire_dflt) */
+    FE_NO_IR = 1 << 11,    /* the IR has no slot for it: lowering refuses a graph that sets it */
+    FE_NO_KEY = 1 << 12,   /* an operation's value that no kernel depends on (a hint, a bound
+                              only checked, a value with one valid setting): not lowered, so not
+                              in the graph key; every other value of an operation is, and
+                              tests/unit/ir_graph/test_op_keys.c checks that it changes the key */
 };
 
 /* How an attribute is written in the serialized graph (FlatBuffer field / JSON key). */
@@ -101,9 +106,13 @@ struct fe_attr {
     const char *why;                    /* FE_REFUSED: the reason given to the caller */
     int64_t wire_dflt;                  /* schema default of a serialized integer field (0 unless
                                            given); see fe_wire_default() */
+    int8_t slot;                        /* an operation's tensor (FE_IN / FE_OUT, FE_ONE): its IR
+                                           operand slot, input or output by the flag (ir.h) */
 };
 
 /* ---- descriptor classes ------------------------------------------------------------------ */
+
+struct fe_graph_info;
 
 typedef struct fe_class {
     hipdnnBackendDescriptorType_t type;
@@ -115,6 +124,10 @@ typedef struct fe_class {
     const char *later;                 /* non-NULL: every call but create/destroy is NOT_SUPPORTED */
     hipdnnStatus_t (*finalize)(fe_obj *o); /* class checks after the generic ones; may set priv */
     void (*release)(fe_obj *o);        /* frees priv */
+    /* operations only: the columns of frontend/fe_ops.def */
+    ir_op_kind ir;                     /* the IR op it lowers to */
+    hipdnnStatus_t (*check)(fe_obj *o); /* its own finalize rules (fe_check_*.c) */
+    hipdnnStatus_t (*lower)(fe_obj *o, const struct fe_graph_info *gi, int x_rank, ir_op *op);
 } fe_class;
 
 /* One stored attribute value. n == 0 means unset. */
@@ -180,6 +193,12 @@ hipdnnStatus_t fe_get_attr(fe_obj *o, hipdnnBackendAttributeName_t id,
                            hipdnnBackendAttributeType_t type, int64_t requested, int64_t *count,
                            void *elems);
 hipdnnStatus_t fe_finalize(fe_obj *o);
+/* Is attribute `id` of o set (false when o's class has no such attribute)? */
+bool fe_op_has(fe_obj *o, hipdnnBackendAttributeName_t id);
+/* A set BOOLEAN attribute that is true. */
+bool fe_op_flag(fe_obj *o, hipdnnBackendAttributeName_t id);
+/* An INT64 attribute's value, dflt when unset. */
+int64_t fe_op_i64_or(fe_obj *o, hipdnnBackendAttributeName_t id, int64_t dflt);
 /* Generic setter/getter, for overrides that add a check and then store as usual. */
 hipdnnStatus_t fe_set_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
                               int64_t n, const void *elems);
@@ -413,10 +432,20 @@ static inline fe_graph_state *fe_graph_of(fe_obj *graph) { return graph->priv; }
 
 /* Lowers a finalized graph's structure to a sealed IR graph (freed with ir_graph_free). */
 hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
+/* The index of tensor t in gi->tensors (sorted by uid), i.e. its IR tensor index. */
+int fe_tensor_index(const fe_graph_info *gi, fe_obj *t);
 
-/* ---- fe_ops_check.c: per-operation finalize rules ------------------------------------------ */
+/* ---- fe_check*.c: per-operation finalize rules; fe_lower_attrs.c: per-operation lowering -- */
 
+/* The finalize hook of every operation class: the shared rules, then the class's `check`. */
 hipdnnStatus_t fe_check_op(fe_obj *op);
+/* Each operation's class, check and lower function (the rows of fe_ops.def). */
+#define FE_OP(NAME, TYPE, OP_TYPE, TABLE, IR, CHECK, LOWER)                                     \
+    extern const fe_class fe_##NAME##_class;                                                    \
+    hipdnnStatus_t CHECK(fe_obj *op);                                                           \
+    hipdnnStatus_t LOWER(fe_obj *o, const fe_graph_info *gi, int x_rank, ir_op *op);
+#include "frontend/fe_ops.def"
+#undef FE_OP
 /* The rules every op shares (fe_ops_types.c): outputs with one address per element, and the data
  * types of a matmul's or convolution's operands and result. */
 hipdnnStatus_t fe_check_op_common(fe_obj *op);

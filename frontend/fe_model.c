@@ -135,8 +135,11 @@ json_t *fe_wire_default(const fe_attr *a)
     case FE_W_BOOL: return json_false();
     case FE_W_ENUM:
         return fe_enum_unset(a->enum_name, 0) ? NULL : json_string(fe_enum_to_name(a->enum_name, 0));
-    default: return NULL; /* DataType / ConvMode 0 is UNSET; strings, vectors, tables: none */
+    case FE_W_NONE: case FE_W_UIDS: case FE_W_I32S: case FE_W_I64S: case FE_W_DTYPE:
+    case FE_W_CONVMODE: case FE_W_STRING: case FE_W_BYTES: case FE_W_GRAPH:
+        return NULL; /* DataType / ConvMode 0 is UNSET; strings, vectors, tables: none */
     }
+    return NULL; /* a value outside the enum */
 }
 
 /* Whether v, the value of attribute a, is written: uids always, other fields unless equal to
@@ -180,8 +183,13 @@ static const char *value_member(hipdnnDataType_t t)
     case HIPDNN_DATA_INT32: return "Int32Value";
     case HIPDNN_DATA_INT64: return "Int64Value";
     case HIPDNN_DATA_BOOLEAN: return "BoolValue";
-    default: return "Float8Value"; /* 1-byte types, the raw byte */
+    case HIPDNN_DATA_INT8: case HIPDNN_DATA_UINT8: case HIPDNN_DATA_FP8_E4M3:
+    case HIPDNN_DATA_FP8_E5M2: case HIPDNN_DATA_FP8_E8M0: case HIPDNN_DATA_FP4_E2M1:
+    case HIPDNN_DATA_INT4: case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT:
+    case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ:
+        return "Float8Value"; /* 1-byte types, the raw byte */
     }
+    return "Float8Value"; /* a value outside the enum */
 }
 
 /* The by-value scalar's bytes as the JSON number of its TensorValue member. */
@@ -196,8 +204,12 @@ static json_t *value_number(hipdnnDataType_t t, const unsigned char *b)
     case HIPDNN_DATA_INT32: memcpy(&i32, b, 4); return json_integer(i32);
     case HIPDNN_DATA_INT64: memcpy(&i64, b, 8); return json_integer(i64);
     case HIPDNN_DATA_BOOLEAN: return json_boolean(b[0] != 0);
-    default: return json_integer(b[0]);
+    case HIPDNN_DATA_INT8: case HIPDNN_DATA_UINT8: case HIPDNN_DATA_FP8_E4M3:
+    case HIPDNN_DATA_FP8_E5M2: case HIPDNN_DATA_FP8_E8M0: case HIPDNN_DATA_FP4_E2M1:
+    case HIPDNN_DATA_INT4: case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT:
+    case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ: return json_integer(b[0]);
     }
+    return json_integer(b[0]); /* a value outside the enum */
 }
 
 static bool value_to_json(fe_tensor_view t, const unsigned char *bytes, json_t *obj)
@@ -452,8 +464,10 @@ static hipdnnStatus_t set_scalar_from_json(fe_obj *o, const fe_attr *a, const js
         if (!json_is_string(j))
             return MFAIL("expected a string");
         return fe_set_attr(o, a->id, a->type, (int64_t)json_string_length(j), json_string_value(j));
-    default: return MFAIL("field cannot be read");
+    case FE_W_NONE: case FE_W_UID: case FE_W_UIDS: case FE_W_I32S: case FE_W_I64S: case FE_W_BYTES:
+    case FE_W_GRAPH: return MFAIL("field cannot be read");
     }
+    return MFAIL("field cannot be read"); /* a value outside the enum */
 }
 
 static hipdnnStatus_t set_array_from_json(fe_obj *o, const fe_attr *a, const json_t *j)
@@ -521,8 +535,10 @@ static hipdnnStatus_t set_field(fe_obj *o, const fe_attr *a, const json_t *j, co
     case FE_W_I64S:
     case FE_W_I32S:
     case FE_W_BYTES: return set_array_from_json(o, a, j);
-    default: return set_scalar_from_json(o, a, j);
+    case FE_W_NONE: case FE_W_I64: case FE_W_I32: case FE_W_F32: case FE_W_BOOL: case FE_W_ENUM:
+    case FE_W_DTYPE: case FE_W_CONVMODE: case FE_W_STRING: return set_scalar_from_json(o, a, j);
     }
+    return set_scalar_from_json(o, a, j); /* a value outside the enum */
 }
 
 static const fe_attr *attr_by_field(const fe_class *c, const char *field)
@@ -609,7 +625,11 @@ static hipdnnStatus_t value_from_json(fe_obj *t, const json_t *type, const json_
     case HIPDNN_DATA_INT32: memcpy(bytes, &(int32_t){(int32_t)json_integer_value(v)}, 4); break;
     case HIPDNN_DATA_INT64: memcpy(bytes, &(int64_t){json_integer_value(v)}, 8); break;
     case HIPDNN_DATA_BOOLEAN: bytes[0] = d != 0; break;
-    default: bytes[0] = (unsigned char)json_integer_value(v); break;
+    case HIPDNN_DATA_INT8: case HIPDNN_DATA_UINT8: case HIPDNN_DATA_FP8_E4M3:
+    case HIPDNN_DATA_FP8_E5M2: case HIPDNN_DATA_FP8_E8M0: case HIPDNN_DATA_FP4_E2M1:
+    case HIPDNN_DATA_INT4: case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT:
+    case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ:
+        bytes[0] = (unsigned char)json_integer_value(v); break;
     }
     return fe_set_attr(t, HIPDNN_ATTR_TENSOR_VALUE_EXT, HIPDNN_TYPE_CHAR,
                        (int64_t)fe_dtype_size(dt), bytes);

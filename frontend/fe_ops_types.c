@@ -1,4 +1,4 @@
-/* fe_ops_types.c — the finalize rules every operation shares, beside its own (fe_ops_check.c):
+/* fe_ops_types.c — the finalize rules every operation shares, beside its own (fe_check*.c):
  *
  *   outputs     every tensor an operation writes (FE_OUT ports) maps distinct elements to
  *               distinct addresses: no zero stride on a dim of size > 1, no two elements of one
@@ -28,8 +28,12 @@ static bool is_float(hipdnnDataType_t t)
     case HIPDNN_DATA_FP8_E5M2:
     case HIPDNN_DATA_FP8_E4M3_FNUZ:
     case HIPDNN_DATA_FP8_E5M2_FNUZ: return true;
-    default: return false;
+    case HIPDNN_DATA_INT8: case HIPDNN_DATA_INT32: case HIPDNN_DATA_UINT8:
+    case HIPDNN_DATA_FP8_E8M0: case HIPDNN_DATA_FP4_E2M1: case HIPDNN_DATA_INT4:
+    case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT: case HIPDNN_DATA_INT64:
+    case HIPDNN_DATA_BOOLEAN: return false;
     }
+    return false; /* a value outside the enum */
 }
 
 static bool is_int(hipdnnDataType_t t)

@@ -2,15 +2,19 @@
  *
  * One row per attribute; the macro name says the kind:
  *   TIN / TIN_OPT / TOUT / TOUT_OPT     a tensor read / written by the op (required or optional;
- *                                       an optional one is an "= null" field on the wire)
- *   TINS / TOUTS                        an array of tensors (peer stats, custom-op ports)
+ *                                       an optional one is an "= null" field on the wire); the
+ *                                       last argument is its IR operand slot (fe_lower.c)
+ *   TINS / TOUTS                        an array of tensors (custom-op ports: its lowering
+ *                                       places them); TINS_NO_IR: one the IR has no slot for
+ *                                       (peer stats: lowering refuses a graph that sets them)
  *   COMP(id)                            the op's compute type (serialized as Node.compute_data_type)
  *   SCALAR(id, api type, wire, field, fb, flags)   one value
  *   ARRAY(id, api type, wire, field, fb, flags, min, max)  an int array
  *   ENUMV(id, api type, enum table, field, fb, flags)     an enum with a serialized name table
  *   REFUSED(id, api type, why)          declared by hipDNN, not supported here (why says so)
  * `field` is the key in the serialized attributes table and `fb` its FlatBuffer field id; a
- * scalar the schema declares "= null" carries FE_NULL in its flags (tests/unit/serialize/
+ * scalar the schema declares "= null" carries FE_NULL in its flags; an operation's value that no
+ * kernel depends on carries FE_NO_KEY (fe_int.h), with a comment saying why (tests/unit/serialize/
  * test_schema_defaults.c checks every row against frontend/schema/hipdnn_graph.fbs).
  */
 #ifndef HIPDNN_FE_SCHEMA_H
@@ -18,20 +22,21 @@
 
 #include "frontend/fe_int.h"
 
-#define FE_TENSOR_ROW(ID, FIELD, FB, FLAGS)                                                     \
+#define FE_TENSOR_ROW(ID, FIELD, FB, FLAGS, SLOT)                                               \
     {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ONE,              \
      .flags = (FLAGS), .min_n = 1, .max_n = 1, .desc = HIPDNN_BACKEND_TENSOR_DESCRIPTOR,          \
-     .field = FIELD, .wire = FE_W_UID, .fb_id = FB}
-#define TIN(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_IN)
-#define TIN_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_IN | FE_NULL)
-#define TOUT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_OUT)
-#define TOUT_OPT(ID, FIELD, FB) FE_TENSOR_ROW(ID, FIELD, FB, FE_OUT | FE_NULL)
+     .field = FIELD, .wire = FE_W_UID, .fb_id = FB, .slot = SLOT}
+#define TIN(ID, FIELD, FB, SLOT) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_IN, SLOT)
+#define TIN_OPT(ID, FIELD, FB, SLOT) FE_TENSOR_ROW(ID, FIELD, FB, FE_IN | FE_NULL, SLOT)
+#define TOUT(ID, FIELD, FB, SLOT) FE_TENSOR_ROW(ID, FIELD, FB, FE_REQ | FE_OUT, SLOT)
+#define TOUT_OPT(ID, FIELD, FB, SLOT) FE_TENSOR_ROW(ID, FIELD, FB, FE_OUT | FE_NULL, SLOT)
 
 #define FE_TENSORS_ROW(ID, FIELD, FB, FLAGS)                                                    \
     {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ARRAY,            \
      .flags = (FLAGS), .min_n = 0, .max_n = 0, .desc = HIPDNN_BACKEND_TENSOR_DESCRIPTOR,          \
-     .field = FIELD, .wire = FE_W_UIDS, .fb_id = FB}
+     .field = FIELD, .wire = FE_W_UIDS, .fb_id = FB, .slot = -1}
 #define TINS(ID, FIELD, FB) FE_TENSORS_ROW(ID, FIELD, FB, FE_IN)
+#define TINS_NO_IR(ID, FIELD, FB) FE_TENSORS_ROW(ID, FIELD, FB, FE_IN | FE_NO_IR)
 #define TOUTS(ID, FIELD, FB) FE_TENSORS_ROW(ID, FIELD, FB, FE_OUT)
 
 #define COMP(ID)                                                                                \

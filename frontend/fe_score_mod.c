@@ -1,6 +1,6 @@
 /* fe_score_mod.c — the finalize rules of an SDPA forward's score modifier.
  *
- * Owns fe_check_score_mod (called by fe_ops_check.c's SDPA forward rule): the three attributes
+ * Owns fe_check_score_mod (called by fe_check_sdpa.c's SDPA forward rule): the three attributes
  * HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_{GRAPH,INPUT_UID,OUTPUT_UID}_EXT come together; the
  * FE rule that a score modifier excludes ALiBi, the causal flags, the band bounds and the
  * padding mask (op-semantics.md §4.2); and the sub-graph's shape: POINTWISE operations only

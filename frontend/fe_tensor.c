@@ -26,8 +26,10 @@ size_t fe_dtype_size(hipdnnDataType_t t)
     case HIPDNN_DATA_FP8_E8M0:
     case HIPDNN_DATA_FP8_E4M3_FNUZ:
     case HIPDNN_DATA_FP8_E5M2_FNUZ: return 1;
-    default: return 0; /* FP4, FP6, INT4: packed below a byte */
+    case HIPDNN_DATA_FP4_E2M1: case HIPDNN_DATA_INT4: case HIPDNN_DATA_FP6_E2M3_EXT:
+    case HIPDNN_DATA_FP6_E3M2_EXT: return 0; /* FP4, FP6, INT4: packed below a byte */
     }
+    return 0; /* a value outside the enum */
 }
 
 int64_t fe_ir_tensor_bytes(const ir_tensor *t)

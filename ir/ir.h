@@ -43,7 +43,7 @@
 typedef enum ir_role { IR_ROLE_POINTWISE, IR_ROLE_ANCHOR, IR_ROLE_ALONE } ir_role;
 
 typedef enum ir_op_kind {
-#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail, score) IR_OP_##ID,
+#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail, score, attrs) IR_OP_##ID,
 #include "ir/ir_ops.def"
 #undef IR_OP
     IR_OP_COUNT

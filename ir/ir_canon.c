@@ -68,7 +68,7 @@ static void pointwise_bytes(const ir_pointwise *p, base_sb *sb)
     }
 }
 
-static void sdpa_bytes(const ir_sdpa *p, base_sb *sb)
+static void sdpa_fields(const ir_sdpa *p, base_sb *sb)
 {
     put_f64(sb, p->has_scale_value ? p->attn_scale : 0.0);
     put_i64(sb, p->has_scale_value | p->alibi << 1 | p->padding_mask << 2 | p->has_left << 3 |
@@ -78,42 +78,53 @@ static void sdpa_bytes(const ir_sdpa *p, base_sb *sb)
     put_f64(sb, p->dropout_p);
 }
 
+/* The bytes of each member of ir_attrs, named by the `attrs` column of ir_ops.def. */
+static void none_bytes(const ir_attrs *a, base_sb *sb) { (void)a, (void)sb; }
+
+static void pw_bytes(const ir_attrs *a, base_sb *sb) { pointwise_bytes(&a->pw, sb); }
+
+static void conv_bytes(const ir_attrs *a, base_sb *sb)
+{
+    put_i64(sb, a->conv.spatial);
+    for (int i = 0; i < a->conv.spatial && i < 3; i++)
+        put_i64(sb, a->conv.pre[i]), put_i64(sb, a->conv.post[i]),
+            put_i64(sb, a->conv.stride[i]), put_i64(sb, a->conv.dilation[i]);
+    put_i64(sb, a->conv.convolution);
+}
+
+static void norm_bytes(const ir_attrs *a, base_sb *sb)
+{
+    put_i64(sb, a->norm.phase), put_i64(sb, a->norm.normalized_dims);
+    put_i64(sb, a->norm.from_variance);
+}
+
+static void sdpa_bytes(const ir_attrs *a, base_sb *sb) { sdpa_fields(&a->sdpa, sb); }
+
+static void quant_bytes(const ir_attrs *a, base_sb *sb)
+{
+    put_i64(sb, a->quant.n_block);
+    for (int i = 0; i < a->quant.n_block && i < IR_MAX_RANK; i++)
+        put_i64(sb, a->quant.block[i]);
+    put_i64(sb, a->quant.axis), put_i64(sb, a->quant.transpose);
+    put_i64(sb, a->quant.negative_scale);
+}
+
+static void custom_bytes(const ir_attrs *a, base_sb *sb)
+{
+    base_sb_putn(sb, a->custom.id, strnlen(a->custom.id, sizeof a->custom.id));
+    put_i64(sb, 0);
+}
+
+static void (*const attr_writers[IR_OP_COUNT])(const ir_attrs *a, base_sb *sb) = {
+#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail, score, attrs) [IR_OP_##ID] = attrs##_bytes,
+#include "ir/ir_ops.def"
+#undef IR_OP
+};
+
 static void attr_bytes(const ir_op *op, base_sb *sb)
 {
-    const ir_attrs *a = &op->a;
-    switch (op->kind) {
-    case IR_OP_POINTWISE: pointwise_bytes(&a->pw, sb); break;
-    case IR_OP_CONV_FWD:
-    case IR_OP_CONV_DGRAD:
-    case IR_OP_CONV_WGRAD:
-        put_i64(sb, a->conv.spatial);
-        for (int i = 0; i < a->conv.spatial && i < 3; i++)
-            put_i64(sb, a->conv.pre[i]), put_i64(sb, a->conv.post[i]),
-                put_i64(sb, a->conv.stride[i]), put_i64(sb, a->conv.dilation[i]);
-        put_i64(sb, a->conv.convolution);
-        break;
-    case IR_OP_BN_INFER:
-    case IR_OP_LAYERNORM:
-    case IR_OP_RMSNORM:
-        put_i64(sb, a->norm.phase), put_i64(sb, a->norm.normalized_dims);
-        put_i64(sb, a->norm.from_variance);
-        break;
-    case IR_OP_SDPA_FWD:
-    case IR_OP_SDPA_BWD: sdpa_bytes(&a->sdpa, sb); break;
-    case IR_OP_BS_QUANTIZE:
-    case IR_OP_BS_DEQUANTIZE:
-        put_i64(sb, a->quant.n_block);
-        for (int i = 0; i < a->quant.n_block && i < IR_MAX_RANK; i++)
-            put_i64(sb, a->quant.block[i]);
-        put_i64(sb, a->quant.axis), put_i64(sb, a->quant.transpose);
-        put_i64(sb, a->quant.negative_scale);
-        break;
-    case IR_OP_CUSTOM:
-        base_sb_putn(sb, a->custom.id, strnlen(a->custom.id, sizeof a->custom.id));
-        put_i64(sb, 0);
-        break;
-    default: break;
-    }
+    if ((unsigned)op->kind < IR_OP_COUNT) /* a kind outside the table carries nothing */
+        attr_writers[op->kind](&op->a, sb);
 }
 
 static void tensor_bytes(const ir_tensor *t, base_sb *sb)

@@ -71,8 +71,11 @@ static const minifloat *minifloat_of(hipdnnDataType_t t)
     case HIPDNN_DATA_FP4_E2M1: return &MF_E2M1;
     case HIPDNN_DATA_FP6_E2M3_EXT: return &MF_E2M3;
     case HIPDNN_DATA_FP6_E3M2_EXT: return &MF_E3M2;
-    default: return NULL;
+    case HIPDNN_DATA_FLOAT: case HIPDNN_DATA_DOUBLE: case HIPDNN_DATA_INT8: case HIPDNN_DATA_INT32:
+    case HIPDNN_DATA_UINT8: case HIPDNN_DATA_FP8_E8M0: case HIPDNN_DATA_INT4:
+    case HIPDNN_DATA_INT64: case HIPDNN_DATA_BOOLEAN: return NULL;
     }
+    return NULL; /* a value outside the enum */
 }
 
 static double mf_max(const minifloat *f)
@@ -215,8 +218,12 @@ double ir_dtype_round(hipdnnDataType_t t, double v)
     case HIPDNN_DATA_INT4: return int4_of(v);
     case HIPDNN_DATA_BOOLEAN: return v != 0;
     case HIPDNN_DATA_FP8_E8M0: return ir_from_e8m0(ir_to_e8m0(v));
-    default: return NAN;
+    case HIPDNN_DATA_HALF: case HIPDNN_DATA_BFLOAT16: case HIPDNN_DATA_FP8_E4M3:
+    case HIPDNN_DATA_FP8_E5M2: case HIPDNN_DATA_FP4_E2M1: case HIPDNN_DATA_FP6_E2M3_EXT:
+    case HIPDNN_DATA_FP6_E3M2_EXT: case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ:
+        return NAN;
     }
+    return NAN; /* a value outside the enum */
 }
 
 /* ---- views ------------------------------------------------------------------------------------ */
@@ -226,8 +233,14 @@ bool ir_dtype_supported(hipdnnDataType_t t)
     switch (t) {
     case HIPDNN_DATA_FP6_E2M3_EXT:
     case HIPDNN_DATA_FP6_E3M2_EXT: return false;
-    default: return !isnan(ir_dtype_round(t, 0));
+    case HIPDNN_DATA_FLOAT: case HIPDNN_DATA_DOUBLE: case HIPDNN_DATA_HALF: case HIPDNN_DATA_INT8:
+    case HIPDNN_DATA_INT32: case HIPDNN_DATA_UINT8: case HIPDNN_DATA_BFLOAT16:
+    case HIPDNN_DATA_FP8_E4M3: case HIPDNN_DATA_FP8_E5M2: case HIPDNN_DATA_FP8_E8M0:
+    case HIPDNN_DATA_FP4_E2M1: case HIPDNN_DATA_INT4: case HIPDNN_DATA_INT64:
+    case HIPDNN_DATA_BOOLEAN: case HIPDNN_DATA_FP8_E4M3_FNUZ: case HIPDNN_DATA_FP8_E5M2_FNUZ:
+        return !isnan(ir_dtype_round(t, 0));
     }
+    return !isnan(ir_dtype_round(t, 0)); /* a value outside the enum */
 }
 
 int64_t ir_buf_numel(const ir_buf *b)
@@ -295,8 +308,10 @@ static double load_at(const ir_buf *b, int64_t off)
     case HIPDNN_DATA_FP8_E8M0: return ir_from_e8m0(u8[off]);
     case HIPDNN_DATA_FP4_E2M1: return mf_decode(f, nibble_at(b, off));
     case HIPDNN_DATA_INT4: return (double)(((int)nibble_at(b, off) ^ 8) - 8);
-    default: return NAN;
+    case HIPDNN_DATA_FP6_E2M3_EXT:
+    case HIPDNN_DATA_FP6_E3M2_EXT: return NAN; /* not supported */
     }
+    return NAN; /* not a data type */
 }
 
 #undef GET
@@ -343,7 +358,8 @@ static void store_at(ir_buf *b, int64_t off, double v)
     case HIPDNN_DATA_FP8_E8M0: u8[off] = ir_to_e8m0(v); break;
     case HIPDNN_DATA_FP4_E2M1: put_nibble(b, off, (uint8_t)mf_encode(f, v)); break;
     case HIPDNN_DATA_INT4: put_nibble(b, off, (uint8_t)(int4_of(v) & 0xf)); break;
-    default: break; /* FP6 and unknown types: not supported, nothing written */
+    case HIPDNN_DATA_FP6_E2M3_EXT: case HIPDNN_DATA_FP6_E3M2_EXT:
+        break; /* FP6 and unknown types: not supported, nothing written */
     }
 }
 

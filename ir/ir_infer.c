@@ -85,8 +85,11 @@ static bool infer(const ir_graph *g, const ir_op *op, shape *out, bool *ok)
     case IR_OP_BN_TRAIN:
     case IR_OP_LAYERNORM:
     case IR_OP_RMSNORM: *out = of(g, op->in[0]); return true;
-    default: return false;
+    case IR_OP_CONV_DGRAD: case IR_OP_CONV_WGRAD: case IR_OP_BN_BWD: case IR_OP_GENSTATS:
+    case IR_OP_SDPA_FWD: case IR_OP_SDPA_BWD: case IR_OP_BS_QUANTIZE: case IR_OP_BS_DEQUANTIZE:
+    case IR_OP_PAGED_CACHE_LOAD: case IR_OP_CUSTOM: case IR_OP_COUNT: return false;
     }
+    return false; /* a value outside the enum */
 }
 
 /* Pointwise outputs may be larger than every input along a dim (inputs broadcast onto the

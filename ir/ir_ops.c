@@ -2,7 +2,7 @@
 #include "ir/ir.h"
 
 static const ir_op_info infos[IR_OP_COUNT] = {
-#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail, score) \
+#define IR_OP(ID, name, role, n_in, n_out, pro, epi, tail, score, attrs) \
     [IR_OP_##ID] = {name, role, n_in, n_out, pro, epi, tail, score},
 #include "ir/ir_ops.def"
 #undef IR_OP

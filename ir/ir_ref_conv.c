@@ -204,11 +204,11 @@ static double conv_one(ir_op_kind kind, const conv_geom *g, const ir_buf *in0, c
     if (g->empty)
         return 0.0;
     spatial_of(g, idx, s);
-    switch (kind) {
-    case IR_OP_CONV_FWD: return fwd_one(g, in0, in1, idx[0], idx[1], s);
-    case IR_OP_CONV_DGRAD: return dgrad_one(g, in0, in1, idx[0], idx[1], s);
-    default: return wgrad_one(g, in0, in1, idx[0], idx[1], s);
-    }
+    if (kind == IR_OP_CONV_FWD) /* only the three convolutions get here (ir_ref_conv) */
+        return fwd_one(g, in0, in1, idx[0], idx[1], s);
+    if (kind == IR_OP_CONV_DGRAD)
+        return dgrad_one(g, in0, in1, idx[0], idx[1], s);
+    return wgrad_one(g, in0, in1, idx[0], idx[1], s);
 }
 
 hipdnnStatus_t ir_ref_conv(ir_op_kind k, const ir_conv *p, const ir_ref_ctx *c)
@@ -221,7 +221,11 @@ hipdnnStatus_t ir_ref_conv(ir_op_kind k, const ir_conv *p, const ir_ref_ctx *c)
     case IR_OP_CONV_FWD: st = geometry(&g, p, in0, in1, out); break;
     case IR_OP_CONV_DGRAD: st = geometry(&g, p, out, in1, in0); break;
     case IR_OP_CONV_WGRAD: st = geometry(&g, p, in0, out, in1); break;
-    default: return base_fail(HIPDNN_STATUS_BAD_PARAM, "conv: op kind %d is not a conv", (int)k);
+    case IR_OP_POINTWISE: case IR_OP_MATMUL: case IR_OP_BN_INFER: case IR_OP_BN_TRAIN:
+    case IR_OP_BN_BWD: case IR_OP_GENSTATS: case IR_OP_LAYERNORM: case IR_OP_RMSNORM:
+    case IR_OP_SDPA_FWD: case IR_OP_SDPA_BWD: case IR_OP_BS_QUANTIZE: case IR_OP_BS_DEQUANTIZE:
+    case IR_OP_PAGED_CACHE_LOAD: case IR_OP_CUSTOM: case IR_OP_COUNT:
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "conv: op kind %d is not a conv", (int)k);
     }
     if (st != HIPDNN_STATUS_SUCCESS || ir_buf_numel(out) == 0)
         return st;

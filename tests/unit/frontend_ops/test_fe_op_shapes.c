@@ -1,4 +1,4 @@
-/* test_fe_op_shapes.c — finalize-time rules of every operation descriptor (fe_ops_check.c).
+/* test_fe_op_shapes.c — finalize-time rules of every operation descriptor (fe_check*.c).
  *
  * Written against the public API only (hipdnn_backend.h): tensors are built and finalized,
  * an operation is given a valid set of attributes by a mk_* builder, one attribute is then

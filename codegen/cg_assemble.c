@@ -1,8 +1,11 @@
 /* cg_assemble.c — the embedded templates and a kernel source's assembly: template lookup by
  * name, the hash of every template text (part of each kernel's cache key), and the final source
  * (header line, the target's prelude, hd_common.h, the template's device libraries in order,
- * generated defines and hooks, #line, the template). Contract: cg_int.h (cg_templates_hash:
- * cg.h). Calls no emitter; the prelude follows the target's vendor (cg_caps).
+ * generated defines and hooks, #line, the template). A template may be cut into parts: a line
+ * `#include "part.h"` naming an embedded file is replaced by that file's text between #line
+ * markers (so a template still compiles by hand, where the compiler reads the same include, and the
+ * emitted source stays one self-contained text). Contract: cg_int.h (cg_templates_hash: cg.h).
+ * Calls no emitter; the prelude follows the target's vendor (cg_caps).
  */
 #include <stdio.h>
 #include <string.h>
@@ -58,6 +61,62 @@ static const char *const *libraries_of(const char *tpl)
     return none;
 }
 
+/* Parts include parts at most this deep (a cycle of includes is refused, not followed forever). */
+#define CG_MAX_PART_DEPTH 4
+
+/* The embedded file a line `#include "name"` (spaces allowed after '#' and the keyword) names,
+ * or NULL: other lines, and includes of files that are not embedded, stay as they are. */
+static const char *part_of(const char *line, size_t len, char *name, size_t cap)
+{
+    static const char kw[] = "include";
+    size_t i = 0;
+    while (i < len && line[i] == ' ')
+        i++;
+    if (i >= len || line[i++] != '#')
+        return NULL;
+    while (i < len && line[i] == ' ')
+        i++;
+    if (len - i < sizeof kw - 1 || memcmp(line + i, kw, sizeof kw - 1) != 0)
+        return NULL;
+    i += sizeof kw - 1;
+    while (i < len && line[i] == ' ')
+        i++;
+    const char *q = i < len && line[i] == '"' ? memchr(line + i + 1, '"', len - i - 1) : NULL;
+    size_t n = q != NULL ? (size_t)(q - (line + i + 1)) : 0;
+    if (q == NULL || n == 0 || n >= cap)
+        return NULL;
+    memcpy(name, line + i + 1, n);
+    name[n] = '\0';
+    return cg_template_text(name);
+}
+
+/* Appends the template `name` (text `text`) with its parts inlined, each between #line markers. */
+static hipdnnStatus_t append_template(base_sb *sb, const char *name, const char *text, int depth)
+{
+    base_sb_printf(sb, "#line 1 \"%s\"\n", name);
+    int line_no = 1;
+    for (const char *p = text; *p != '\0'; line_no++) {
+        const char *nl = strchr(p, '\n');
+        size_t len = nl != NULL ? (size_t)(nl - p) : strlen(p);
+        char part[64];
+        const char *sub = part_of(p, len, part, sizeof part);
+        if (sub == NULL) {
+            base_sb_printf(sb, "%.*s%s", (int)len, p, nl != NULL ? "\n" : "");
+        } else if (depth >= CG_MAX_PART_DEPTH) {
+            return base_fail(HIPDNN_STATUS_INTERNAL_ERROR, "codegen: %s includes parts deeper than %d (a cycle?)",
+                             name, CG_MAX_PART_DEPTH);
+        } else {
+            hipdnnStatus_t st = append_template(sb, part, sub, depth + 1);
+            if (st != HIPDNN_STATUS_SUCCESS)
+                return st;
+            size_t n = strlen(sub);
+            base_sb_printf(sb, "%s#line %d \"%s\"\n", n > 0 && sub[n - 1] != '\n' ? "\n" : "", line_no + 1, name);
+        }
+        p += len + (nl != NULL);
+    }
+    return HIPDNN_STATUS_SUCCESS;
+}
+
 hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *defs,
                            const base_sb *hooks, cg_kernel *out)
 {
@@ -79,7 +138,11 @@ hipdnnStatus_t cg_assemble(const cg_target *t, const char *tpl, const base_sb *d
         base_sb_printf(&sb, "#line 1 \"%s\"\n%s\n", libs[i], cg_template_text(libs[i]));
     base_sb_printf(&sb, "#line 1 \"generated\"\n#define HD_GENERATED 1\n%s%s", base_sb_str(defs),
                    base_sb_str(hooks));
-    base_sb_printf(&sb, "#line 1 \"%s\"\n%s", tpl, body);
+    hipdnnStatus_t st = append_template(&sb, tpl, body, 0);
+    if (st != HIPDNN_STATUS_SUCCESS) {
+        base_sb_free(&sb);
+        return st;
+    }
     if (sb.oom) {
         base_sb_free(&sb);
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "codegen: out of memory");

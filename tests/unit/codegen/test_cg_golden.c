@@ -7,8 +7,9 @@
  * deterministic (test_cg*.c check that; it holds no path, time or build hash: only template
  * names after #line), so the comparison is exact, with one reduction that keeps the files
  * reviewable: a section that is a kernel_templates/ file copied verbatim (the prelude,
- * hd_common.h, the tensor-core libraries, the template itself, each after its `#line 1 "NAME"`)
- * is replaced by one line naming the file — and only when it is that file byte for byte, so
+ * hd_common.h, the tensor-core libraries, the template itself and its parts, each section after
+ * its `#line N "NAME"` up to the next #line) is replaced by one line naming the file (and, for a
+ * part of it, its first line) — and only when it is that text byte for byte, so
  * what the golden shows is what codegen generated (defines, hooks, the assembly order), a
  * section that differs from its file stays in full, and editing a template changes no golden
  * (the templates are reviewed as themselves).
@@ -40,19 +41,40 @@ TestSuite(codegen_golden, .init = setup, .fini = teardown);
 
 /* ---- the reduction of verbatim template sections ------------------------------------------ */
 
-/* The name of a `#line 1 "NAME"` line at s that names an embedded template file, else NULL
- * (name receives it). */
-static const char *template_at(const char *s, char *name, size_t size)
+/* The text of the embedded template file that a `#line N "NAME"` line at s names, from its line N
+ * on, else NULL (name receives NAME, *first N). */
+static const char *template_at(const char *s, char *name, size_t size, int *first)
 {
-    static const char mark[] = "#line 1 \"";
+    static const char mark[] = "#line ";
+    char *end = NULL;
     if (strncmp(s, mark, sizeof mark - 1) != 0)
         return NULL;
-    const char *q = strchr(s + sizeof mark - 1, '"');
-    size_t n = q != NULL ? (size_t)(q - s) - (sizeof mark - 1) : 0;
+    long n0 = strtol(s + sizeof mark - 1, &end, 10);
+    if (end == NULL || n0 < 1 || strncmp(end, " \"", 2) != 0)
+        return NULL;
+    const char *nm = end + 2, *q = strchr(nm, '"');
+    size_t n = q != NULL ? (size_t)(q - nm) : 0;
     if (q == NULL || q[1] != '\n' || n == 0 || n >= size)
         return NULL;
-    memcpy(name, s + sizeof mark - 1, n), name[n] = '\0';
-    return cg_template_text(name);
+    memcpy(name, nm, n), name[n] = '\0';
+    const char *text = cg_template_text(name);
+    for (long l = 1; text != NULL && l < n0; l++) {
+        text = strchr(text, '\n');
+        text = text != NULL ? text + 1 : NULL;
+    }
+    *first = (int)n0;
+    return text;
+}
+
+/* The length of the section at p: up to the next line that starts with "#line " (or the end). */
+static size_t section_len(const char *p)
+{
+    const char *q = p;
+    while (*q != '\0' && strncmp(q, "#line ", 6) != 0) {
+        const char *eol = strchr(q, '\n');
+        q = eol != NULL ? eol + 1 : q + strlen(q);
+    }
+    return (size_t)(q - p);
 }
 
 /* src with each verbatim template section replaced by a line naming it (see the header). */
@@ -64,13 +86,19 @@ static char *reduce(const char *src)
         const char *eol = strchr(p, '\n');
         size_t line = eol != NULL ? (size_t)(eol - p) + 1 : strlen(p);
         char name[128];
-        const char *text = template_at(p, name, sizeof name);
-        size_t tlen = text != NULL ? strlen(text) : 0;
+        int first = 0;
+        const char *text = template_at(p, name, sizeof name, &first);
         base_sb_putn(&sb, p, line);
         p += line;
-        if (text != NULL && tlen > 0 && strncmp(p, text, tlen) == 0) {
-            base_sb_printf(&sb, "/* golden: kernel_templates/%s verbatim */\n", name);
-            p += tlen;
+        size_t len = text != NULL ? section_len(p) : 0;
+        if (len > 1 && strlen(text) == len - 1 && p[len - 1] == '\n')
+            len--; /* the assembler's newline after a whole file stays in the golden */
+        if (len > 0 && strlen(text) >= len && strncmp(p, text, len) == 0) {
+            if (first == 1 && strlen(text) == len) /* the whole file */
+                base_sb_printf(&sb, "/* golden: kernel_templates/%s verbatim */\n", name);
+            else /* a part of the file, up to the next #line */
+                base_sb_printf(&sb, "/* golden: kernel_templates/%s verbatim from line %d */\n", name, first);
+            p += len;
         }
     }
     char *out = strdup(base_sb_str(&sb));

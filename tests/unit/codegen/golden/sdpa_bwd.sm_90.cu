@@ -114,4 +114,8 @@ HD_DEVICE float hd_stats(int b, int h, int i, HD_PARAMS)
     return hd_ld<HD_DT_FLOAT>(p5, 0LL + (hd_i64)(h) * 64LL + (hd_i64)(i) * 1LL);
 }
 #line 1 "sdpa_bwd.hip"
-/* golden: kernel_templates/sdpa_bwd.hip verbatim */
+/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 1 */
+#line 1 "sdpa_bwd_kv.h"
+/* golden: kernel_templates/sdpa_bwd_kv.h verbatim */
+#line 485 "sdpa_bwd.hip"
+/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 485 */

@@ -216,7 +216,9 @@ hipdnnStatus_t ir_ref_conv(ir_op_kind k, const ir_conv *p, const ir_ref_ctx *c)
     const ir_buf *in0 = IR_IN(c, 0), *in1 = IR_IN(c, 1);
     ir_buf *out = IR_OUT(c, 0);
     conv_geom g;
-    hipdnnStatus_t st;
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    if ((int)k < 0 || k >= IR_OP_COUNT)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "conv: op kind %d is not a conv", (int)k);
     switch (k) {
     case IR_OP_CONV_FWD: st = geometry(&g, p, in0, in1, out); break;
     case IR_OP_CONV_DGRAD: st = geometry(&g, p, out, in1, in0); break;

@@ -205,3 +205,18 @@ void cg_sdpa_drop_scale_hook(const ir_graph *g, double p, int scale, base_sb *sb
         base_sb_puts(sb, "1.0f");
     base_sb_puts(sb, ";\n}\n");
 }
+
+void cg_sdpa_stats_hook(const ir_graph *g, const int out[3], base_sb *sb)
+{
+    static const char *const value[3] = {"l > 0.0f ? m + logf(l) : m", "m", "l"};
+    const char *coord[4] = {"b", "h", "i", NULL};
+    base_sb_puts(sb, "HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS)\n{\n");
+    for (int n = 0; n < 3; n++) {
+        if (out[n] < 0)
+            continue;
+        base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(g->t[out[n]].dtype), out[n]);
+        cg_sdpa_offset(g, out[n], coord, sb);
+        base_sb_printf(sb, ", %s);\n", value[n]);
+    }
+    base_sb_puts(sb, "}\n");
+}

@@ -21,6 +21,8 @@ bool cg_sdpa_is16(hipdnnDataType_t t);
 bool cg_sdpa_is_int(hipdnnDataType_t t);
 /* A Q/K/V-like operand: rank 4, unit last stride, other strides multiples of 8 elements. */
 bool cg_sdpa_rows_ok(const ir_tensor *t);
+/* The same with the other strides multiples of `elems` elements (16 for 16-byte FP8 rows). */
+bool cg_sdpa_rows_of(const ir_tensor *t, int64_t elems);
 /* A tensor in memory of rank 4 whose dims are `want`'s, or 1 where bcast allows. */
 bool cg_sdpa_shaped(const ir_tensor *t, const int64_t want[4], bool bcast);
 /* An integer scalar the kernel can read: in memory or by value (a run-time host scalar arrives

@@ -43,17 +43,6 @@ bool cg_sdpa_is_fp8(const ir_graph *g, const ir_kernel *k)
 
 static bool is_fp8(hipdnnDataType_t t) { return t == HIPDNN_DATA_FP8_E4M3 || t == HIPDNN_DATA_FP8_E5M2; }
 
-/* Rank 4, unit last stride, the other strides multiples of 16 elements (16-byte FP8 rows). */
-static bool rows16(const ir_tensor *t)
-{
-    if (t->rank != 4 || t->strides[3] != 1)
-        return false;
-    for (int d = 0; d < 3; d++)
-        if (t->strides[d] % 16 != 0 && t->dims[d] != 1)
-            return false;
-    return true;
-}
-
 /* A one-element float operand the kernel can read: by value, a run-time scalar, or in memory. */
 static bool scalar_ok(const ir_tensor *t)
 {
@@ -74,7 +63,7 @@ static bool check_qkv(f8 *s, char *why, size_t len)
         return cg_sdpa_fail(why, len, "FP8 attention needs Q, K and V all FP8 E4M3 or all FP8 E5M2");
     if (s->in[IR_SDPA_PAGE_K] >= 0 || s->in[IR_SDPA_PAGE_V] >= 0)
         return cg_sdpa_fail(why, len, "FP8 attention with paged K/V has no kernel template yet");
-    if (!rows16(q) || !rows16(k) || !rows16(v))
+    if (!cg_sdpa_rows_of(q, 16) || !cg_sdpa_rows_of(k, 16) || !cg_sdpa_rows_of(v, 16))
         return cg_sdpa_fail(why, len, "FP8 attention needs Q, K and V of rank 4 with a unit last stride and the other "
                             "strides multiples of 16 elements (16-byte rows)");
     if (o->rank != 4 || o->strides[3] != 1 || cg_dtype(o->dtype) == NULL)

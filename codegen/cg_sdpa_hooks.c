@@ -11,15 +11,17 @@ bool cg_sdpa_is16(hipdnnDataType_t t) { return t == HIPDNN_DATA_BFLOAT16 || t ==
 
 bool cg_sdpa_is_int(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT32 || t == HIPDNN_DATA_INT64; }
 
-bool cg_sdpa_rows_ok(const ir_tensor *t)
+bool cg_sdpa_rows_of(const ir_tensor *t, int64_t elems)
 {
     if (t->rank != 4 || t->strides[3] != 1)
         return false;
     for (int d = 0; d < 3; d++)
-        if (t->strides[d] % 8 != 0 && t->dims[d] != 1)
+        if (t->strides[d] % elems != 0 && t->dims[d] != 1)
             return false;
     return true;
 }
+
+bool cg_sdpa_rows_ok(const ir_tensor *t) { return cg_sdpa_rows_of(t, 8); }
 
 bool cg_sdpa_shaped(const ir_tensor *t, const int64_t want[4], bool bcast)
 {

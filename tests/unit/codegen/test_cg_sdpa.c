@@ -784,6 +784,18 @@ static void expect_refused(const variant *v, const char *what, const char *reaso
     ir_graph_free(&g);
 }
 
+/* What FP8 attention's kernel refuses, one change of a variant each. */
+static void fp8_d96(variant *v) { v->D = v->Dv = 96; }
+static void fp8_dv128(variant *v) { v->Dv = 128; }
+static void fp8_paged(variant *v) { v->paged = true; }
+static void fp8_dropout(variant *v) { v->dropout = true; }
+static void fp8_dmask(variant *v) { v->dmask = true; }
+static void fp8_bias(variant *v) { v->bias = true; }
+static void fp8_alibi(variant *v) { v->alibi = true; }
+static void fp8_sink(variant *v) { v->sink = true; }
+static void fp8_dump(variant *v) { v->rng_dump = true; }
+static void fp8_mod(variant *v) { v->mod = 1; }
+
 Test(codegen_sdpa, unsupported_cases_say_why)
 {
     variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 64, .Skv = 64, .D = 64, .Dv = 64};
@@ -801,26 +813,23 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     /* FP8 attention (sdpa_fwd_fp8.hip) refuses what its kernel does not do, each with its reason */
     variant f = v;
     f.dt = HIPDNN_DATA_FP8_E4M3, f.fp8 = true;
-    a = f, a.D = a.Dv = 96;
-    expect_refused(&a, "FP8 head dim 96", "head dims 64, 128 or 256");
-    a = f, a.Dv = 128;
-    expect_refused(&a, "FP8 Dv != D", "head dims 64, 128 or 256");
-    a = f, a.paged = true;
-    expect_refused(&a, "FP8 paged K/V", "FP8 attention with paged K/V");
-    a = f, a.dropout = true;
-    expect_refused(&a, "FP8 dropout", "FP8 attention with dropout");
-    a = f, a.dmask = true;
-    expect_refused(&a, "FP8 custom dropout", "FP8 attention with dropout");
-    a = f, a.bias = true;
-    expect_refused(&a, "FP8 bias", "FP8 attention with a bias or ALiBi");
-    a = f, a.alibi = true;
-    expect_refused(&a, "FP8 ALiBi", "FP8 attention with a bias or ALiBi");
-    a = f, a.sink = true;
-    expect_refused(&a, "FP8 sink", "FP8 attention with an attention sink");
-    a = f, a.rng_dump = true;
-    expect_refused(&a, "FP8 RNG_DUMP", "RNG_DUMP has no kernel template");
-    a = f, a.mod = 1;
-    expect_refused(&a, "FP8 score modifier", "FP8 attention with a score modifier");
+    struct { void (*set)(variant *); const char *what, *reason; } no[] = {
+        {fp8_d96, "FP8 head dim 96", "head dims 64, 128 or 256"},
+        {fp8_dv128, "FP8 Dv != D", "head dims 64, 128 or 256"},
+        {fp8_paged, "FP8 paged K/V", "FP8 attention with paged K/V"},
+        {fp8_dropout, "FP8 dropout", "FP8 attention with dropout"},
+        {fp8_dmask, "FP8 custom dropout", "FP8 attention with dropout"},
+        {fp8_bias, "FP8 bias", "FP8 attention with a bias or ALiBi"},
+        {fp8_alibi, "FP8 ALiBi", "FP8 attention with a bias or ALiBi"},
+        {fp8_sink, "FP8 sink", "FP8 attention with an attention sink"},
+        {fp8_dump, "FP8 RNG_DUMP", "RNG_DUMP has no kernel template"},
+        {fp8_mod, "FP8 score modifier", "FP8 attention with a score modifier"},
+    };
+    for (size_t n = 0; n < sizeof no / sizeof no[0]; n++) {
+        a = f;
+        no[n].set(&a);
+        expect_refused(&a, no[n].what, no[n].reason);
+    }
     a = f, a.bshd = true, a.Hq = 3; /* BSHD rows: strides of 3·64 elements are multiples of 16; Hq 3 still fine */
     ir_graph g0;
     ir_partition p0;

@@ -43,6 +43,9 @@
 #                     (.max / .min / .avg over instances), and cuDNN's paged rate on the same shapes
 #     bwd:            the backward and score-modifier tests, the backward table beside PyTorch, Nsight
 #                     Compute's counters of one dK/dV launch
+#     fp8:            the FP8 attention tests (gpu_sdpa_fp8: sdpa_fwd_fp8.hip), then bench_attention --fp8:
+#                     at the D=128 shapes our bf16 default beside FP8 E4M3 (with and without the amax
+#                     outputs), non-causal and causal
 set -u
 mode=${1:-full}
 G=${G:-.gpu} # the bundle (G=.gpu/cand: a candidate default's build beside the current one)
@@ -66,6 +69,13 @@ if [ "$mode" = pick ]; then # one call: choose among prebuilt defaults, then the
   done
   echo "pick: $best"
   G=$best mode=final
+fi
+if [ "$mode" = fp8 ]; then
+  timeout ${T_SUITE:-300} $G/run test_gpu --verbose --filter "gpu_sdpa_fp8/*" > "$out/test_fp8.txt" 2>&1
+  echo "gpu_sdpa_fp8 rc=$?"; grep -E "\[FAIL\]|Synthesis" "$out/test_fp8.txt" | tail -8
+  timeout ${T_BENCH:-240} $G/run bench_attention --fp8 > "$out/fp8.txt" 2>&1; echo "fp8 bench rc=$?"
+  cat "$out/fp8.txt"
+  exit 0
 fi
 if [ "$mode" = final ]; then
   timeout ${T_SUITE:-300} $G/run test_gpu --verbose > "$out/test_gpu.txt" 2>&1

@@ -24,7 +24,11 @@
  * Softcap (--softcap): each non-causal forward row also with a softcap score modifier c·tanh(S/c),
  * c = 50 (config "softcap"; a modifier excludes the causal mask), to report its cost as a ratio to
  * the unmodified default kernel.
- * Usage: bench_attention [--backward | --decode | --softcap] [--default] [--knobs ID=V,ID=V ...]... [B H S D]
+ * FP8 (--fp8): at the D=128 shapes (or the one given), non-causal and causal, our bf16 default
+ * ("bf16_default"), then FP8 attention with Q, K, V and O in E4M3 ([b,s,h,d]) and the six factors
+ * in memory ("fp8_e4m3"; "fp8_e4m3+amax" with the AMAX_S / AMAX_O outputs), FLOPs as above; the
+ * same output lines.
+ * Usage: bench_attention [--backward | --decode | --softcap | --fp8] [--default] [--knobs ID=V,ID=V ...]... [B H S D]
  *        (--decode: [B Sq Skv]; no sizes: the standard list; --default: the default config only, as
  *        bench/suite.sh runs it; each --knobs adds a config of engine knobs, labelled by its text,
  *        run beside the default in place of the built-in ones: forward (with --softcap on the
@@ -415,6 +419,97 @@ static void run_shape(int64_t B, int64_t H, int64_t S, int64_t D)
             hipdnnDeviceFree_ext(bufs[s][i]);
 }
 
+/* ---- FP8 (--fp8) ---- */
+
+enum { F_Q = 1, F_K, F_V, F_O, F_DQ, F_DK, F_DV, F_DS, F_SS, F_SO, F_AMAX_S, F_AMAX_O, F_N = 12 };
+
+/* Device memory of n random finite E4M3 values of magnitude 2^-3 .. 2^2 (either sign). */
+static void *random_e4m3(size_t n)
+{
+    unsigned char *h = malloc(n);
+    unsigned s = (unsigned)rand() | 1u;
+    for (size_t i = 0; i < n; i++) {
+        s ^= s << 13, s ^= s >> 17, s ^= s << 5;
+        h[i] = (unsigned char)((s & 0x80u) | (4u + (s >> 8) % 5u) << 3 | ((s >> 16) & 7u));
+    }
+    void *dev;
+    CHECK(hipdnnDeviceMalloc_ext(&dev, n));
+    CHECK(hipdnnMemcpyHostToDevice_ext(dev, h, n));
+    free(h);
+    return dev;
+}
+
+static json_t *f8_tensor(int uid, const char *dt, int64_t b, int64_t h, int64_t s, int64_t d)
+{
+    return json_pack("{s:i, s:s, s:[I,I,I,I], s:[I,I,I,I], s:b}", "uid", uid, "data_type", dt, "dims", (json_int_t)b,
+                     (json_int_t)h, (json_int_t)s, (json_int_t)d, "strides", (json_int_t)(s * h * d), (json_int_t)d,
+                     (json_int_t)(h * d), (json_int_t)1, "virtual", 0);
+}
+
+/* FP8 attention: Q, K, V, O in E4M3 ([b,s,h,d]), the six factors one-element floats in memory,
+ * AMAX_S / AMAX_O when amax. */
+static hipdnnBackendDescriptor_t fp8_graph(int64_t B, int64_t H, int64_t S, int64_t D, bool causal, bool amax)
+{
+    static const char *const keys[] = {"q_tensor_uid", "k_tensor_uid", "v_tensor_uid", "o_tensor_uid",
+                                       "descale_q_tensor_uid", "descale_k_tensor_uid", "descale_v_tensor_uid",
+                                       "descale_s_tensor_uid", "scale_s_tensor_uid", "scale_o_tensor_uid",
+                                       "amax_s_tensor_uid", "amax_o_tensor_uid"};
+    json_t *ts = json_array(), *a = json_pack("{s:f}", "attn_scale_value", 1.0 / sqrt((double)D));
+    for (int uid = F_Q; uid <= (amax ? F_AMAX_O : F_SO); uid++) {
+        json_array_append_new(ts, uid <= F_O ? f8_tensor(uid, "FP8_E4M3", B, H, S, D)
+                                             : f8_tensor(uid, "FLOAT", 1, 1, 1, 1));
+        json_object_set_new(a, keys[uid - 1], json_integer(uid));
+    }
+    if (causal)
+        json_object_set_new(a, "right_bound", json_integer(0));
+    json_t *nodes = json_array();
+    json_array_append_new(nodes, bench_node("SdpaAttributes", a));
+    return bench_graph(ts, nodes);
+}
+
+/* One shape: our bf16 default, then FP8 (E4M3 in and out) without and with the amax outputs, on
+ * the same shape in the same run; FLOPs as the bf16 rows count them. */
+static void run_fp8(int64_t B, int64_t H, int64_t S, int64_t D)
+{
+    size_t n = (size_t)(B * H * S * D);
+    void *bf[SETS][4], *f8[SETS][F_N];
+    const float factors[6] = {1.0f, 1.0f, 1.0f, 1.0f / 448.0f, 448.0f, 1.0f}; /* descale q k v s, scale s o */
+    int64_t uids[F_N];
+    for (int i = 0; i < F_N; i++)
+        uids[i] = i + 1;
+    for (int s = 0; s < SETS; s++) {
+        for (int i = 0; i < 4; i++)
+            bf[s][i] = bench_random_bf16(n), f8[s][i] = random_e4m3(n);
+        for (int i = 4; i < F_N; i++) {
+            CHECK(hipdnnDeviceMalloc_ext(&f8[s][i], sizeof(float)));
+            if (i < 10)
+                CHECK(hipdnnMemcpyHostToDevice_ext(f8[s][i], &factors[i - 4], sizeof(float)));
+        }
+    }
+    for (int causal = 0; causal < 2; causal++) {
+        double flops = 4.0 * (double)B * (double)H * (double)S * (double)S * (double)D / (causal ? 2 : 1);
+        for (int c = 0; c < 3; c++) {
+            hipdnnBackendDescriptor_t g = c == 0 ? attention_graph(B, H, S, D, causal, false)
+                                                 : fp8_graph(B, H, S, D, causal, c == 2);
+            hipdnnBackendDescriptor_t plan = bench_jit_plan_with(g, 0, NULL, NULL);
+            float ms = c == 0 ? bench_plan_ms(plan, 4, uids, &bf[0][0], 4, SETS, 3, REPS)
+                              : bench_plan_ms(plan, c == 2 ? F_N : F_SO, uids, &f8[0][0], F_N, SETS, 3, REPS);
+            static const char *const names[] = {"bf16_default", "fp8_e4m3", "fp8_e4m3+amax"};
+            printf("%lld %lld %lld %lld %d %s %.4f %.1f\n", (long long)B, (long long)H, (long long)S, (long long)D,
+                   causal, names[c], ms, flops / (ms * 1e-3) / 1e12);
+            fflush(stdout);
+            hipdnnBackendDestroyDescriptor(plan);
+            hipdnnBackendDestroyDescriptor(g);
+        }
+    }
+    for (int s = 0; s < SETS; s++) {
+        for (int i = 0; i < 4; i++)
+            hipdnnDeviceFree_ext(bf[s][i]);
+        for (int i = 0; i < F_N; i++)
+            hipdnnDeviceFree_ext(f8[s][i]);
+    }
+}
+
 int main(int argc, char **argv)
 {
     /* the standard list: D=128 at S = 1k .. 16k (the range), D=64, 192 and 256 */
@@ -423,9 +518,10 @@ int main(int argc, char **argv)
                                         {4, 32, 4096, 64}, {4, 16, 4096, 192}, {2, 16, 4096, 256}};
     bool backward = argc > 1 && strcmp(argv[1], "--backward") == 0;
     bool decode = argc > 1 && strcmp(argv[1], "--decode") == 0;
+    bool fp8 = argc > 1 && strcmp(argv[1], "--fp8") == 0;
     softcap = argc > 1 && strcmp(argv[1], "--softcap") == 0;
-    void (*run)(int64_t, int64_t, int64_t, int64_t) = backward ? run_backward : run_shape;
-    argc -= backward || decode || softcap, argv += backward || decode || softcap;
+    void (*run)(int64_t, int64_t, int64_t, int64_t) = backward ? run_backward : fp8 ? run_fp8 : run_shape;
+    argc -= backward || decode || softcap || fp8, argv += backward || decode || softcap || fp8;
     default_only = argc > 1 && strcmp(argv[1], "--default") == 0;
     argc -= default_only, argv += default_only;
     while (argc > 2 && strcmp(argv[1], "--knobs") == 0) {
@@ -445,12 +541,13 @@ int main(int argc, char **argv)
         hipdnnDestroy(bench_handle);
         return 0;
     }
-    printf("# %s: B H S D causal config ms TFLOP/s\n", backward ? "backward" : "forward");
+    printf("# %s: B H S D causal config ms TFLOP/s\n", backward ? "backward" : fp8 ? "forward fp8" : "forward");
     if (argc == 5)
         run(atoll(argv[1]), atoll(argv[2]), atoll(argv[3]), atoll(argv[4]));
     else
         for (size_t i = 0; i < sizeof shapes / sizeof shapes[0]; i++)
-            run(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
+            if (!fp8 || shapes[i][3] == 128) /* --fp8: the D=128 rows of the bf16 table */
+                run(shapes[i][0], shapes[i][1], shapes[i][2], shapes[i][3]);
     hipdnnDestroy(bench_handle);
     return 0;
 }

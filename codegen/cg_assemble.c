@@ -48,6 +48,7 @@ static const struct {
     {"matmul_sm90.hip", {"hd_tensor_nv.h"}},
     {"conv_igemm.hip", {"hd_tensor_nv.h"}},
     {"sdpa_fwd.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
+    {"sdpa_fwd_fp8.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
     {"sdpa_bwd.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
 };
 

@@ -21,7 +21,8 @@
  *       scalars by value, run-time or one element in memory. Without a modifier nothing of it
  *       is emitted.
  * Refused with a reason (the engine falls back): the block mask, seed or offset passed as
- * run-time host scalars, AMD targets.
+ * run-time host scalars, AMD targets. FP8 attention (the DESCALE_* / SCALE_* operands) is
+ * cg_sdpa_fp8.c's, with its own template.
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
  * per 64 query rows, key tiles of 64 or 128; 128 x 128 tiles at D=128, 64 x 64 at D=64), with a
@@ -545,22 +546,6 @@ static cg_tmap map_of(const sd *s, int ti, int rows)
                      .box = {64, 1, (uint32_t)rows, 1}};
 }
 
-static void stats_hook(const sd *s, base_sb *sb)
-{
-    static const char *const value[3] = {"l > 0.0f ? m + logf(l) : m", "m", "l"};
-    const char *coord[4] = {"b", "h", "i", NULL};
-    base_sb_puts(sb, "HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS)\n{\n");
-    for (int n = 0; n < 3; n++) {
-        int ti = s->out[IR_SDPA_STATS + n];
-        if (ti < 0)
-            continue;
-        base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(T(s, ti)->dtype), ti);
-        cg_sdpa_offset(s->g, ti, coord, sb);
-        base_sb_printf(sb, ", %s);\n", value[n]);
-    }
-    base_sb_puts(sb, "}\n");
-}
-
 /* The custom dropout mask, P's dropout scale and the RNG_DUMP store. */
 static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
 {
@@ -756,7 +741,7 @@ static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     dropout_hooks(s, defs, hooks);
     if (s->p->dropout_p > 0)
         cg_sdpa_philox_hooks(s->g, s->p->dropout_p, in[IR_SDPA_SEED], in[IR_SDPA_OFFSET], hooks);
-    stats_hook(s, hooks);
+    cg_sdpa_stats_hook(s->g, &s->out[IR_SDPA_STATS], hooks);
 }
 
 /* Sizes, band, tile shape, pointers; the row hooks of Q, K, V, O. */
@@ -818,10 +803,6 @@ static bool plan(sd *s, const ir_graph *g, const ir_kernel *k, char *why, size_t
         s->n_mod += k->part[n] == IR_PART_SCORE;
     if (k->n_ops != 1 + s->n_mod)
         return cg_sdpa_fail(why, why_len, "attention fused with other ops than a score modifier has no template yet");
-    for (int i = IR_SDPA_DESCALE_Q; i <= IR_SDPA_SCALE_O; i++)
-        if (s->in[i] >= 0)
-            return cg_sdpa_fail(why, why_len, "FP8 attention (DESCALE_* / SCALE_* operands) has no kernel template "
-                                "yet: the reference engine runs it");
     if (s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len) || !check_options(s, why, why_len) ||
         !check_mod(s, why, why_len))
         return false;
@@ -855,6 +836,8 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
                             cg_kernel *out, char *why, size_t why_len)
 {
     sd s;
+    if (cg_sdpa_is_fp8(g, k)) /* the six FP8 factors: its own template (cg_sdpa_fp8.c) */
+        return cg_emit_sdpa_fp8(g, k, t, out, why, why_len);
     if (!t->caps.mma_sync) {
         cg_sdpa_fail(why, why_len, "the attention template needs NVIDIA sm_80 or newer (cp.async, mma.sync bf16)");
         return HIPDNN_STATUS_NOT_SUPPORTED;
@@ -909,5 +892,5 @@ int64_t cg_sdpa_fwd_scratch(const ir_graph *g, const ir_kernel *k)
 {
     sd s;
     char why[256];
-    return plan(&s, g, k, why, sizeof why) ? scratch_of(&s) : 0;
+    return !cg_sdpa_is_fp8(g, k) && plan(&s, g, k, why, sizeof why) ? scratch_of(&s) : 0;
 }

@@ -1,6 +1,6 @@
-/* cg_sdpa.h — private to codegen/: what the attention emitters (cg_sdpa.c forward, cg_sdpa_bwd.c
- * backward) share, implemented in cg_sdpa_hooks.c: operand checks, and the hooks both templates
- * take with the same spelling (row offsets with GQA head mapping, sequence lengths, scale, bias,
+/* cg_sdpa.h — private to codegen/: what the attention emitters (cg_sdpa.c forward, cg_sdpa_fp8.c
+ * FP8 forward, cg_sdpa_bwd.c backward) share, implemented in cg_sdpa_hooks.c: operand checks, and
+ * the hooks the templates take with the same spelling (row offsets with GQA head mapping, sequence lengths, scale, bias,
  * ALiBi slope, custom dropout mask, the band defines, Philox seed and offset values).
  * Every hook reads tensors of graph g by index; coordinates are (b, h, i, j) of the scores.
  */
@@ -9,12 +9,20 @@
 
 #include "codegen/cg_int.h"
 
+/* Whether the attention forward kernel k is FP8 attention (any DESCALE_* / SCALE_* operand), and
+ * its emitter (cg_sdpa_fp8.c, sdpa_fwd_fp8.hip), which cg_emit_sdpa hands it to. */
+bool cg_sdpa_is_fp8(const ir_graph *g, const ir_kernel *k);
+hipdnnStatus_t cg_emit_sdpa_fp8(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out,
+                                char *why, size_t why_len);
+
 /* Writes msg to why and returns false (an emitter's refusal). */
 bool cg_sdpa_fail(char *why, size_t len, const char *msg);
 bool cg_sdpa_is16(hipdnnDataType_t t);
 bool cg_sdpa_is_int(hipdnnDataType_t t);
 /* A Q/K/V-like operand: rank 4, unit last stride, other strides multiples of 8 elements. */
 bool cg_sdpa_rows_ok(const ir_tensor *t);
+/* The same with the other strides multiples of `elems` elements (16 for 16-byte FP8 rows). */
+bool cg_sdpa_rows_of(const ir_tensor *t, int64_t elems);
 /* A tensor in memory of rank 4 whose dims are `want`'s, or 1 where bcast allows. */
 bool cg_sdpa_shaped(const ir_tensor *t, const int64_t want[4], bool bcast);
 /* An integer scalar the kernel can read: in memory or by value (a run-time host scalar arrives
@@ -56,6 +64,9 @@ void cg_sdpa_bshs_hook(const ir_graph *g, const char *name, int ti, base_sb *sb)
 void cg_sdpa_alibi_hook(int64_t Hq, base_sb *sb);
 /* HD_HAS_RIGHT, HD_RIGHT, HD_HAS_LEFT, HD_LEFT, HD_BOTTOM_RIGHT (bounds clamped to Sq + Skv + 1). */
 void cg_sdpa_band_defs(const ir_sdpa *p, int64_t Sq, int64_t Skv, base_sb *defs);
+/* hd_row_stats(b, h, i, m, l, HD_PARAMS): stores Stats, Max and Sum_exp (tensor indices out[0 ..
+ * 2], -1 absent) of row (b, h, i) from its max m (natural log) and sum l. */
+void cg_sdpa_stats_hook(const ir_graph *g, const int out[3], base_sb *sb);
 /* hd_drop_p, hd_drop_seed(HD_PARAMS), hd_drop_offset(HD_PARAMS) of Philox dropout at p. */
 void cg_sdpa_philox_hooks(const ir_graph *g, double p, int seed, int offset, base_sb *sb);
 /* hd_drop_scale(HD_PARAMS): the scale of kept probabilities, 1/(1-p) with Philox dropout at p > 0,

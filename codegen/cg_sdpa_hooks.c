@@ -11,15 +11,17 @@ bool cg_sdpa_is16(hipdnnDataType_t t) { return t == HIPDNN_DATA_BFLOAT16 || t ==
 
 bool cg_sdpa_is_int(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT32 || t == HIPDNN_DATA_INT64; }
 
-bool cg_sdpa_rows_ok(const ir_tensor *t)
+bool cg_sdpa_rows_of(const ir_tensor *t, int64_t elems)
 {
     if (t->rank != 4 || t->strides[3] != 1)
         return false;
     for (int d = 0; d < 3; d++)
-        if (t->strides[d] % 8 != 0 && t->dims[d] != 1)
+        if (t->strides[d] % elems != 0 && t->dims[d] != 1)
             return false;
     return true;
 }
+
+bool cg_sdpa_rows_ok(const ir_tensor *t) { return cg_sdpa_rows_of(t, 8); }
 
 bool cg_sdpa_shaped(const ir_tensor *t, const int64_t want[4], bool bcast)
 {
@@ -204,4 +206,19 @@ void cg_sdpa_drop_scale_hook(const ir_graph *g, double p, int scale, base_sb *sb
     else
         base_sb_puts(sb, "1.0f");
     base_sb_puts(sb, ";\n}\n");
+}
+
+void cg_sdpa_stats_hook(const ir_graph *g, const int out[3], base_sb *sb)
+{
+    static const char *const value[3] = {"l > 0.0f ? m + logf(l) : m", "m", "l"};
+    const char *coord[4] = {"b", "h", "i", NULL};
+    base_sb_puts(sb, "HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS)\n{\n");
+    for (int n = 0; n < 3; n++) {
+        if (out[n] < 0)
+            continue;
+        base_sb_printf(sb, "    hd_st<%s>(p%d, ", cg_dtype(g->t[out[n]].dtype), out[n]);
+        cg_sdpa_offset(g, out[n], coord, sb);
+        base_sb_printf(sb, ", %s);\n", value[n]);
+    }
+    base_sb_puts(sb, "}\n");
 }

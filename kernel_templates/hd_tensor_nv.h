@@ -1,13 +1,15 @@
 /* hd_tensor_nv.h — the NVIDIA tensor-core and asynchronous-copy primitives, once, for the
- * templates that use them (matmul.hip, conv_igemm.hip, matmul_sm90.hip, sdpa_fwd.hip and
- * sdpa_bwd.hip): thin wrappers over inline PTX, each one instruction or a short fixed sequence.
+ * templates that use them (matmul.hip, conv_igemm.hip, matmul_sm90.hip, sdpa_fwd.hip,
+ * sdpa_fwd_fp8.hip and sdpa_bwd.hip): thin wrappers over inline PTX, each one instruction or a
+ * short fixed sequence.
  *
  *   sm_80    shared-address conversion (hd_smem_addr); cp.async 16 B, commit, wait; ldmatrix x4
  *            (+ .trans); mma.sync m16n8k16 with fp32 accumulate (hd_mma16<DT>); named barriers
  *            (hd_bar_sync<N>, hd_bar_arrive<N>, and _at<ID, N> for a fixed ID).
  *   sm_90a   wgmma: the shared-memory descriptor, fence / commit / wait, the generic-to-async
  *            proxy fence, the accumulator fence, the register lists and the m64nNk16 products
- *            (A and B from shared memory, or A from registers); setmaxnreg; mbarriers (init,
+ *            (A and B from shared memory, or A from registers) and their FP8 m64nNk32 forms
+ *            (hd_wgmma_ss8_as, hd_wgmma_rs8_as: e4m3 / e5m2, both operands K-major); setmaxnreg; mbarriers (init,
  *            the init fence, arrive, arrive with a byte count, wait); the tensor-copy engine
  *            (TMA: 3-D and 4-D loads, an L2 prefetch, a 4-D store), bulk groups and the bulk
  *            fp32 reduction into global memory.
@@ -180,6 +182,57 @@ template <int DT, int N> HD_DEVICE void hd_wgmma_rs_as(float *d, const hd_u32 *a
         HD_WG_RS(64, "bf16", HD_R32, HD_W32, "{%32, %33, %34, %35}", "36", "37");
     else
         HD_WG_RS(128, "bf16", HD_R64, HD_W64, "{%64, %65, %66, %67}", "68", "69");
+}
+
+/* ---- FP8 wgmma (sm_90a): m64nNk32, operands .e4m3 or .e5m2, fp32 accumulate ------------------ */
+/* 8-bit operands take no transpose: A and B are both K-major (rows of 32-element k steps, 32
+ * bytes of each 128-byte swizzle row). A from registers is four .b32 a thread, each four 8-bit
+ * elements (low byte first) of the warp's 16 rows: registers 0 and 2 row lane / 4, 1 and 3 row
+ * lane / 4 + 8; columns 4·(lane % 4) + 0..3 in registers 0 and 1, 16 more in 2 and 3 (the PTX
+ * ISA's m64nNk32 A fragment, as mma.sync m16n8k32's for 8-bit types). */
+#define HD_WG_SS8(N, AB, R, W, IA, IB, IP)                                                             \
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %" IP ", 0;\n"                                        \
+                 "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." AB "." AB " {" R "}, %" IA ", %" IB \
+                 ", p, 1, 1; }"                                                                        \
+                 : W : "l"(da), "l"(db), "r"(acc))
+#define HD_WG_SS8_N(AB)                                                  \
+    if (N == 64)                                                         \
+        HD_WG_SS8(64, AB, HD_R32, HD_W32, "32", "33", "34");             \
+    else                                                                 \
+        HD_WG_SS8(128, AB, HD_R64, HD_W64, "64", "65", "66")
+#define HD_WG_RS8(N, AB, R, W, IA, IB, IP)                                                              \
+    asm volatile("{ .reg .pred p; setp.ne.b32 p, %" IP ", 0;\n"                                         \
+                 "wgmma.mma_async.sync.aligned.m64n" #N "k32.f32." AB "." AB " {" R "}, " IA ", %" IB   \
+                 ", p, 1, 1; }"                                                                         \
+                 : W : "r"(a[0]), "r"(a[1]), "r"(a[2]), "r"(a[3]), "l"(db), "r"(1))
+#define HD_WG_RS8_N(AB)                                                                    \
+    if (N == 64)                                                                           \
+        HD_WG_RS8(64, AB, HD_R32, HD_W32, "{%32, %33, %34, %35}", "36", "37");             \
+    else if (N == 128)                                                                     \
+        HD_WG_RS8(128, AB, HD_R64, HD_W64, "{%64, %65, %66, %67}", "68", "69");            \
+    else                                                                                   \
+        HD_WG_RS8(256, AB, HD_R128, HD_W128, "{%128, %129, %130, %131}", "132", "133")
+
+/* d[64 x N] (+)= A[64 x 32] · B[32 x N], both from shared memory, both K-major; acc 0 overwrites
+ * d. DT: HD_DT_FP8_E4M3 or HD_DT_FP8_E5M2; N: 64 or 128. */
+template <int DT, int N> HD_DEVICE void hd_wgmma_ss8_as(float *d, hd_u64 da, hd_u64 db, int acc)
+{
+    if (DT == HD_DT_FP8_E5M2) {
+        HD_WG_SS8_N("e5m2");
+    } else {
+        HD_WG_SS8_N("e4m3");
+    }
+}
+
+/* d[64 x N] += A[64 x 32] (registers, the fragment above) · B[32 x N] (shared memory, K-major);
+ * N: 64, 128 or 256. */
+template <int DT, int N> HD_DEVICE void hd_wgmma_rs8_as(float *d, const hd_u32 *a, hd_u64 db)
+{
+    if (DT == HD_DT_FP8_E5M2) {
+        HD_WG_RS8_N("e5m2");
+    } else {
+        HD_WG_RS8_N("e4m3");
+    }
 }
 
 /* Registers move between warpgroups (sm_90a): each warp of the warpgroup gives its registers

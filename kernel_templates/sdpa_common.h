@@ -1,13 +1,15 @@
-/* sdpa_common.h — device primitives the attention templates share (sdpa_fwd.hip, sdpa_bwd.hip):
- * the packing of mma operands, exp2, the shared-memory chunk swizzle, Philox4x32-10 with the
- * dropout rule of ir/ir_philox.c, and the tile layout Hopper's wgmma descriptors read. The
- * tensor-core and async-copy wrappers themselves (cp.async, ldmatrix, mma.sync, wgmma, mbarriers,
- * TMA, bulk copies) are hd_tensor_nv.h's, which comes just before this file.
+/* sdpa_common.h — device primitives the attention templates share (sdpa_fwd.hip, sdpa_fwd_fp8.hip,
+ * sdpa_bwd.hip): the packing of mma operands (FP8 included), exp2, the shared-memory chunk
+ * swizzle, Philox4x32-10 with the dropout rule of ir/ir_philox.c, and the tile layout Hopper's
+ * wgmma descriptors read. The tensor-core and async-copy wrappers themselves (cp.async, ldmatrix,
+ * mma.sync, wgmma, mbarriers, TMA, bulk copies) are hd_tensor_nv.h's, which comes just before
+ * this file.
  *
  * cg_assemble places this file after hd_common.h and hd_tensor_nv.h and before the generated
  * defines of the templates that use it (codegen/cg_assemble.c, `libraries`): nothing here reads
- * a define or a hook; the operand type is a template argument (HD_DT_BFLOAT16 or HD_DT_HALF), so
- * each template binds it once (hd_mma, hd_pack2). NVIDIA sm_80 or newer only.
+ * a define or a hook; the operand type is a template argument (HD_DT_BFLOAT16 or HD_DT_HALF; the
+ * FP8 ones for hd_pack4_f8_as), so each template binds it once (hd_mma, hd_pack2). NVIDIA sm_80
+ * or newer only.
  */
 
 /* Two floats as a packed pair of type DT (lo in the low half), rounded to nearest. */
@@ -19,6 +21,22 @@ template <int DT> HD_DEVICE hd_u32 hd_pack2_as(float lo, float hi)
     else
         asm("cvt.rn.bf16x2.f32 %0, %1, %2;" : "=r"(r) : "f"(hi), "f"(lo));
     return r;
+}
+
+/* Four floats as four 8-bit floats of type DT (HD_DT_FP8_E4M3 or HD_DT_FP8_E5M2; a0 in the low
+ * byte), rounded to nearest even, finite values saturating (sm_89+; only the FP8 template
+ * instantiates it). */
+template <int DT> HD_DEVICE hd_u32 hd_pack4_f8_as(float a0, float a1, float a2, float a3)
+{
+    unsigned short lo, hi;
+    if (DT == HD_DT_FP8_E5M2) {
+        asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(lo) : "f"(a1), "f"(a0));
+        asm("cvt.rn.satfinite.e5m2x2.f32 %0, %1, %2;" : "=h"(hi) : "f"(a3), "f"(a2));
+    } else {
+        asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(lo) : "f"(a1), "f"(a0));
+        asm("cvt.rn.satfinite.e4m3x2.f32 %0, %1, %2;" : "=h"(hi) : "f"(a3), "f"(a2));
+    }
+    return (hd_u32)lo | (hd_u32)hi << 16;
 }
 
 HD_DEVICE float hd_exp2(float x)

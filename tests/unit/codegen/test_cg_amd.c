@@ -377,7 +377,7 @@ extern const struct cg_template_file cg_template_files[];
 
 /* Templates with NVIDIA inline PTX (mma.sync / wgmma / cp.async / ldmatrix): no AMD version. */
 static const char *const nvidia_only[] = {"matmul.hip", "matmul_sm90.hip", "conv_igemm.hip", "sdpa_fwd.hip",
-                                          "sdpa_bwd.hip"};
+                                          "sdpa_fwd_fp8.hip", "sdpa_bwd.hip"};
 
 static bool is_nvidia_only(const char *name)
 {

@@ -294,9 +294,10 @@ Test(codegen_quant, templates_compile_on_their_own)
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     const char *tpls[] = {"pointwise.hip", "rownorm.hip", "matmul.hip", "matmul_sm90.hip", "channorm.hip",
                           "conv.hip", "conv_igemm.hip", "blockquant.hip", "paged_load.hip", "sdpa_fwd.hip",
-                          "sdpa_bwd.hip"};
-    for (int i = 0; i < 11; i++) {
-        const char *arch = strcmp(tpls[i], "matmul_sm90.hip") == 0 ? "sm_90a" : "sm_90"; /* wgmma */
+                          "sdpa_bwd.hip", "sdpa_fwd_fp8.hip"};
+    for (int i = 0; i < 12; i++) {
+        const bool wgmma = strcmp(tpls[i], "matmul_sm90.hip") == 0 || strcmp(tpls[i], "sdpa_fwd_fp8.hip") == 0;
+        const char *arch = wgmma ? "sm_90a" : "sm_90";
         cg_target t = {.platform = "nvidia", .sm_count = 132};
         snprintf(t.arch, sizeof t.arch, "%s", arch);
         t = cg_target_with_caps(&t); /* cg_assemble reads the caps cg_emit fills */

@@ -9,7 +9,8 @@
  * head dims 64 and 128 with two and three stages, and the warp-specialized one; without a
  * modifier no hook is emitted; the modifier joins its attention kernel only (fused and unfused
  * partitions); the knobs reach the tile shape; unsupported cases (a modifier operand that is not
- * a scalar among them) are refused with a reason.
+ * a scalar among them) are refused with a reason. FP8 attention (sdpa_fwd_fp8.hip): its variants
+ * emit and compile for sm_90a, and what it does not do is refused, each with its reason.
  * Numerical checks are tests/gpu/test_gpu_sdpa.c's.
  */
 #include <criterion/criterion.h>
@@ -45,6 +46,9 @@ typedef struct variant {
     int bs;        /* paged block size (0: 16) */
     bool page_tile; /* jit.sdpa_page_tile 2 */
     int kv_ahead;   /* jit.sdpa_kv_ahead */
+    bool o_set;     /* O of type o_dt (else dt) */
+    hipdnnDataType_t o_dt;
+    bool amax;      /* FP8: AMAX_S and AMAX_O outputs */
 } variant;
 
 /* The score modifier of variant v on SDPA op `op` (slot IR_SDPA_SCORE_MOD). */
@@ -99,7 +103,7 @@ static void build(ir_graph *g, const variant *v)
         op.in[IR_SDPA_K] = add(g, v->dt, v->B, Hk, v->Skv, v->D, v->bshd);
         op.in[IR_SDPA_V] = add(g, v->dt, v->B, Hk, v->Skv, v->Dv, v->bshd);
     }
-    op.out[IR_SDPA_O] = add(g, v->dt, v->B, v->Hq, v->Sq, v->Dv, v->bshd);
+    op.out[IR_SDPA_O] = add(g, v->o_set ? v->o_dt : v->dt, v->B, v->Hq, v->Sq, v->Dv, v->bshd);
     if (v->stats)
         op.out[IR_SDPA_STATS] = add(g, HIPDNN_DATA_FLOAT, v->B, v->Hq, v->Sq, 1, false);
     if (v->mask == MASK_CAUSAL || v->mask == MASK_CAUSAL_BR || v->mask == MASK_WINDOW)
@@ -132,6 +136,8 @@ static void build(ir_graph *g, const variant *v)
         add_mod(g, v, &op);
     for (int i = IR_SDPA_DESCALE_Q; v->fp8 && i <= IR_SDPA_SCALE_O; i++)
         op.in[i] = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
+    for (int i = IR_SDPA_AMAX_S; v->amax && i <= IR_SDPA_AMAX_O; i++)
+        op.out[i] = add(g, HIPDNN_DATA_FLOAT, 1, 1, 1, 1, false);
     ir_add_op(g, &op);
     cr_assert_eq(ir_graph_seal(g), HIPDNN_STATUS_SUCCESS);
 }
@@ -778,6 +784,18 @@ static void expect_refused(const variant *v, const char *what, const char *reaso
     ir_graph_free(&g);
 }
 
+/* What FP8 attention's kernel refuses, one change of a variant each. */
+static void fp8_d96(variant *v) { v->D = v->Dv = 96; }
+static void fp8_dv128(variant *v) { v->Dv = 128; }
+static void fp8_paged(variant *v) { v->paged = true; }
+static void fp8_dropout(variant *v) { v->dropout = true; }
+static void fp8_dmask(variant *v) { v->dmask = true; }
+static void fp8_bias(variant *v) { v->bias = true; }
+static void fp8_alibi(variant *v) { v->alibi = true; }
+static void fp8_sink(variant *v) { v->sink = true; }
+static void fp8_dump(variant *v) { v->rng_dump = true; }
+static void fp8_mod(variant *v) { v->mod = 1; }
+
 Test(codegen_sdpa, unsupported_cases_say_why)
 {
     variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = 1, .Hq = 2, .Sq = 64, .Skv = 64, .D = 64, .Dv = 64};
@@ -790,10 +808,39 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     expect_refused(&a, "Philox and custom dropout", "exclusive");
     a = v, a.mod = 4, a.Skv = 65;
     expect_refused(&a, "a [1,1,1,Skv] modifier operand", "one-element scalar");
-    a = v, a.dt = HIPDNN_DATA_FP8_E4M3, a.fp8 = true;
-    expect_refused(&a, "FP8 attention", "FP8 attention (DESCALE_* / SCALE_* operands) has no kernel template");
     a = v, a.fp8 = true; /* bf16 operands with the FP8 factors: still FP8 attention's semantics */
     expect_refused(&a, "bf16 with FP8 factors", "the reference engine runs it");
+    /* FP8 attention (sdpa_fwd_fp8.hip) refuses what its kernel does not do, each with its reason */
+    variant f = v;
+    f.dt = HIPDNN_DATA_FP8_E4M3, f.fp8 = true;
+    struct { void (*set)(variant *); const char *what, *reason; } no[] = {
+        {fp8_d96, "FP8 head dim 96", "head dims 64, 128 or 256"},
+        {fp8_dv128, "FP8 Dv != D", "head dims 64, 128 or 256"},
+        {fp8_paged, "FP8 paged K/V", "FP8 attention with paged K/V"},
+        {fp8_dropout, "FP8 dropout", "FP8 attention with dropout"},
+        {fp8_dmask, "FP8 custom dropout", "FP8 attention with dropout"},
+        {fp8_bias, "FP8 bias", "FP8 attention with a bias or ALiBi"},
+        {fp8_alibi, "FP8 ALiBi", "FP8 attention with a bias or ALiBi"},
+        {fp8_sink, "FP8 sink", "FP8 attention with an attention sink"},
+        {fp8_dump, "FP8 RNG_DUMP", "RNG_DUMP has no kernel template"},
+        {fp8_mod, "FP8 score modifier", "FP8 attention with a score modifier"},
+    };
+    for (size_t n = 0; n < sizeof no / sizeof no[0]; n++) {
+        a = f;
+        no[n].set(&a);
+        expect_refused(&a, no[n].what, no[n].reason);
+    }
+    a = f, a.bshd = true, a.Hq = 3; /* BSHD rows: strides of 3·64 elements are multiples of 16; Hq 3 still fine */
+    ir_graph g0;
+    ir_partition p0;
+    build_fused(&g0, &p0, &a);
+    char why0[256] = "";
+    cr_expect(cg_supports(&g0, &p0.k[0], why0, sizeof why0), "FP8 BSHD: %s", why0);
+    cg_target sm80 = {.platform = "nvidia", .arch = "sm_80", .sm_count = 108};
+    cr_expect(!cg_supports_on(&g0, &p0.k[0], &sm80, why0, sizeof why0), "FP8 attention on sm_80 is refused");
+    cr_expect_not_null(strstr(why0, "wgmma (sm_90)"), "%s", why0);
+    ir_partition_free(&p0);
+    ir_graph_free(&g0);
     a = v, a.Hq = 3, a.Hk = 2;
     ir_graph g; /* Hq not a multiple of Hk: the reference says BAD_PARAM; the template refuses */
     build(&g, &a);
@@ -809,6 +856,54 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     cr_expect_not_null(strstr(why, "sm_80"), "%s", why);
     ir_partition_free(&p);
     ir_graph_free(&g);
+}
+
+/* FP8 attention (sdpa_fwd_fp8.hip, cg_sdpa_fp8.c) on sm_90: emitted deterministically for sm_90a,
+ * one block of 256 threads a 128-row tile, the counter parameter last exactly when an amax output
+ * is asked for, and it compiles with NVRTC: head dims 64, 128 and 256, E4M3 and E5M2, O in E4M3,
+ * bf16, fp16 and float, each mask kind, GQA, BSHD, Stats, a scale tensor. */
+Test(codegen_sdpa, fp8_variants_compile, .timeout = 900)
+{
+    struct { int64_t d; hipdnnDataType_t dt, o; mask_kind mask; bool amax, stats, gqa, bshd, scale; } cases[] = {
+        {128, HIPDNN_DATA_FP8_E4M3, HIPDNN_DATA_FP8_E4M3, MASK_NONE, true, true, false, false, false},
+        {128, HIPDNN_DATA_FP8_E4M3, HIPDNN_DATA_BFLOAT16, MASK_CAUSAL, false, false, true, true, false},
+        {64, HIPDNN_DATA_FP8_E4M3, HIPDNN_DATA_HALF, MASK_CAUSAL_BR, true, false, false, false, true},
+        {256, HIPDNN_DATA_FP8_E4M3, HIPDNN_DATA_FP8_E4M3, MASK_PADDING, true, true, true, false, false},
+        {128, HIPDNN_DATA_FP8_E5M2, HIPDNN_DATA_FLOAT, MASK_WINDOW, false, true, false, true, false},
+        {64, HIPDNN_DATA_FP8_E5M2, HIPDNN_DATA_FP8_E5M2, MASK_PADDING, true, false, true, false, false},
+    };
+    const char *dts[] = {"e4m3", "e5m2"};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        variant v = {.dt = cases[c].dt, .o_set = true, .o_dt = cases[c].o, .B = 2, .Hq = 4, .Hk = cases[c].gqa ? 2 : 0,
+                     .Sq = 300, .Skv = 517, .D = cases[c].d, .Dv = cases[c].d, .mask = cases[c].mask,
+                     .stats = cases[c].stats, .bshd = cases[c].bshd, .scale_tensor = cases[c].scale, .fp8 = true,
+                     .amax = cases[c].amax};
+        char what[96];
+        snprintf(what, sizeof what, "fp8_d%lld_%s_%s%s", (long long)v.D, dts[v.dt == HIPDNN_DATA_FP8_E5M2],
+                 mask_names[v.mask], v.amax ? "_amax" : "");
+        ir_graph g;
+        build(&g, &v);
+        ir_partition p;
+        one_supported_kernel(&g, &p, what);
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132};
+        cg_kernel k;
+        emit_twice(&g, &p.k[0], &t, &k, what);
+        cr_expect_str_eq(k.entry, "hd_sdpa_fp8_kernel", "%s", what);
+        cr_expect_str_eq(k.arch, "sm_90a", "%s", what);
+        cr_expect(strstr(k.source, "template sdpa_fwd_fp8.hip") != NULL, "%s", what);
+        cr_expect(k.block[0] == 256 && k.grid[0] == 3 && k.grid[1] == 4 && k.grid[2] == 2, "%s: the grid", what);
+        cr_expect(k.smem > 0 && k.smem <= 227u * 1024u, "%s: %u bytes of shared memory", what, k.smem);
+        bool counter = k.n_args > 0 && k.args[k.n_args - 1].kind == CG_ARG_COUNTER;
+        cr_expect_eq(counter, v.amax, "%s: the counter parameter", what);
+        cr_expect_eq(strstr(k.source, "#define HD_AMAX 1\n") != NULL, v.amax, "%s: HD_AMAX", what);
+        cr_expect_eq(strstr(k.source, "HD_DEVICE void hd_amax_store(") != NULL, v.amax, "%s: amax hook", what);
+        cr_expect_eq(cg_scratch_bytes(&g, &p.k[0]), 0, "%s: no scratch", what);
+        if (have_compiler())
+            cr_expect(compile_emitted(&k, what), "%s compiles for sm_90a", what);
+        cg_kernel_free(&k);
+        ir_partition_free(&p);
+        ir_graph_free(&g);
+    }
 }
 
 /* A decode-class shape (Sq <= 64) with the knobs' 128 x 128 wgmma tiles of two warpgroups: one

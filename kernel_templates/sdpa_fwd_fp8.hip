@@ -460,8 +460,11 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fp8_kernel(HD_KPARAMS)
     hd_u32 amax[2] = {0u, 0u};
     hd_f8_store(a, k, tid, amax, HD_ARGS);
 #if HD_AMAX
-    amax[0] = __reduce_max_sync(0xffffffffu, amax[0]);
-    amax[1] = __reduce_max_sync(0xffffffffu, amax[1]);
+#pragma unroll
+    for (int m = 16; m > 0; m >>= 1) /* shuffles, not __reduce_max_sync: that one makes NVRTC load its
+                                      * builtins library (prelude_nvidia.h's hd_warp_uniform says why not) */
+        amax[0] = hd_f8_umax(amax[0], __shfl_xor_sync(0xffffffffu, amax[0], m)),
+        amax[1] = hd_f8_umax(amax[1], __shfl_xor_sync(0xffffffffu, amax[1], m));
     __syncthreads(); /* the words' zeroing, when the block had no tile (no barrier in the loop) */
     if ((tid & 31) == 0)
         atomicMax(&hd_blk_amax[0], amax[0]), atomicMax(&hd_blk_amax[1], amax[1]);

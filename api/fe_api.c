@@ -4,14 +4,12 @@
  * and returns a status; failures carry a last-error message (base_fail). Nothing here
  * allocates GPU resources: handles work on machines without a GPU.
  */
-#include <jansson.h>
 #include <stdio.h>
 #include <string.h>
 
 #include "desc/fe_desc.h"
 
 #define EXPORT HIPDNN_BACKEND_EXPORT
-
 
 /* ---- handles ------------------------------------------------------------------------------------- */
 

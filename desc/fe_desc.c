@@ -552,3 +552,13 @@ const fe_attr fe_op_common_attrs[] = {
      .min_n = 1, .max_n = 1, .fb_id = -1, .get = get_op_type},
 };
 const int fe_n_op_common_attrs = FE_COUNT(fe_op_common_attrs);
+
+/* A get-only INT64 attribute that takes exactly one element. */
+hipdnnStatus_t fe_get_one_i64(const fe_obj *o, const fe_attr *a, int64_t requested, int64_t *count,
+                              void *elems, int64_t value)
+{
+    if (elems != NULL && requested != 1)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: request exactly 1 element", o->cls->name,
+                         a->name);
+    return fe_get_copy(o, a, requested, count, elems, &value, 1, sizeof value);
+}

@@ -219,6 +219,9 @@ hipdnnStatus_t fe_get_generic(fe_obj *o, const fe_attr *a, hipdnnBackendAttribut
 hipdnnStatus_t fe_get_copy(const fe_obj *o, const fe_attr *a, int64_t requested, int64_t *count,
                            void *elems, const void *src, int64_t avail, size_t size);
 const char *fe_type_name(hipdnnBackendAttributeType_t t);
+/* The getter of a get-only INT64 attribute that takes exactly one element: value. */
+hipdnnStatus_t fe_get_one_i64(const fe_obj *o, const fe_attr *a, int64_t requested, int64_t *count,
+                              void *elems, int64_t value);
 /* ---- the registry (api/fe_registry.c) and the attributes every operation shares (fe_desc.c) -------------------------------------------------------- */
 
 /* The registry: every descriptor type's class, indexed by type (0..30). Declared here, where

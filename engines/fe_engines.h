@@ -4,7 +4,7 @@
  * engines with their use of codegen/, cache/ and runtime/.
  *
  * Owns (engines/): fe_engine.c (engine list, ENGINE, enumeration _ext calls), fe_heuristics.c,
- * fe_knob.c, fe_plan.c (ENGINECFG, EXECUTION_PLAN, execute), fe_kernel_cache_desc.c
+ * fe_knob.c, fe_enginecfg.c (ENGINECFG), fe_plan.c (EXECUTION_PLAN, execute), fe_kernel_cache_desc.c
  * (KERNEL_CACHE), fe_engine_ref.c, fe_engine_jit.c and the JIT plan's files (private fe_jit.h:
  * fe_jit_plan*.c, fe_jit_modules.c, fe_jit_counters.c), fe_code_objects.c (kernel code objects
  * through the cache), fe_target.c (what the JIT generates code for).
@@ -146,7 +146,24 @@ extern const fe_class fe_engine_class, fe_enginecfg_class, fe_engineheur_class, 
 
 /* fe_kernel_cache_desc.c: the cache of a finalized KERNEL_CACHE descriptor (NULL for anything else). */
 kc_cache *fe_kernel_cache_of(fe_obj *o);
-/* fe_plan.c: would a plan of this finalized ENGINECFG take everything from cache c? */
+/* Attribute rows of the engine descriptors (fe_enginecfg.c, fe_plan.c): a descriptor-valued
+ * attribute (one, or up to FE_MAX_KNOBS), and a computed INT64 (fe_get_one_i64). */
+#define DESC_ROW(ID, DTYPE, FLAGS, SHAPE)                                                        \
+    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = SHAPE,              \
+     .flags = FLAGS, .min_n = 1, .max_n = (SHAPE) == FE_ONE ? 1 : FE_MAX_KNOBS, .desc = DTYPE,       \
+     .fb_id = -1}
+#define GET_I64(ID, FN)                                                                          \
+    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_INT64, .shape = FE_ONE, .flags = FE_GET_ONLY,    \
+     .min_n = 1, .max_n = 1, .fb_id = -1, .get = FN}
+
+/* fe_enginecfg.c: what a finalized ENGINECFG keeps (its priv). */
+typedef struct fe_enginecfg_state {
+    const fe_engine *engine;
+    fe_obj *graph;
+    int64_t knobs[FE_MAX_KNOBS];
+    int64_t workspace;
+} fe_enginecfg_state;
+/* fe_enginecfg.c: would a plan of this finalized ENGINECFG take everything from cache c? */
 bool fe_enginecfg_is_cached(fe_obj *cfg, kc_cache *c);
 
 #endif

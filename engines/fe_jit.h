@@ -1,7 +1,9 @@
-/* fe_jit.h — the JIT engines' plan, shared by the files that make one:
- *   fe_engine_jit.c  the engines: knobs, support, building a plan from the graph, execute;
- *   fe_jit_plan_cache.c   the plan in the kernel cache's plan table (keys, the recipe's byte form),
- *                    and building a plan from it without lowering or code generation;
+/* fe_jit.h — private to engines/: the JIT engines' plan, shared by the files that make one:
+ *   fe_engine_jit.c      the engines: knobs, support, building a plan from the graph, execute;
+ *   fe_jit_plan_cache.c  the plan in the kernel cache's plan table (keys, the recipe's byte form),
+ *                        and building a plan from it without lowering or code generation;
+ *   fe_jit_plan.c        a plan's kernels loaded (names, modules, functions), a plan freed: what
+ *                        both of the above call, calling neither;
  *   fe_jit_modules.c     the process's loaded code objects, shared by every plan that uses them;
  *   fe_jit_counters.c    the device words a plan's kernels keep between launches, one per stream.
  */
@@ -48,6 +50,9 @@ struct fe_plan_impl {
 /* The plan's counter word for `stream` (allocated and zeroed on its first use there). */
 hipdnnStatus_t fe_counter_for(fe_counters *c, void *stream, void **out);
 void fe_counters_free(fe_counters *c);
+
+/* ---- fe_jit_plan.c ----------------------------------------------------------------------------------- */
+
 /* Frees a plan (loaded modules released), whole or partly built. */
 void fe_jit_destroy(fe_plan_impl *p);
 /* Copies cg.entry and the then-entries into k->names and points the recipe at them. */

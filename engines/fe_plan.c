@@ -1,8 +1,5 @@
-/* fe_plan.c — ENGINECFG and EXECUTION_PLAN descriptors, and hipdnnBackendExecute.
+/* fe_plan.c — the EXECUTION_PLAN descriptor and hipdnnBackendExecute.
  *
- * An engine config = an ENGINE + knob choices; finalize resolves the knob values (defaults
- * filled, each choice checked against the engine's knob: known id, integer, in range, on the
- * stride or in the valid list, no duplicates) and asks the engine for the workspace size.
  * A plan = an engine config (+ an optional KERNEL_CACHE; without one the process-wide cache);
  * finalize builds the engine's plan (all compilation happens here, through that cache) and
  * keeps what the build took from the cache (HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT).
@@ -14,133 +11,13 @@
 
 #include "engines/fe_engines.h"
 
-typedef struct cfg_state {
-    const fe_engine *engine;
-    fe_obj *graph;
-    int64_t knobs[FE_MAX_KNOBS];
-    int64_t workspace;
-} cfg_state;
-
 typedef struct plan_state {
-    cfg_state cfg;
+    fe_enginecfg_state cfg;
     fe_plan_impl *impl;
     fe_build_stats stats; /* what the build took from the kernel cache */
     int64_t *uids; /* tensors the variant pack must bind */
     int n_uids;
 } plan_state;
-
-/* ---- engine config ---------------------------------------------------------------------------------- */
-
-static hipdnnStatus_t check_choice(const fe_knob_def *k, const fe_knob_choice_view *c)
-{
-    if (c->type != HIPDNN_TYPE_INT64)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: knob '%s' "
-                         "takes an INT64 value", k->id);
-    bool ok = c->i64 >= k->min && c->i64 <= k->max && (k->stride <= 1 || (c->i64 - k->min) % k->stride == 0);
-    for (int i = 0; ok && k->valid != NULL && i < k->n_valid && k->valid[i] != c->i64; i++)
-        ok = i + 1 < k->n_valid;
-    if (!ok)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: %lld is not "
-                         "a valid value of knob '%s' (%lld..%lld)", (long long)c->i64, k->id,
-                         (long long)k->min, (long long)k->max);
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-static hipdnnStatus_t resolve_knobs(fe_obj *o, cfg_state *cs)
-{
-    const fe_engine *e = cs->engine;
-    bool chosen[FE_MAX_KNOBS] = {false};
-    for (int i = 0; i < e->n_knobs && i < FE_MAX_KNOBS; i++)
-        cs->knobs[i] = e->knobs[i].dflt;
-    fe_val *ch = fe_get(o, HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES);
-    for (int64_t c = 0; c < ch->n; c++) {
-        fe_knob_choice_view v = fe_knob_choice(((fe_obj **)ch->arr)[c]);
-        int k = 0;
-        while (k < e->n_knobs && strcmp(e->knobs[k].id, v.id) != 0)
-            k++;
-        if (k == e->n_knobs)
-            return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: engine "
-                             "'%s' has no knob '%s'", e->name, v.id);
-        if (chosen[k])
-            return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR: knob "
-                             "'%s' chosen twice", v.id);
-        hipdnnStatus_t st = check_choice(&e->knobs[k], &v);
-        if (st != HIPDNN_STATUS_SUCCESS)
-            return st;
-        chosen[k] = true;
-        cs->knobs[k] = v.i64;
-    }
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-static hipdnnStatus_t cfg_finalize(fe_obj *o)
-{
-    cfg_state *cs = base_calloc(1, sizeof *cs);
-    if (cs == NULL)
-        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing an engine config: out of memory");
-    fe_obj *eng = fe_get(o, HIPDNN_ATTR_ENGINECFG_ENGINE)->one.obj;
-    cs->engine = fe_engine_by_id(fe_get(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX)->one.i64);
-    cs->graph = fe_get(eng, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH)->one.obj;
-    hipdnnStatus_t st = resolve_knobs(o, cs);
-    if (st != HIPDNN_STATUS_SUCCESS) {
-        base_free(cs);
-        return st;
-    }
-    cs->workspace = cs->engine->workspace(fe_graph_of(cs->graph), cs->knobs);
-    o->priv = cs;
-    return HIPDNN_STATUS_SUCCESS;
-}
-
-static void free_priv(fe_obj *o)
-{
-    base_free(o->priv);
-    o->priv = NULL;
-}
-
-/* A get-only INT64 attribute that takes exactly one element. */
-static hipdnnStatus_t get_one_i64(const fe_obj *o, const fe_attr *a, int64_t requested,
-                                  int64_t *count, void *elems, int64_t value)
-{
-    if (elems != NULL && requested != 1)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s %s: request exactly 1 element", o->cls->name,
-                         a->name);
-    return fe_get_copy(o, a, requested, count, elems, &value, 1, sizeof value);
-}
-
-static hipdnnStatus_t get_cfg_workspace(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t t,
-                                        int64_t requested, int64_t *count, void *elems)
-{
-    (void)t;
-    return get_one_i64(o, a, requested, count, elems, ((cfg_state *)o->priv)->workspace);
-}
-
-#define DESC_ROW(ID, DTYPE, FLAGS, SHAPE)                                                        \
-    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = SHAPE,              \
-     .flags = FLAGS, .min_n = 1, .max_n = (SHAPE) == FE_ONE ? 1 : FE_MAX_KNOBS, .desc = DTYPE,       \
-     .fb_id = -1}
-#define GET_I64(ID, FN)                                                                          \
-    {.id = ID, .name = #ID, .type = HIPDNN_TYPE_INT64, .shape = FE_ONE, .flags = FE_GET_ONLY,    \
-     .min_n = 1, .max_n = 1, .fb_id = -1, .get = FN}
-
-static const fe_attr cfg_attrs[] = {
-    DESC_ROW(HIPDNN_ATTR_ENGINECFG_ENGINE, HIPDNN_BACKEND_ENGINE_DESCRIPTOR, FE_REQ, FE_ONE),
-    DESC_ROW(HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES, HIPDNN_BACKEND_KNOB_CHOICE_DESCRIPTOR, FE_APPEND,
-             FE_ARRAY),
-    GET_I64(HIPDNN_ATTR_ENGINECFG_WORKSPACE_SIZE, get_cfg_workspace),
-    REFUSED(HIPDNN_ATTR_ENGINECFG_INTERMEDIATE_INFO, HIPDNN_TYPE_BACKEND_DESCRIPTOR,
-            "engines keep intermediates in their own workspace; there is no intermediate info"),
-    REFUSED(HIPDNN_ATTR_KNOB_CHOICE_SERIALIZED_VALUE, HIPDNN_TYPE_FLATBUFFER_DATA_STRUCT_EXT,
-            "serialized knob settings are not supported; use HIPDNN_ATTR_ENGINECFG_KNOB_CHOICES"),
-};
-
-const fe_class fe_enginecfg_class = {
-    .type = HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR,
-    .name = "HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR",
-    .attrs = cfg_attrs,
-    .n_attrs = FE_COUNT(cfg_attrs),
-    .finalize = cfg_finalize,
-    .release = free_priv,
-};
 
 /* ---- execution plan ----------------------------------------------------------------------------------- */
 
@@ -186,7 +63,7 @@ static hipdnnStatus_t plan_finalize(fe_obj *o)
     plan_state *ps = base_calloc(1, sizeof *ps);
     if (ps == NULL)
         return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "finalizing a plan: out of memory");
-    ps->cfg = *(cfg_state *)fe_get(o, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG)->one.obj->priv;
+    ps->cfg = *(fe_enginecfg_state *)fe_get(o, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG)->one.obj->priv;
     o->priv = ps;
     hipdnnStatus_t st = collect_uids(ps);
     fe_val *kcache = fe_get(o, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE);
@@ -200,12 +77,6 @@ static hipdnnStatus_t plan_finalize(fe_obj *o)
 }
 
 static plan_state *plan_of(fe_obj *o) { return o->priv; }
-
-bool fe_enginecfg_is_cached(fe_obj *cfg, kc_cache *c)
-{
-    const cfg_state *cs = cfg->priv;
-    return cs->engine->is_cached != NULL && cs->engine->is_cached(fe_graph_of(cs->graph), cs->knobs, c);
-}
 
 static hipdnnStatus_t get_cache_stats(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t t,
                                       int64_t requested, int64_t *count, void *elems)
@@ -223,14 +94,14 @@ static hipdnnStatus_t get_plan_workspace(fe_obj *o, const fe_attr *a, hipdnnBack
                                          int64_t requested, int64_t *count, void *elems)
 {
     (void)t;
-    return get_one_i64(o, a, requested, count, elems, plan_of(o)->cfg.workspace);
+    return fe_get_one_i64(o, a, requested, count, elems, plan_of(o)->cfg.workspace);
 }
 
 static hipdnnStatus_t get_engine_index(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t t,
                                        int64_t requested, int64_t *count, void *elems)
 {
     (void)t;
-    return get_one_i64(o, a, requested, count, elems, plan_of(o)->cfg.engine->id);
+    return fe_get_one_i64(o, a, requested, count, elems, plan_of(o)->cfg.engine->id);
 }
 
 static hipdnnStatus_t get_uids(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t t,

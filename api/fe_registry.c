@@ -1,10 +1,14 @@
 /* fe_registry.c — the registry: which class implements each descriptor type (0..30).
  *
- * The operations' classes come from the rows of fe_ops.def; the others are listed here.
+ * The operations' classes come from the rows of graph/fe_ops.def; the others are listed here.
+ * fe_classes[] is declared in desc/fe_desc.h, where objects are made, and defined here, at the
+ * top of the stack: the one file that includes every module that defines a class (graph/ and,
+ * through engines/fe_engines.h, engines/).
  * Every type can be created and destroyed. INTERMEDIATE_INFO and LAYOUT_INFO have nothing to
  * describe in this backend: they answer every other call with NOT_SUPPORTED and the reason.
  */
 #include "engines/fe_engines.h"
+#include "graph/fe_graph.h"
 
 extern const fe_class fe_kernel_cache_class; /* fe_kernel_cache_desc.c; the operations' are in fe_desc.h */
 

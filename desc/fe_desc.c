@@ -6,8 +6,10 @@
  * a reference held), the size-query pattern, optional attributes reporting count 0, and
  * "set after finalize". A failed call leaves the object exactly as it was: new values are
  * built completely before the old one is released.
+ * Also the attributes every operation descriptor takes (fe_op_common_attrs: a name, its
+ * operation type) and the getter of a computed one-element INT64 (fe_get_one_i64).
  * Does not own: what a class checks at finalize (its finalize hook) or special attributes
- * (their set/get hooks).
+ * (their set/get hooks); which class a type has (the registry, api/fe_registry.c).
  */
 #include <string.h>
 

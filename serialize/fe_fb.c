@@ -5,7 +5,7 @@
  * arena, its tree of table nodes and the one-pass serializer that lays the tree out parent
  * first, children after, patching each forward offset once the child has a position.
  * Does not own: any schema, or turning statuses into hipdnnStatus_t and last-error text (the
- * callers in frontend/ do that).
+ * callers in serialize/ do that).
  */
 #include "serialize/fe_fb.h"
 

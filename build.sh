@@ -18,7 +18,8 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # so the AMD compile-only tests run (gfx90a); no AMD GPU is needed or used.
 # clang + libclang-rt-14-dev: the sanitizer pass (clang's UBSan checks pointer arithmetic that
 # gcc's does not, e.g. a zero offset applied to NULL).
-deps="cmake make gcc g++ clang libclang-rt-14-dev pkg-config liblmdb-dev libxxhash-dev libcriterion-dev libjansson-dev flatbuffers-compiler libamdhip64-5"
+# python3: the build's layering checks (cmake/check_includes.py, cmake/check_calls.py).
+deps="python3 cmake make gcc g++ clang libclang-rt-14-dev pkg-config liblmdb-dev libxxhash-dev libcriterion-dev libjansson-dev flatbuffers-compiler libamdhip64-5"
 missing=""
 for p in $deps; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

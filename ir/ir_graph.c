@@ -3,7 +3,7 @@
  * Owns: growth of the tensor and op arrays, ir_graph_seal (producers, slot checks, a stable
  * topological order, shape inference for virtual tensors) and consumer counts. A virtual tensor
  * needs a producer unless it is a score tensor (ir_tensor.score: its SDPA op computes it). Lowering from
- * API descriptors is the frontend's job (frontend/fe_lower.c); this file knows no descriptors.
+ * API descriptors is the frontend's job (graph/fe_lower.c); this file knows no descriptors.
  */
 #include <string.h>
 

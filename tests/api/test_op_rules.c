@@ -1,4 +1,4 @@
-/* test_op_rules.c — the rules every operation shares at finalize (frontend/fe_ops_types.c),
+/* test_op_rules.c — the rules every operation shares at finalize (graph/fe_check_common.c),
  * through the public API: an output tensor needs one address per element (zero strides and
  * overlapping strides refused, interleaved ones checked element by element; broadcasting inputs
  * and any permuted dense output accepted), and

@@ -11,7 +11,7 @@
 #include "../common/tu.h"
 #include "fault_rt.h"
 #include "fault_scenario.h"
-#include "frontend/fe_jit.h"
+#include "engines/fe_jit.h"
 #include "hipdnn_jit.h"
 #include "runtime/rt.h"
 

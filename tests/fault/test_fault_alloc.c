@@ -14,7 +14,7 @@
  * to the end and its graph must have the key and serialize exactly like a run without faults
  * (a failure "absorbed" by a call that still succeeds is counted and printed, not an error).
  * Leaks are left to LeakSanitizer (`./build.sh test`, the ASan build).
- * Not covered: frontend/fe_fb.c's builder allocates with malloc directly (its own injection
+ * Not covered: serialize/fe_fb.c's builder allocates with malloc directly (its own injection
  * hook is per builder and not reachable through the API).
  */
 #include <criterion/criterion.h>

@@ -147,7 +147,7 @@ Test(fault_rt, matmul_bias_gelu_unfused)
 }
 
 /* Attention on the persistent grid with the dynamic scheduler (jit.sdpa_persist 4): its execute
- * also allocates and zeroes the plan's work-tile counter for the stream (frontend/fe_counters.c),
+ * also allocates and zeroes the plan's work-tile counter for the stream (engines/fe_jit_counters.c),
  * two more calls that can fail; the plan's destruction frees it. */
 Test(fault_rt, attention_dynamic_scheduler)
 {

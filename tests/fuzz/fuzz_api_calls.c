@@ -1,7 +1,7 @@
 /* fuzz_api_calls.c — libFuzzer harness: programs of descriptor calls (hipdnnBackendCreate-
  * Descriptor, SetAttribute, GetAttribute, Finalize, DestroyDescriptor; never Execute) over a
  * pool of POOL descriptor slots. The attribute vocabulary comes from the class tables
- * (frontend/fe_classes.c), so most calls name an attribute the descriptor has, with its type;
+ * (api/fe_registry.c), so most calls name an attribute the descriptor has, with its type;
  * raw names, types and counts reach everything else.
  *
  * Program (fz_in: bytes past the end read as zero), at most MAX_STEPS instructions:
@@ -31,7 +31,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "fz.h"
 
 #define POOL 24

@@ -3,7 +3,7 @@
  *
  * Input: one mode byte, then the bytes. Mode bits 0-1 pick the decoder:
  *   0  a kernel record (cache/kc_record.c kc__kernel_check) and its launch metadata
- *      (frontend/fe_kernel_code.c fe_kernel_meta_parse)
+ *      (engines/fe_code_objects.c fe_kernel_meta_parse)
  *   1  a plan record (kc__plan_check)
  *   2  a bundle (cache/kc_bundle.c kc_import_mem) into a fresh in-memory cache
  *   3  HIPDNN_ATTR_KERNEL_CACHE_JSON_REPRESENTATION_EXT set on a KERNEL_CACHE descriptor, which
@@ -24,7 +24,7 @@
 #include <xxhash.h>
 
 #include "cache/kc_int.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "fz.h"
 
 #define KEEP_SUMS 4

@@ -1,5 +1,5 @@
 /* fuzz_fb_graph.c — libFuzzer harness: the FlatBuffer graph reader,
- * hipdnnBackendCreateAndDeserializeGraph_ext (frontend/fe_fb.c, fe_fbcodec.c, fe_model.c), on
+ * hipdnnBackendCreateAndDeserializeGraph_ext (serialize/fe_fb.c, fe_fb_graph.c, fe_json_model.c), on
  * raw bytes (a Graph, or an HDGP container holding one).
  * Invariants: a refusal is BAD_PARAM or NOT_SUPPORTED with a message and leaves the output
  * untouched; an accepted graph round-trips (fz_graph_read: its FlatBuffer and JSON forms

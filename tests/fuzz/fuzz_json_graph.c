@@ -1,5 +1,5 @@
 /* fuzz_json_graph.c — libFuzzer harness: the JSON graph reader,
- * hipdnnBackendCreateAndDeserializeJsonGraph_ext (frontend/fe_model.c on jansson's parse), on
+ * hipdnnBackendCreateAndDeserializeJsonGraph_ext (serialize/fe_json_model.c on jansson's parse), on
  * raw text (not NUL-terminated: the length is the input's).
  * Invariants: a refusal is BAD_PARAM or NOT_SUPPORTED with a message and leaves the output
  * untouched; an accepted graph round-trips (fz_graph_read: its FlatBuffer and JSON forms

@@ -1,5 +1,5 @@
 /* fuzz_plan_recipe.c — libFuzzer harness: a JIT plan's recipe, the engine's blob in a plan
- * record (frontend/fe_jit_cache.c: kernels, launch dimensions, arguments naming tensors by
+ * record (engines/fe_jit_plan_cache.c: kernels, launch dimensions, arguments naming tensors by
  * canonical number, workspace slots), decoded by fe_jit_plan_load against a real graph.
  *
  * Input: a graph number (fz_graphs.h; the example graph, finalized once per process), a kernel
@@ -18,7 +18,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe_jit.h"
+#include "engines/fe_jit.h"
 #include "fz.h"
 #include "fz_graphs.h"
 

@@ -22,7 +22,7 @@
 
 #include "cache/kc_int.h"
 #include "hipdnn_jit.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "fz_graphs.h"
 
 #define MAX_SLOTS 24 /* fuzz_api_calls' POOL */

@@ -16,7 +16,7 @@
 #include <stdint.h>
 
 #include "../common/tu.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "runtime/rt.h"
 
 extern hipdnnHandle_t handle;

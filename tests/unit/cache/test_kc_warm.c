@@ -20,7 +20,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "hipdnn_jit.h"
 #include "kt_cli.h"
 #include "kt_util.h"

@@ -10,7 +10,7 @@
 #include <string.h>
 
 #include "codegen/cg.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "runtime/rt.h"
 #include "../../common/tu.h"
 

@@ -22,7 +22,7 @@
 
 #include "codegen/cg.h"
 #include "codegen/cg_int.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "runtime/rt.h"
 #include "../../common/tu.h"
 

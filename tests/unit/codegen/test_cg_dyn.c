@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "codegen/cg.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "runtime/rt.h"
 #include "../../common/dyn_graphs.h"
 #include "../../common/tu.h"

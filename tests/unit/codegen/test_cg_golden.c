@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "codegen/cg_int.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "../../common/tu.h"
 
 #define GOLDEN_DIR HIPDNN_SOURCE_DIR "/tests/unit/codegen/golden"

@@ -8,7 +8,7 @@
 #include <string.h>
 
 #include "codegen/cg_int.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "../../common/tu.h"
 
 #define KB 1024

@@ -12,7 +12,7 @@
 #include <stdio.h>
 #include <string.h>
 
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "runtime/rt.h"
 #include "../../common/tu.h"
 

@@ -19,7 +19,7 @@
 #include <time.h>
 #include <unistd.h>
 
-#include "frontend/fe_fb.h"
+#include "serialize/fe_fb.h"
 
 /* A check that does not report passes (Criterion reports every cr_assert; the corpus makes
  * millions of checks). */

@@ -18,7 +18,7 @@
 #include <sys/wait.h>
 #include <unistd.h>
 
-#include "frontend/fe_fb.h"
+#include "serialize/fe_fb.h"
 
 #define SCHEMA HIPDNN_SOURCE_DIR "/tests/unit/frontend/fb_interop.fbs"
 

@@ -11,7 +11,7 @@
 #include <string.h>
 
 #include "../../common/tu.h"
-#include "frontend/fe_jit.h"
+#include "engines/fe_jit.h"
 #include "hipdnn_jit.h"
 
 static hipdnnHandle_t handle;

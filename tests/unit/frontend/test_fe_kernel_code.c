@@ -11,7 +11,7 @@
 #include <unistd.h>
 
 #include "../../common/tu.h"
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 #include "runtime/rt.h"
 
 static char dir[64];

@@ -19,7 +19,7 @@
 
 #include "../../common/tu.h"
 #include "../../common/tu_close.h"
-#include "frontend/fe_int.h"
+#include "graph/fe_graph_int.h"
 
 #define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
 #define MAX_OWNED 512

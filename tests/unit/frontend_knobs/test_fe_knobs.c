@@ -1,4 +1,4 @@
-/* test_fe_knobs.c — unit tests of frontend/fe_knob.c and frontend/fe_varpack.c internals.
+/* test_fe_knobs.c — unit tests of engines/fe_knob.c and desc/fe_varpack.c internals.
  *
  * Owns: fe_knob_info_make (what it sets, what it rejects, allocation failures), the
  * fe_knob_choice view for each value type, the fe_varpack view and fe_varpack_find, and
@@ -8,7 +8,7 @@
 #include <criterion/criterion.h>
 #include <string.h>
 
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 
 #define OK HIPDNN_STATUS_SUCCESS
 

@@ -18,7 +18,7 @@
 #include <string.h>
 #include <time.h>
 
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 
 static hipdnnHandle_t handle;
 static unsigned seed;

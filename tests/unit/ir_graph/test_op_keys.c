@@ -1,4 +1,4 @@
-/* test_op_keys.c — the graph key against the operation table (frontend/fe_ops.def).
+/* test_op_keys.c — the graph key against the operation table (graph/fe_ops.def).
  *
  * For every row of the table (every operation class of fe_classes) and every attribute row of
  * its class that a kernel can depend on — a value, not a tensor, not FE_NO_KEY, not refused
@@ -17,7 +17,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
 
 static hipdnnHandle_t handle;
 static void setup(void) { cr_assert_eq(hipdnnCreate(&handle), HIPDNN_STATUS_SUCCESS); }

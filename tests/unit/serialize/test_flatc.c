@@ -6,8 +6,8 @@
  * `flatc -b --force-defaults <schema.fbs> g.json` from our JSON, read through the public API
  * into a graph whose JSON model equals the original; for every operation type, a graph of all of
  * them, the schema's sample and a graph with an SDPA score modifier (a nested Graph table).
- * The schema is frontend/schema/hipdnn_graph.fbs; flatc 2.0.8 needs its compiled .bfbs to
- * print binaries (frontend/schema/README.md). flatc comes from PATH; without it every test
+ * The schema is serialize/schema/hipdnn_graph.fbs; flatc 2.0.8 needs its compiled .bfbs to
+ * print binaries (serialize/schema/README.md). flatc comes from PATH; without it every test
  * skips and the program exits 77 (ctest: skipped).
  */
 #include <criterion/criterion.h>
@@ -25,7 +25,7 @@
 #include "../../common/tu.h"
 #include "sz_util.h"
 
-#define SCHEMA HIPDNN_SOURCE_DIR "/frontend/schema/hipdnn_graph.fbs"
+#define SCHEMA HIPDNN_SOURCE_DIR "/serialize/schema/hipdnn_graph.fbs"
 
 extern char **environ;
 
@@ -213,7 +213,7 @@ Test(flatc, graph_of_every_operation_type_both_ways, .init = setup, .fini = tear
 Test(flatc, schema_sample_both_ways, .init = setup, .fini = teardown)
 {
     char *args[] = {"flatc", "-b", "--strict-json", "-o", tmpdir, SCHEMA,
-                    HIPDNN_SOURCE_DIR "/frontend/schema/sample_layernorm.json", NULL};
+                    HIPDNN_SOURCE_DIR "/serialize/schema/sample_layernorm.json", NULL};
     flatc_ok(tmpdir, args);
     char bin_path[128];
     snprintf(bin_path, sizeof bin_path, "%s/sample_layernorm.bin", tmpdir);
@@ -224,7 +224,7 @@ Test(flatc, schema_sample_both_ways, .init = setup, .fini = teardown)
     TU_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&g, (const uint8_t *)bytes, len));
     free(bytes);
     json_error_t err;
-    json_t *sample = json_load_file(HIPDNN_SOURCE_DIR "/frontend/schema/sample_layernorm.json", 0,
+    json_t *sample = json_load_file(HIPDNN_SOURCE_DIR "/serialize/schema/sample_layernorm.json", 0,
                                     &err);
     cr_assert_not_null(sample, "%s", err.text);
     json_t *ours = sz_json(g);

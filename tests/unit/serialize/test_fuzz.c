@@ -25,7 +25,7 @@
 #include <string.h>
 
 #include "../../common/tu.h"
-#include "frontend/fe_fb.h"
+#include "serialize/fe_fb.h"
 #include "sz_util.h"
 
 #define SENTINEL ((hipdnnBackendDescriptor_t)(uintptr_t)0x5151)

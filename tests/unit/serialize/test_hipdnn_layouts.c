@@ -1,6 +1,6 @@
 /* test_hipdnn_layouts.c — graphs as hipDNN's own C++ frontend serializes them.
  *
- * Owns: FlatBuffer bytes written here with our builder (frontend/fe_fb.h) the way hipDNN's
+ * Owns: FlatBuffer bytes written here with our builder (serialize/fe_fb.h) the way hipDNN's
  * frontend (Nov 2025) writes them, read through hipdnnBackendCreateAndDeserializeGraph_ext:
  *   - the older Node layout (name 0, union type 1, union value 2; no compute_data_type) next to
  *     the current one (compute_data_type at 1, the union at 2 + 3);
@@ -19,7 +19,7 @@
 
 #include "../../common/tu.h"
 #include "../../common/tu_close.h"
-#include "frontend/fe_fb.h"
+#include "serialize/fe_fb.h"
 
 static hipdnnHandle_t handle;
 

@@ -7,7 +7,7 @@
  * under examples/graphs (HIPDNN_TEST_GRAPHS_DIR overrides the folder).
  * Does not own: flatc interoperability (test_flatc.c), malformed input (test_fuzz.c).
  *
- * Links the internal library (the container is built with frontend/fe_fb.h's builder).
+ * Links the internal library (the container is built with serialize/fe_fb.h's builder).
  */
 #include <criterion/criterion.h>
 #include <criterion/parameterized.h>
@@ -17,7 +17,7 @@
 #include <string.h>
 
 #include "../../common/tu.h"
-#include "frontend/fe_fb.h"
+#include "serialize/fe_fb.h"
 #include "sz_util.h"
 
 static hipdnnHandle_t handle;
@@ -76,7 +76,7 @@ static void check_round_trips(hipdnnBackendDescriptor_t g, const char *what)
 /* Whether attribute a holds its serialized field's schema default, which writers leave out
  * (FlatBuffers' rule): false for the bools (SDPA's generate_stats is optional, "= null"), the
  * first value of the DiagonalAlignment / AttentionImplementation enums, and 0 for the integer
- * fields without "= null" (frontend/schema/hipdnn_graph.fbs). */
+ * fields without "= null" (serialize/schema/hipdnn_graph.fbs). */
 static bool holds_schema_default(const rc_attr *a, const rc_val *v)
 {
     static const hipdnnBackendAttributeName_t zero_ints[] = {

@@ -1,4 +1,4 @@
-/* test_schema_defaults.c — every serialized attribute row against frontend/schema/hipdnn_graph.fbs.
+/* test_schema_defaults.c — every serialized attribute row against serialize/schema/hipdnn_graph.fbs.
  *
  * Owns: for each attribute the library serializes (operation tables, TensorAttributes, Graph),
  * the schema declares a field of that name at that field id, and the library's idea of what an
@@ -14,9 +14,10 @@
 #include <stdlib.h>
 #include <string.h>
 
-#include "frontend/fe_int.h"
+#include "engines/fe_engines.h"
+#include "serialize/fe_serialize.h"
 
-#define SCHEMA HIPDNN_SOURCE_DIR "/frontend/schema/hipdnn_graph.fbs"
+#define SCHEMA HIPDNN_SOURCE_DIR "/serialize/schema/hipdnn_graph.fbs"
 
 typedef struct field {
     char table[64], name[64], type[64], dflt[64]; /* dflt "" when none is written */

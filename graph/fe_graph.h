@@ -1,0 +1,79 @@
+/* fe_graph.h — the contract of graph/: the operation graph (OPERATIONGRAPH descriptor, its
+ * structure analysis), every OPERATION_* class (one row each of graph/fe_ops.def, the op
+ * table, which other modules may include too), the finalize rules and the lowering to the IR.
+ *
+ * Owns (graph/): fe_graph.c (OPERATIONGRAPH, fe_graph_analyse, finalize: lower + graph key),
+ * fe_ops.def (the op table), fe_op_attrs.c (each operation's attribute table and class),
+ * fe_check*.c (finalize rules: fe_check.c dispatch and helpers, fe_check_common.c the rules
+ * every op shares, one file per op family, fe_check_score_mod.c), fe_lower.c (descriptors ->
+ * IR), fe_lower_attrs.c (each op's typed IR attributes). Private: fe_graph_int.h, fe_check.h.
+ * Uses desc/ (the object model), ir/ and base/.
+ */
+#ifndef HIPDNN_FE_GRAPH_H
+#define HIPDNN_FE_GRAPH_H
+
+#include "desc/fe_desc.h"
+#include "ir/ir.h"
+
+/* ---- fe_graph.c: OPERATIONGRAPH ------------------------------------------------------------------------------ */
+
+/* A tensor of a graph and the op that writes it (-1: a graph input). */
+typedef struct fe_graph_tensor {
+    fe_obj *t;
+    int producer;
+} fe_graph_tensor;
+
+/* The structure of an operation graph: ops in topological order, tensors sorted by uid. */
+typedef struct fe_graph_info {
+    fe_obj **ops;
+    int n_ops;
+    fe_graph_tensor *tensors;
+    int n_tensors;
+} fe_graph_info;
+
+/* What a finalized OPERATIONGRAPH keeps (its priv): the structure, and the IR lowered from it
+ * with its canonical key; when lowering failed (a feature the IR cannot express) the graph is
+ * still a valid graph and `lower_msg` says why it has no IR. */
+typedef struct fe_graph_state {
+    fe_graph_info gi;
+    ir_graph *ir;
+    hipdnnStatus_t lower_status;
+    char lower_msg[512];
+    char key[33];
+    int *canon_tid;  /* per IR tensor: its canonical number (ir_graph_canon), -1 when unused */
+    int n_canon;     /* tensors numbered */
+} fe_graph_state;
+
+/* Analyses the ops of an OPERATIONGRAPH (finalized or not): unique uids, one producer per
+ * tensor, virtual tensors produced inside, no op twice, acyclic. Caller frees with
+ * fe_graph_info_free. */
+hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out);
+void fe_graph_info_free(fe_graph_info *gi);
+extern const fe_class fe_graph_class;
+/* The finalized graph state behind an OPERATIONGRAPH object. */
+static inline fe_graph_state *fe_graph_of(fe_obj *graph) { return graph->priv; }
+
+/* OPERATIONGRAPH's HIPDNN_ATTR_OPERATIONGRAPH_ENGINE_GLOBAL_COUNT getter: the engines answer it
+ * (defined in engines/fe_engine.c beside the engine list); the graph's attribute row names it. */
+hipdnnStatus_t fe_graph_get_engine_count(fe_obj *o, const fe_attr *a,
+                                         hipdnnBackendAttributeType_t type, int64_t requested,
+                                         int64_t *count, void *elems);
+
+/* ---- fe_op_attrs.c: the operation classes (rows of graph/fe_ops.def) ------------------------ */
+
+#define FE_OP(NAME, TYPE, OP_TYPE, TABLE, IR, CHECK, LOWER) extern const fe_class fe_##NAME##_class;
+#include "graph/fe_ops.def"
+#undef FE_OP
+/* The operation class whose serialized attributes table is `table`, or NULL. */
+const fe_class *fe_op_class_by_table(const char *table);
+
+/* ---- fe_lower.c: descriptors -> IR ---------------------------------------------------------- */
+
+/* Lowers a finalized graph's structure to a sealed IR graph (freed with ir_graph_free). */
+hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
+/* The index of tensor t in gi->tensors (sorted by uid), i.e. its IR tensor index. */
+int fe_tensor_index(const fe_graph_info *gi, fe_obj *t);
+/* Dense byte size of an IR tensor's elements; 4-bit types pack two per byte. */
+int64_t fe_ir_tensor_bytes(const ir_tensor *t);
+
+#endif

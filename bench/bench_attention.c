@@ -17,7 +17,9 @@
  * the rotated sets); dense K/V in [b,s,h,d] memory, or paged (containers [blocks,8,64,128], page
  * tables a random permutation — in order with BENCH_PAGES=ordered in the environment, to tell the
  * cost of the scattered pages from the kernel's —, sequence lengths in memory; BENCH_LENS=1 gives the
- * dense graph those lengths too, to tell the padding mask's cost from the pages'). Counted: the K/V bytes read once,
+ * dense graph those lengths too, to tell the padding mask's cost from the pages'; BENCH_PAGE_LAYOUT=token
+ * lays each page out token-major, [64 tokens][8 heads][128] as vLLM's cache does, through the
+ * containers' strides, where the default is cuDNN's head-major [8 heads][64][128]). Counted: the K/V bytes read once,
  * 2·B·Skv·8·128·2. Configs beside the default: no split, the TMA producer (jit.sdpa_ws 2) with 3
  * or 4 stages or 128-key tiles, packing off.
  * Output: "B Hq Hk Sq Skv D paged config ms TB/s" per line.
@@ -255,6 +257,13 @@ static bool dense_lens(void)
     return v != NULL && strcmp(v, "1") == 0;
 }
 
+/* BENCH_PAGE_LAYOUT=token: pages token-major (vLLM's [block, 64, H, D]) instead of head-major. */
+static bool token_major_pages(void)
+{
+    const char *v = getenv("BENCH_PAGE_LAYOUT");
+    return v != NULL && strcmp(v, "token") == 0;
+}
+
 static hipdnnBackendDescriptor_t decode_graph(int64_t B, int64_t Sq, int64_t Skv, bool paged)
 {
     json_t *ts = json_array();
@@ -263,8 +272,13 @@ static hipdnnBackendDescriptor_t decode_graph(int64_t B, int64_t Sq, int64_t Skv
                           "o_tensor_uid", D_O, "attn_scale_value", 1.0 / sqrt((double)D_DIM));
     if (paged) {
         int64_t P = Skv / D_BS;
-        for (int uid = D_K; uid <= D_V; uid++)
-            json_array_append_new(ts, dense_tensor(uid, "BFLOAT16", B * P, D_HK, D_BS, D_DIM));
+        for (int uid = D_K; uid <= D_V; uid++) {
+            json_t *c = dense_tensor(uid, "BFLOAT16", B * P, D_HK, D_BS, D_DIM);
+            if (token_major_pages()) /* strides [bs·H·D, D, H·D, 1]: a page's tokens, each with its 8 heads */
+                json_object_set_new(c, "strides", json_pack("[I,I,I,I]", (json_int_t)(D_BS * D_HK * D_DIM),
+                                                             (json_int_t)D_DIM, (json_int_t)(D_HK * D_DIM), (json_int_t)1));
+            json_array_append_new(ts, c);
+        }
         json_array_append_new(ts, dense_tensor(D_PAGE_K, "INT32", B, 1, P, 1));
         json_array_append_new(ts, dense_tensor(D_PAGE_V, "INT32", B, 1, P, 1));
         json_array_append_new(ts, dense_tensor(D_SEQ_Q, "INT32", B, 1, 1, 1));

@@ -47,6 +47,18 @@ HD_DEVICE void hd_cp_async16(hd_u32 dst, const void *src, int bytes)
     asm volatile("cp.async.cg.shared.global [%0], [%1], 16, %2;" ::"r"(dst), "l"(src), "r"(bytes));
 }
 HD_DEVICE void hd_cp_commit() { asm volatile("cp.async.commit_group;"); }
+/* Shared-memory loads and stores by shared address (LDS / STS: a generic pointer's access waits on
+ * the long scoreboard); ordered with barriers and the other shared accesses ("memory"). */
+HD_DEVICE hd_u32 hd_lds32(hd_u32 a)
+{
+    hd_u32 v;
+    asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
+    return v;
+}
+HD_DEVICE void hd_sts128(hd_u32 a, hd_u32 x, hd_u32 y, hd_u32 z, hd_u32 w)
+{
+    asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(x), "r"(y), "r"(z), "r"(w) : "memory");
+}
 template <int N> HD_DEVICE void hd_cp_wait() { asm volatile("cp.async.wait_group %0;" ::"n"(N)); }
 
 /* Four 8 x 8 matrices of 16-bit elements from shared memory (lane l gives the row address of

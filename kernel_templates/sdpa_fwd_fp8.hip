@@ -98,6 +98,8 @@ HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
 #define HD_VT_BYTES (HD_DV * 128)        /* Vᵀ: [dv][128-byte rows of keys] (64-key tiles use half) */
 #define HD_SMEM_BYTES (1024 + HD_Q_BYTES + 2 * HD_STAGE_BYTES + HD_VT_BYTES)
 #define HD_MT ((HD_SQ + HD_BM - 1) / HD_BM)
+#define HD_VXN (HD_BN / 16)              /* 16-key groups of a K/V tile (hd_f8_vt's chunks of Vᵀ rows) */
+#define HD_VCH (HD_DV / 16)              /* 16-byte chunks of a V row */
 #define HD_LOG2E 1.4426950408889634f
 #define HD_LN2 0.6931471805599453f
 #define HD_NEG_INF (-__int_as_float(0x7f800000))
@@ -187,7 +189,12 @@ HD_DEVICE void hd_f8_load_q(hd_u32 sq_, const hd_f8_blk &k, int tid, HD_PARAMS)
     }
 }
 
-/* Keys [t·BN, t·BN + BN) of K (swizzled, at sk) and V (rows as they are, at sv) into a stage. */
+/* V's staging rows: chunk c of key row r lies at chunk c ^ hd_f8_vswz(r), so that the threads of a
+ * warp in hd_f8_vt, which read the same word of different 16-key groups, meet distinct banks. */
+HD_DEVICE int hd_f8_vswz(int r) { return ((r >> 4) * (8 / HD_VXN)) & (HD_VCH < 8 ? HD_VCH - 1 : 7); }
+
+/* Keys [t·BN, t·BN + BN) of K (swizzled, at sk) and V (rows of HD_DV bytes, chunks swizzled by
+ * hd_f8_vswz, at sv) into a stage. */
 HD_DEVICE void hd_f8_load_kv(hd_u32 sk, hd_u32 sv, const hd_f8_blk &k, int t, int tid, HD_PARAMS)
 {
     const hd_u8 *kp = (const hd_u8 *)HD_K_PTR, *vp = (const hd_u8 *)HD_V_PTR;
@@ -202,7 +209,8 @@ HD_DEVICE void hd_f8_load_kv(hd_u32 sk, hd_u32 sv, const hd_f8_blk &k, int t, in
     for (int n = 0; n < HD_BN * VC / HD_THREADS; n++) {
         int id = tid + n * HD_THREADS, r = id / VC, c = id % VC, j = t * HD_BN + r;
         bool ok = j < k.skv;
-        hd_cp_async16(sv + r * HD_DV + c * 16, ok ? vp + hd_v_off(k.b, k.h, j, HD_ARGS) + c * 16 : vp, ok ? 16 : 0);
+        hd_cp_async16(sv + r * HD_DV + (c ^ hd_f8_vswz(r)) * 16, ok ? vp + hd_v_off(k.b, k.h, j, HD_ARGS) + c * 16 : vp,
+                      ok ? 16 : 0);
     }
 }
 
@@ -222,22 +230,27 @@ HD_DEVICE void hd_f8_t4(hd_u32 a, hd_u32 b, hd_u32 c, hd_u32 d, hd_u32 *out)
     out[2] = __byte_perm(ab1, cd1, 0x5410), out[3] = __byte_perm(ab1, cd1, 0x7632);
 }
 
-/* The tile's V (at sv, [key][dv]) into Vᵀ (at vtp: dv rows of 128 bytes, 128-byte swizzle): each
- * unit is 16 keys (one 16-byte chunk x of Vᵀ's rows) by 4 dv columns; its thread reads a word of
- * each key row, and writes the chunk of each of the 4 rows with the keys in hd_f8_key's order
- * (chunk x holds keys 16x .. 16x + 15: word q of it keys 16x + 2q, + 1, + 8, + 9). */
-HD_DEVICE void hd_f8_vt(unsigned char *vtp, const unsigned char *sv, int tid)
+/* The tile's V (at sv: [key][dv], chunks swizzled by hd_f8_vswz) into Vᵀ (at vt: dv rows of 128
+ * bytes, 128-byte swizzle): each unit is 16 keys (one 16-byte chunk x of Vᵀ's rows) by 4 dv columns
+ * (word g of the V rows); its thread reads that word of each of the 16 key rows and writes the
+ * chunk of each of the 4 Vᵀ rows with the keys in hd_f8_key's order (chunk x holds keys 16x ..
+ * 16x + 15: word q of it keys 16x + 2q, + 1, + 8, + 9). A warp's units take consecutive x first:
+ * its loads meet distinct banks through the staging swizzle, and its 16-byte stores fill whole
+ * 128-byte Vᵀ rows. */
+HD_DEVICE void hd_f8_vt(hd_u32 vt, hd_u32 sv, int tid)
 {
-    constexpr int G = HD_DV / 4, UNITS = G * (HD_BN / 16);
+    constexpr int G = HD_DV / 4, UNITS = G * HD_VXN;
 #pragma unroll
     for (int n = 0; n < (UNITS + HD_THREADS - 1) / HD_THREADS; n++) {
-        const int u = tid + n * HD_THREADS, g = u % G, x = u / G;
+        const int u = tid + n * HD_THREADS, x = u % HD_VXN, g = u / HD_VXN;
         if (UNITS % HD_THREADS != 0 && u >= UNITS)
             break;
         hd_u32 w[16], o[4][4];
 #pragma unroll
-        for (int r = 0; r < 16; r++)
-            w[r] = *(const hd_u32 *)(sv + (x * 16 + r) * HD_DV + g * 4);
+        for (int r = 0; r < 16; r++) {
+            const int row = x * 16 + r;
+            w[r] = hd_lds32(sv + row * HD_DV + (((g >> 2) ^ hd_f8_vswz(row)) << 4) + (g & 3) * 4);
+        }
 #pragma unroll
         for (int q = 0; q < 4; q++) {
             hd_u32 t[4];
@@ -248,7 +261,7 @@ HD_DEVICE void hd_f8_vt(unsigned char *vtp, const unsigned char *sv, int tid)
         }
 #pragma unroll
         for (int e = 0; e < 4; e++)
-            *(uint4 *)(vtp + hd_wg_off(g * 4 + e, x, HD_DV)) = make_uint4(o[e][0], o[e][1], o[e][2], o[e][3]);
+            hd_sts128(vt + hd_wg_off(g * 4 + e, x, HD_DV), o[e][0], o[e][1], o[e][2], o[e][3]);
     }
 }
 
@@ -345,8 +358,7 @@ HD_DEVICE void hd_f8_softmax(float *s, hd_f8_acc &a, const hd_f8_blk &k, int t, 
 /* Q, then every K/V tile of the block: two stages, tile t + 1 copied under tile t. Two barriers a
  * tile: the first (tile t landed; every warp finished P·V of t − 1, so Vᵀ and t − 1's stage are
  * free), the second (Vᵀ of t written) before P·V. */
-HD_DEVICE void hd_f8_mainloop(hd_f8_acc &a, const hd_f8_blk &k, hd_u32 base, unsigned char *gbase, int tid,
-                              HD_PARAMS)
+HD_DEVICE void hd_f8_mainloop(hd_f8_acc &a, const hd_f8_blk &k, hd_u32 base, int tid, HD_PARAMS)
 {
     const int warp = tid >> 5, lane = tid & 31, wg = warp >> 2, row0 = warp * 16 + (lane >> 2);
     const hd_u32 sq_ = base, s_kv = base + HD_Q_BYTES, vt = s_kv + 2 * HD_STAGE_BYTES;
@@ -366,7 +378,7 @@ HD_DEVICE void hd_f8_mainloop(hd_f8_acc &a, const hd_f8_blk &k, hd_u32 base, uns
         hd_cp_commit();
         float s[HD_BN / 2];
         hd_f8_qk(s, sq_, st, wg);
-        hd_f8_vt(gbase + (vt - base), gbase + (st - base) + HD_K_BYTES, tid); /* under Q·Kᵀ */
+        hd_f8_vt(vt, st + HD_K_BYTES, tid); /* under Q·Kᵀ */
         hd_async_fence();                                     /* the threads wrote Vᵀ, wgmma reads it */
         hd_wgmma_wait0();
         hd_acc_fence<HD_BN / 2>(s);
@@ -455,8 +467,7 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, 1) void hd_sdpa_fp8_kernel(HD_KPARAMS)
         a.o[n] = 0.0f;
     /* the 128-byte swizzle repeats every 1024 bytes: wgmma tiles start on that boundary */
     const hd_u32 base = (hd_smem_addr(hd_smem) + 1023) & ~1023u;
-    unsigned char *gbase = hd_smem + (base - hd_smem_addr(hd_smem)); /* base as a generic pointer */
-    hd_f8_mainloop(a, k, base, gbase, tid, HD_ARGS); /* its first barrier follows the words' zeroing */
+    hd_f8_mainloop(a, k, base, tid, HD_ARGS); /* its first barrier follows the words' zeroing */
     hd_u32 amax[2] = {0u, 0u};
     hd_f8_store(a, k, tid, amax, HD_ARGS);
 #if HD_AMAX

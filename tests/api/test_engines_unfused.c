@@ -176,7 +176,7 @@ static void expect_workspace(const char *engine_name, int64_t want)
 Test(engines_unfused, workspace_sizes)
 {
     if (!have_gpu())
-        cr_skip_test("no GPU: the JIT engines do not finalize (tests/unit/frontend/test_fe_engines "
+        cr_skip_test("no GPU: the JIT engines do not finalize (tests/unit/engines/test_fe_engines "
                      "checks their workspace sizes without one)");
     expect_workspace("jit_unfused", 768 + 512);
     expect_workspace("jit_fused", 0);

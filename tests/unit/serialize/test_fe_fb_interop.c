@@ -20,7 +20,7 @@
 
 #include "serialize/fe_fb.h"
 
-#define SCHEMA HIPDNN_SOURCE_DIR "/tests/unit/frontend/fb_interop.fbs"
+#define SCHEMA HIPDNN_SOURCE_DIR "/tests/unit/serialize/fb_interop.fbs"
 
 extern char **environ;
 

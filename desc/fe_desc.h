@@ -65,7 +65,7 @@ enum fe_flags {
     FE_NO_KEY = 1 << 12,   /* an operation's value that no kernel depends on (a hint, a bound
                               only checked, a value with one valid setting): not lowered, so not
                               in the graph key; every other value of an operation is, and
-                              tests/unit/ir_graph/test_op_keys.c checks that it changes the key */
+                              tests/unit/graph/test_op_keys.c checks that it changes the key */
 };
 
 /* How an attribute is written in the serialized graph (FlatBuffer field / JSON key). */

@@ -5,7 +5,7 @@
  * writing a tree of tables as a buffer the official FlatBuffers Verifier accepts.
  * Does not own: any schema. Field ids, field types and defaults are the caller's
  * (serialize/fe_fb_graph.c knows hipDNN's schema); this module knows only the format.
- * Implementation: serialize/fe_fb.c. Tests: tests/unit/frontend/test_fe_fb*.c.
+ * Implementation: serialize/fe_fb.c. Tests: tests/unit/serialize/test_fe_fb*.c.
  *
  * The format (all integers little-endian; positions are byte offsets from the buffer start):
  *

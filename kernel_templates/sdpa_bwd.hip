@@ -277,31 +277,16 @@ HD_DEVICE void hd_ctx_init(hd_bwd_ctx &c, int b, int h, HD_PARAMS)
     c.ms = hd_drop_scale(HD_ARGS);
 }
 
+#include "sdpa_band.h"
+
 /* Whether key j is cut from query row i (padding or band). */
-HD_DEVICE bool hd_masked(const hd_bwd_ctx &c, int i, int j)
-{
-    bool cut = i >= c.sq || j >= c.skv;
-#if HD_HAS_RIGHT
-    cut = cut || j > i + c.shift + HD_RIGHT;
-#endif
-#if HD_HAS_LEFT
-    cut = cut || j <= i + c.shift - HD_LEFT;
-#endif
-    return cut;
-}
+HD_DEVICE bool hd_masked(const hd_bwd_ctx &c, int i, int j) { return hd_band_cut(i, j, c.sq, c.skv, c.shift); }
 
 /* Whether the rows [i0, i0 + ni) x keys [j0, j0 + nj) hold a cut pair: then the mask is checked
  * per element. */
 HD_DEVICE bool hd_block_cut(const hd_bwd_ctx &c, int i0, int ni, int j0, int nj)
 {
-    bool cut = j0 + nj > c.skv || i0 + ni > c.sq;
-#if HD_HAS_RIGHT
-    cut = cut || j0 + nj - 1 > i0 + c.shift + HD_RIGHT;
-#endif
-#if HD_HAS_LEFT
-    cut = cut || j0 <= i0 + ni - 1 + c.shift - HD_LEFT;
-#endif
-    return cut;
+    return hd_band_block_cut(i0, i0 + ni - 1, j0, nj, c.sq, c.skv, c.shift);
 }
 
 /* The score of (i, j) in the log2 domain: x = S·scale·log2(e) (+ bias, + ALiBi), −inf where cut. */

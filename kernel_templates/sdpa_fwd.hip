@@ -334,6 +334,8 @@ HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
 #endif
 }
 
+#include "sdpa_band.h"
+
 #include "sdpa_fwd_block.h"
 
 #include "sdpa_fwd_tile.h"

@@ -36,31 +36,14 @@ HD_DEVICE int hd_wrow(int warp) { return HD_KSPLIT > 1 ? 0 : warp * HD_MW; }
 HD_DEVICE int hd_wkey(int warp) { return HD_KSPLIT > 1 ? warp * HD_BNW : 0; }
 
 /* Whether key j is cut from query row i (padding or band). */
-HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j)
-{
-    bool cut = i >= k.sq || j >= k.skv;
-#if HD_HAS_RIGHT
-    cut = cut || j > i + k.shift + HD_RIGHT;
-#endif
-#if HD_HAS_LEFT
-    cut = cut || j <= i + k.shift - HD_LEFT;
-#endif
-    return cut;
-}
+HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j) { return hd_band_cut(i, j, k.sq, k.skv, k.shift); }
 
 /* Whether tile t may hold a masked (row, key) pair of the block: then it checks each element. */
 HD_DEVICE bool hd_tile_cut(const hd_attn_blk &k, int t)
 {
     /* rows past HD_SQ are never stored: they need no mask */
-    int n0 = t * HD_BN, i_lo = hd_row_i(k, 0), i_hi = min(hd_row_i(k, HD_BM - 1), HD_SQ - 1);
-    bool cut = n0 + HD_BN > k.skv || i_hi >= k.sq;
-#if HD_HAS_RIGHT
-    cut = cut || n0 + HD_BN - 1 > i_lo + k.shift + HD_RIGHT;
-#endif
-#if HD_HAS_LEFT
-    cut = cut || n0 <= i_hi + k.shift - HD_LEFT;
-#endif
-    return cut;
+    return hd_band_block_cut(hd_row_i(k, 0), min(hd_row_i(k, HD_BM - 1), HD_SQ - 1), t * HD_BN, HD_BN, k.sq, k.skv,
+                             k.shift);
 }
 
 /* The work tile of batch b, (first) query head h, row tile x counted from the last (the rows

@@ -109,6 +109,8 @@ HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS) {}
 #define HD_KPARAMS HD_PARAMS
 #endif
 
+#include "sdpa_band.h"
+
 /* ---- the block's problem ------------------------------------------------------------------------ */
 
 typedef struct hd_f8_blk {
@@ -128,30 +130,12 @@ typedef struct hd_f8_acc {
 } hd_f8_acc;
 
 /* Whether key j is cut from query row i (padding or band). */
-HD_DEVICE bool hd_f8_masked(const hd_f8_blk &k, int i, int j)
-{
-    bool cut = i >= k.sq || j >= k.skv;
-#if HD_HAS_RIGHT
-    cut = cut || j > i + k.shift + HD_RIGHT;
-#endif
-#if HD_HAS_LEFT
-    cut = cut || j <= i + k.shift - HD_LEFT;
-#endif
-    return cut;
-}
+HD_DEVICE bool hd_f8_masked(const hd_f8_blk &k, int i, int j) { return hd_band_cut(i, j, k.sq, k.skv, k.shift); }
 
 /* Whether tile t may hold a masked (row, key) pair of the block: then it checks each element. */
 HD_DEVICE bool hd_f8_tile_cut(const hd_f8_blk &k, int t)
 {
-    const int n0 = t * HD_BN, i_hi = min(k.m0 + HD_BM - 1, HD_SQ - 1);
-    bool cut = n0 + HD_BN > k.skv || i_hi >= k.sq;
-#if HD_HAS_RIGHT
-    cut = cut || n0 + HD_BN - 1 > k.m0 + k.shift + HD_RIGHT;
-#endif
-#if HD_HAS_LEFT
-    cut = cut || n0 <= i_hi + k.shift - HD_LEFT;
-#endif
-    return cut;
+    return hd_band_block_cut(k.m0, min(k.m0 + HD_BM - 1, HD_SQ - 1), t * HD_BN, HD_BN, k.sq, k.skv, k.shift);
 }
 
 /* The block's rows, lengths, key-tile range and factors. */

@@ -115,7 +115,11 @@ HD_DEVICE float hd_stats(int b, int h, int i, HD_PARAMS)
 }
 #line 1 "sdpa_bwd.hip"
 /* golden: kernel_templates/sdpa_bwd.hip verbatim from line 1 */
+#line 1 "sdpa_band.h"
+/* golden: kernel_templates/sdpa_band.h verbatim */
+#line 281 "sdpa_bwd.hip"
+/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 281 */
 #line 1 "sdpa_bwd_kv.h"
 /* golden: kernel_templates/sdpa_bwd_kv.h verbatim */
-#line 485 "sdpa_bwd.hip"
-/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 485 */
+#line 470 "sdpa_bwd.hip"
+/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 470 */

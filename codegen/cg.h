@@ -125,6 +125,8 @@ typedef struct cg_target {
                            * one page-table entry a tile, 1 = one for every row copied, 0 = by shape (a tile) */
     int sdpa_kv_ahead;    /* attention forward, paged K/V on the decode blocks with one entry a tile: the tiles
                            * (1 .. 4) the page-table entries load before the copies, 0 = by shape (1) */
+    int sdpa_page_smem;   /* attention forward, one page-table entry a tile on the sequential loop: 2 = the block's
+                           * entries in shared memory from its start, 1 = loaded as the tiles go, 0 = by shape */
 } cg_target;
 
 /* One kernel parameter, in order: a tensor's base pointer, a run-time scalar (float), the

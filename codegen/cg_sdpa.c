@@ -74,6 +74,7 @@ typedef struct sd {
     int ksplit;                               /* HD_KSPLIT: warps sharing the rows, splitting each tile's keys */
     int kv_ahead;                             /* HD_KV_AHEAD: tiles the page-table entries load before the copies */
     bool page_tile;                           /* HD_TILE_PAGE: one page-table entry a tile and operand */
+    int pt_tiles;                             /* HD_PT_TILES: the entries in shared memory, tiles a block */
     int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
 } sd;
 
@@ -234,7 +235,8 @@ static int smem_bytes(const sd *s)
     int dp = (int)((s->D + 63) / 64 * 64), dvp = (int)((s->Dv + 63) / 64 * 64);
     return 1024 + s->qbuf * s->bm * dp * 2 + (s->kstages * dp + s->vstages * dvp) * s->bn * 2 /* 1 KB: alignment */
            + (s->ws ? (s->kstages + s->vstages) * 16 + s->qbuf * 16 : 0) /* mbarriers: K's, V's, Q's */
-           + (s->dyn ? s->qbuf * 16 : 0);                                 /* the work tiles' words */
+           + (s->dyn ? s->qbuf * 16 : 0)                                  /* the work tiles' words */
+           + s->pt_tiles * 8;                                             /* K's and V's page entries */
 }
 
 /* The wgmma products: sm_90, head dims 64, 128, 192 or 256 (whole 128-byte swizzle blocks of 64
@@ -290,7 +292,8 @@ static int loaders(const sd *s, const cg_target *t)
  * SM keeps its copies in flight and device_split fills one wave of one block an SM. By shape
  * (knob 0) wherever it fits at head dims up to 128: dense K/V at Sq = 1 1.00-1.05x the 64-row
  * tiles, at Sq = 4 1.01-1.06x (bench/NOTES.md decode #8, #11); paged K/V with the page-table
- * loads a tile ahead (HD_KV_AHEAD) and two blocks an SM, 1.03-1.06x the TMA producer (#10). */
+ * entries a tile ahead (HD_KV_AHEAD), from shared memory where they fit there (HD_PT_TILES: then
+ * one block an SM, as dense; #17), else with two blocks an SM (1.03-1.06x the TMA producer, #10). */
 static void choose_ksplit(sd *s, const cg_target *t)
 {
     bool fits = decode_class(s) && s->Sq * s->pack <= 16 && t->caps.vendor == CG_VENDOR_NVIDIA;
@@ -397,6 +400,28 @@ static void choose_paged(sd *s, const cg_target *t)
         s->kv_ahead = t->sdpa_kv_ahead > 0 ? t->sdpa_kv_ahead : KV_AHEAD_BY_SHAPE;
 }
 
+/* The block's page-table entries (one a tile and operand, 4 bytes each) copied to shared memory at
+ * its start (HD_PT_TILES), on the sequential loop, at most PT_TILES_MAX tiles a block, where the
+ * blocks an SM stay as many. A table load issued among the K/V copies comes back behind them (the
+ * memory's queues are full in a streaming kernel): with the entries loaded a tile ahead, one block
+ * an SM spent 13% of its stall samples on the first use of an entry (bench/NOTES.md decode #17). */
+#define PT_TILES_MAX 512
+static int pt_tiles_for(const sd *s, const cg_target *t, int split)
+{
+    if (!s->page_tile || s->ws || s->overlap || t->sdpa_page_smem == 1)
+        return 0;
+    int64_t tiles = ((s->Skv + s->bn - 1) / s->bn + split - 1) / split;
+    return tiles <= PT_TILES_MAX ? (int)tiles : 0;
+}
+
+static void choose_page_smem(sd *s, const cg_target *t)
+{
+    int before = blocks_per_sm(s);
+    s->pt_tiles = pt_tiles_for(s, t, s->split);
+    if (s->pt_tiles && (smem_bytes(s) > t->caps.smem_optin || blocks_per_sm(s) < before))
+        s->pt_tiles = 0;
+}
+
 /* The split count on the device (knob 0): as many splits as fill its multiprocessors once
  * (every block streams the same share of keys, so one full wave wastes nothing), within the
  * scratch's room; the shape's choice when the device is unknown. */
@@ -405,9 +430,13 @@ static void device_split(sd *s, const cg_target *t)
     if (t->sdpa_splits > 0 || s->split_cap <= 1 || t->sm_count <= 0)
         return;
     int64_t base = s->B * (s->Hq / s->pack) * ((s->Sq * s->pack + s->bm - 1) / s->bm);
-    /* the warps splitting the keys keep one block an SM's copies in flight: one block an SM; with
-     * paged K/V two, one's page-table waits under the other's copies (bench/NOTES.md decode #10) */
-    int64_t n = (int64_t)t->sm_count * (s->ksplit > 1 && !s->kv_ahead ? 1 : blocks_per_sm(s)) / base;
+    int64_t one = (int64_t)t->sm_count / base; /* splits of one block an SM */
+    one = one < s->split_cap ? one : s->split_cap;
+    /* the warps splitting the keys keep one block an SM's copies in flight: one block an SM, with
+     * paged K/V too where the page entries fit in shared memory (bench/NOTES.md decode #17);
+     * otherwise paged K/V two, one's page-table waits under the other's copies (#10) */
+    bool one_block = s->ksplit > 1 && (!s->kv_ahead || pt_tiles_for(s, t, one < 2 ? 1 : (int)one) > 0);
+    int64_t n = one_block ? one : (int64_t)t->sm_count * blocks_per_sm(s) / base;
     n = n < s->split_cap ? n : s->split_cap;
     s->split = n < 2 ? 1 : (int)n;
 }
@@ -513,6 +542,8 @@ static void paged_hook(const sd *s, const char *pre, int ti, int table, int64_t 
                    "    return blk * %lldLL + (hd_i64)(h / %lld) * %lldLL + (hd_i64)(i %% %lld) * %lldLL;\n}\n",
                    pre, (long long)c->dims[0], (long long)c->strides[0], (long long)(s->Hq / heads),
                    (long long)c->strides[1], (long long)bs, (long long)c->strides[2]);
+    base_sb_printf(sb, "#define HD_%c_PAGE_ROW %lldLL /* a page's key stride */\n", pre[0] == 'k' ? 'K' : 'V',
+                   (long long)c->strides[2]);
     base_sb_printf(sb, "HD_DEVICE hd_i64 hd_%s_off(int b, int h, int i, HD_PARAMS)\n{\n"
                    "    return hd_%s_row(hd_%s_page(b, i, HD_ARGS), b, h, i, HD_ARGS);\n}\n", pre, pre, pre);
 }
@@ -768,8 +799,9 @@ static void shape_defs(const sd *s, base_sb *defs, base_sb *hooks)
     bool pair = cg_sdpa_is16(o->dtype) && o->strides[0] % 2 == 0 && o->strides[1] % 2 == 0 && o->strides[2] % 2 == 0;
     base_sb_printf(defs, "#define HD_O_PAIR %d\n#define HD_PERSIST %d\n#define HD_L2_HEADS %d\n#define HD_SW_EXP %d\n"
                    "#define HD_O_TMA %d\n#define HD_L2_AHEAD %d\n#define HD_QBUF %d\n#define HD_KSPLIT %d\n"
-                   "#define HD_KV_AHEAD %d\n#define HD_TILE_PAGE %d\n", pair, s->persist, s->persist ? s->l2_heads : 1,
-                   s->sw_exp, s->o_tma, s->l2_ahead, s->qbuf, s->ksplit, s->kv_ahead, s->page_tile);
+                   "#define HD_KV_AHEAD %d\n#define HD_TILE_PAGE %d\n#define HD_PT_TILES %d\n", pair, s->persist,
+                   s->persist ? s->l2_heads : 1, s->sw_exp, s->o_tma, s->l2_ahead, s->qbuf, s->ksplit, s->kv_ahead,
+                   s->page_tile, s->pt_tiles);
     cg_sdpa_band_defs(s->p, s->Sq, s->Skv, defs);
     base_sb_printf(defs, "#define HD_Q_PTR p%d\n#define HD_K_PTR p%d\n#define HD_V_PTR p%d\n#define HD_O_PTR p%d\n",
                    s->in[IR_SDPA_Q], s->in[IR_SDPA_K], s->in[IR_SDPA_V], s->out[IR_SDPA_O]);
@@ -849,6 +881,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
         return HIPDNN_STATUS_NOT_SUPPORTED;
     choose_paged(&s, t);
     device_split(&s, t);
+    choose_page_smem(&s, t);
     choose_persist(&s, t);
     choose_o_tma(&s, t);
     choose_l2_ahead(&s, t);

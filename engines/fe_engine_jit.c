@@ -35,7 +35,8 @@
  * TMA-producer kernels; jit.sdpa_ksplit (0, 1, 4): decode blocks whose warps split each K/V
  * tile's keys; jit.sdpa_mod_fold (0, 1, 2): a score modifier's constant factors folded into the
  * scale and the exponent; jit.sdpa_page_tile (0, 1, 2): paged K/V copies with one page-table
- * entry a tile; jit.sdpa_kv_ahead (0 .. 4): the tiles those entries load ahead of the copies.
+ * entry a tile; jit.sdpa_kv_ahead (0 .. 4): the tiles those entries load ahead of the copies;
+ * jit.sdpa_page_smem (0, 1, 2): those entries copied to shared memory at the block's start.
  * Tensor-map parameters (the wgmma matmul's A and B) are encoded at each launch, when the
  * tensors' addresses are known.
  * A graph is supported when a GPU is present and every kernel of its partition has a template.
@@ -52,7 +53,7 @@ enum { KNOB_VECTOR_WIDTH, KNOB_LOADS_PER_THREAD, KNOB_ROW_PREFETCH, KNOB_SHIFTED
        KNOB_MM_TILE_N, KNOB_MM_STAGES, KNOB_SDPA_BLOCK_M, KNOB_SDPA_BLOCK_N, KNOB_SDPA_WARPS,
        KNOB_SDPA_STAGES, KNOB_SDPA_WGMMA, KNOB_SDPA_WS, KNOB_SDPA_BWD_ATOMIC, KNOB_SDPA_PACK, KNOB_SDPA_SPLITS, KNOB_SDPA_PINGPONG, KNOB_SDPA_INTRA,
        KNOB_SDPA_PERSIST, KNOB_SDPA_SW_EXP, KNOB_SDPA_O_TMA, KNOB_SDPA_L2_AHEAD, KNOB_SDPA_TRACE, KNOB_SDPA_KSPLIT,
-       KNOB_SDPA_MOD_FOLD, KNOB_SDPA_PAGE_TILE, KNOB_SDPA_KV_AHEAD };
+       KNOB_SDPA_MOD_FOLD, KNOB_SDPA_PAGE_TILE, KNOB_SDPA_KV_AHEAD, KNOB_SDPA_PAGE_SMEM };
 static const int64_t vector_widths[] = {1, 8};
 static const int64_t loads_per_thread[] = {1, 2, 4, 8};
 static const int64_t mm_wgmma[] = {0, 1};
@@ -174,6 +175,11 @@ static const fe_knob_def jit_knobs[] = {
     {.id = "jit.sdpa_kv_ahead", .description = "attention forward, paged K/V on the decode blocks whose warps "
      "split the keys, one page-table entry a tile (jit.sdpa_page_tile): the tiles, 1 to 4, by which a tile's "
      "entries load before its copies, 0 = by shape (1)", .min = 0, .max = 4, .stride = 1, .dflt = 0},
+    {.id = "jit.sdpa_page_smem", .description = "attention forward, paged K/V with one page-table entry a tile "
+     "(jit.sdpa_page_tile) on the sequential loop: 2 = the block's entries copied to shared memory at its start "
+     "(at most 512 tiles a block), so no copy waits on a table load queued behind the K/V stream, 1 = loaded from "
+     "the table as the tiles go, 0 = by shape (shared memory wherever it fits, bench/NOTES.md decode #17)",
+     TRI_STATE},
 };
 static const int jit_notes[] = {HIPDNN_BEHAVIOR_NOTE_RUNTIME_COMPILATION};
 
@@ -207,7 +213,8 @@ static hipdnnStatus_t device_target(const int64_t *knobs, fe_target *ft, cg_targ
                      .sdpa_l2_ahead = (int)knobs[KNOB_SDPA_L2_AHEAD], .sdpa_trace = (int)knobs[KNOB_SDPA_TRACE],
                      .sdpa_ksplit = (int)knobs[KNOB_SDPA_KSPLIT], .sdpa_mod_fold = (int)knobs[KNOB_SDPA_MOD_FOLD],
                      .sdpa_page_tile = (int)knobs[KNOB_SDPA_PAGE_TILE],
-                     .sdpa_kv_ahead = (int)knobs[KNOB_SDPA_KV_AHEAD]};
+                     .sdpa_kv_ahead = (int)knobs[KNOB_SDPA_KV_AHEAD],
+                     .sdpa_page_smem = (int)knobs[KNOB_SDPA_PAGE_SMEM]};
     snprintf(t->arch, sizeof t->arch, "%s", ft->arch);
     return HIPDNN_STATUS_SUCCESS;
 }

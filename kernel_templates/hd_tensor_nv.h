@@ -55,6 +55,7 @@ HD_DEVICE hd_u32 hd_lds32(hd_u32 a)
     asm volatile("ld.shared.b32 %0, [%1];" : "=r"(v) : "r"(a) : "memory");
     return v;
 }
+HD_DEVICE void hd_sts32(hd_u32 a, hd_u32 x) { asm volatile("st.shared.b32 [%0], %1;" ::"r"(a), "r"(x) : "memory"); }
 HD_DEVICE void hd_sts128(hd_u32 a, hd_u32 x, hd_u32 y, hd_u32 z, hd_u32 w)
 {
     asm volatile("st.shared.v4.b32 [%0], {%1, %2, %3, %4};" ::"r"(a), "r"(x), "r"(y), "r"(z), "r"(w) : "memory");

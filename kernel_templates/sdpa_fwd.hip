@@ -109,7 +109,11 @@
  *                                       loaded that many tiles before its copies
  *           HD_TILE_PAGE                0, or 1 (paged K/V copied by threads, pages a multiple of HD_BN
  *                                       rows): one page-table entry a tile and operand, the tile's
- *                                       first row's, for every row it copies
+ *                                       first row's offset from it once, row r HD_K_PAGE_ROW ·
+ *                                       r (V: HD_V_PAGE_ROW) past it (the paged hooks' page key stride)
+ *           HD_PT_TILES                 0, or the most tiles a block walks (HD_TILE_PAGE on the sequential
+ *                                       loop): the block's page-table entries copied to shared memory
+ *                                       (after the K/V stages, 4 bytes a tile and operand) at its start
  *           HD_PACK, HD_SPLIT           query heads packed per block (1, or Hq / Hk with K and V
  *                                       grouped alike; not with ALiBi or RNG_DUMP) and key splits
  *                                       (1, or more: the kernels take the scratch `hd_ws` last;
@@ -252,6 +256,9 @@ HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd
 #ifndef HD_TILE_PAGE
 #define HD_TILE_PAGE 0
 #endif
+#ifndef HD_PT_TILES
+#define HD_PT_TILES 0
+#endif
 #define HD_PG(g) (HD_TILE_PAGE ? 0 : (g)) /* the page entry a thread's chunk g takes */
 /* m16 row tiles per computing warp: with HD_KSPLIT every warp holds all the block's rows */
 #define HD_MW (HD_KSPLIT > 1 ? HD_BM / 16 : HD_BM / (16 * HD_CWARPS))
@@ -281,7 +288,8 @@ HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd
 #define HD_DYN 0
 #endif
 #define HD_SMEM_BYTES (1024 + HD_QBUF * HD_Q_BYTES + HD_KSTAGES * HD_K_BYTES + HD_VSTAGES * HD_V_BYTES + \
-                       (HD_WS ? (HD_KSTAGES + HD_VSTAGES) * 16 + HD_QBUF * 16 : 0) + (HD_DYN ? HD_QBUF * 16 : 0))
+                       (HD_WS ? (HD_KSTAGES + HD_VSTAGES) * 16 + HD_QBUF * 16 : 0) + (HD_DYN ? HD_QBUF * 16 : 0) + \
+                       HD_PT_TILES * 8)
 /* The persistent grid with Q in one buffer and FA3's order: each computing warp gives Q's buffer
  * back once its last Q·Kᵀ has landed, so the next work tile's Q loads under this one's last P·V
  * and epilogue; O is then staged in the last tile's K slot (once every warp's last Q·Kᵀ has read
@@ -392,6 +400,12 @@ HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
 #endif
 #if HD_KV_AHEAD > 4 || (HD_KV_AHEAD > 1 && !HD_TILE_PAGE)
 #error "page-table entries more than a tile ahead take one entry a tile (HD_TILE_PAGE), at most 4 tiles"
+#endif
+#if HD_TILE_PAGE && !(defined(HD_K_PAGE_ROW) && defined(HD_V_PAGE_ROW))
+#error "one page entry a tile (HD_TILE_PAGE) takes the paged hooks' key strides HD_K_PAGE_ROW and HD_V_PAGE_ROW"
+#endif
+#if HD_PT_TILES && (!HD_TILE_PAGE || HD_WS || HD_OVERLAP)
+#error "page-table entries in shared memory (HD_PT_TILES) are the sequential loop's, one entry a tile (HD_TILE_PAGE)"
 #endif
 #if HD_DYN && (!HD_PERSIST || HD_SPLIT > 1)
 #error "the dynamic scheduler (HD_DYN) is the persistent grid's, without split keys"
@@ -590,6 +604,9 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     }
 #endif
 #else
+#if HD_PT_TILES
+    k.pt = base + HD_Q_BYTES + HD_STAGES * (HD_K_BYTES + HD_V_BYTES);
+#endif
     hd_attn_mainloop(a, k, base, tid, HD_ARGS);
     hd_attn_finish(a, k, base, (const hd_tmap *)0, tid, HD_ARGS);
 #endif

@@ -14,6 +14,7 @@ typedef struct hd_attn_blk {
     int n0;              /* HD_WS: K/V tiles the block's pipeline passed before this work tile */
     int item;            /* HD_PERSIST: the block's work tiles before this one (Q's buffer, parity) */
     hd_u32 qbar;         /* HD_PERSIST: the `full` mbarrier of Q's buffer (its `empty` one follows) */
+    hd_u32 pt;           /* HD_PT_TILES: the shared address of the block's page entries, K's then V's */
     float scale2;        /* scale · log2(e); with a modifier HD_MOD_POST · log2(e) */
     float slope2;        /* ALiBi slope · log2(e) */
 } hd_attn_blk;
@@ -284,7 +285,12 @@ template <int NT, int G, bool V, int DIM> HD_DEVICE void hd_row_pages(hd_i64 *pg
 #if HD_TILE_PAGE
     (void)n0, (void)tid;
     const int j0 = t * HD_BN;
+#if HD_PT_TILES
+    pg[0] = (int)hd_lds32(k.pt + ((V ? HD_PT_TILES : 0) + t - k.t_lo) * 4);
+    (void)j0;
+#else
     pg[0] = j0 < k.skv ? (V ? hd_v_page(k.b, j0, HD_ARGS) : hd_k_page(k.b, j0, HD_ARGS)) : 0;
+#endif
 #else
     constexpr int DC = (DIM + 15) / 16 * 2, N = HD_ROW_CHUNKS(NT, DIM);
 #pragma unroll
@@ -302,14 +308,28 @@ template <int NT, int G, bool V, int DIM, int PADDED> HD_DEVICE void hd_row_copi
 {
     const hd_u16 *base = (const hd_u16 *)(V ? HD_V_PTR : HD_K_PTR);
     constexpr int DC = (DIM + 15) / 16 * 2, CH = PADDED / 8, N = HD_ROW_CHUNKS(NT, DIM);
+#if HD_TILE_PAGE /* the tile's first row once; row r of the tile is HD_<K|V>_PAGE_ROW · r past it */
+    const int j0 = t * HD_BN, left = k.skv - j0;
+    const hd_u16 *tile = base;
+    if (left > 0)
+        tile += V ? hd_v_row(pg[0], k.b, k.h, j0, HD_ARGS) : hd_k_row(pg[0], k.b, k.h, j0, HD_ARGS);
+    const hd_i64 row = V ? HD_V_PAGE_ROW : HD_K_PAGE_ROW;
+#endif
 #pragma unroll
     for (int g = 0; g < G; g++) {
-        int id = tid + (n0 + g) * NT, r = id / DC, c = id % DC, j = t * HD_BN + r;
+        int id = tid + (n0 + g) * NT, r = id / DC, c = id % DC;
         if (n0 + g >= N || (HD_BN * DC % NT != 0 && id >= HD_BN * DC))
             break;
+#if HD_TILE_PAGE /* rows past skv stay inside the tile's page: the address is valid, nothing is read */
+        bool ok = r < left && c * 8 < DIM;
+        const hd_u16 *src = tile + row * r + c * 8;
+        hd_cp_async16(dst + hd_tile_off(r, c, HD_BN, CH), DIM % 16 == 0 || ok ? src : base, ok ? 16 : 0);
+#else
+        int j = t * HD_BN + r;
         bool ok = j < k.skv && c * 8 < DIM;
         hd_i64 off = V ? hd_v_row(pg[HD_PG(g)], k.b, k.h, j, HD_ARGS) : hd_k_row(pg[HD_PG(g)], k.b, k.h, j, HD_ARGS);
         hd_cp_async16(dst + hd_tile_off(r, c, HD_BN, CH), ok ? base + off + c * 8 : base, ok ? 16 : 0);
+#endif
     }
 }
 
@@ -333,6 +353,23 @@ template <int NT, int UNROLL = 64> HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 s
 {
     hd_load_rows<NT, UNROLL, false, HD_D, HD_DP>(sk, k, t, tid, HD_ARGS);
     hd_load_rows<NT, UNROLL, true, HD_DV, HD_DVP>(sv, k, t, tid, HD_ARGS);
+}
+
+/* HD_PT_TILES: the block's page-table entries of K and V, a tile each, into shared memory (an entry
+ * past the int range as -1, which the row hooks read as block 0, as they do the entry itself). */
+HD_DEVICE void hd_page_entries(const hd_attn_blk &k, int tid, HD_PARAMS)
+{
+#if HD_PT_TILES
+    for (int i = tid; i < k.t_hi - k.t_lo; i += HD_THREADS) {
+        const int j0 = (k.t_lo + i) * HD_BN;
+        hd_i64 ke = j0 < k.skv ? hd_k_page(k.b, j0, HD_ARGS) : 0, ve = j0 < k.skv ? hd_v_page(k.b, j0, HD_ARGS) : 0;
+        hd_sts32(k.pt + i * 4, (hd_u32)(ke < 0 || ke > 0x7fffffff ? -1 : ke));
+        hd_sts32(k.pt + (HD_PT_TILES + i) * 4, (hd_u32)(ve < 0 || ve > 0x7fffffff ? -1 : ve));
+    }
+    __syncthreads();
+#else
+    (void)k, (void)tid;
+#endif
 }
 
 /* HD_KV_AHEAD (paged K/V on the sequential loop): a tile's page-table entries loaded HD_KV_AHEAD

@@ -308,6 +308,7 @@ HD_DEVICE void hd_attn_mainloop(hd_attn_acc &a, const hd_attn_blk &k, hd_u32 s_b
     const hd_u32 sq_ = s_base, s_kv = s_base + HD_Q_BYTES;
     const hd_u32 stage_bytes = HD_K_BYTES + HD_V_BYTES;
     hd_load_q<HD_THREADS>(sq_, k, tid, HD_ARGS);
+    hd_page_entries(k, tid, HD_ARGS); /* HD_PT_TILES: Q's copies in flight meanwhile */
 #pragma unroll
     for (int st = 0; st < HD_STAGES - 1; st++) {
         if (k.t_lo + st < k.t_hi)

@@ -209,11 +209,11 @@ Test(attention_defaults, paged_decode_by_rows)
                           "HD_DEVICE void hd_k_at("};
     expect_defines(src, want, 4, "paged decode");
     free(src);
-    /* Sq 1 (16 packed rows): the warps' key split, the page entries a tile ahead, two blocks an SM
-     * (4 x 8 blocks of packed rows, 264 / 32: 8 splits) */
+    /* Sq 1 (16 packed rows): the warps' key split, one page entry a tile, the block's entries in
+     * shared memory, one block an SM (4 x 8 blocks of packed rows, 132 / 32: 4 splits of 128 tiles) */
     src = first_plan_source(4, 32, 8, 1, 32768, true, &ws);
-    const char *want1[] = {"#define HD_PACK 4\n", "#define HD_SPLIT 8\n", "#define HD_WS 0\n", "#define HD_KSPLIT 4\n",
-                           "#define HD_KV_AHEAD 1\n", "#define HD_PAGED 1\n"};
+    const char *want1[] = {"#define HD_PACK 4\n", "#define HD_SPLIT 4\n", "#define HD_WS 0\n", "#define HD_KSPLIT 4\n",
+                           "#define HD_TILE_PAGE 1\n#define HD_PT_TILES 128\n", "#define HD_PAGED 1\n"};
     expect_defines(src, want1, 6, "paged decode at Sq 1");
     free(src);
 }

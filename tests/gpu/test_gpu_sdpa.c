@@ -354,15 +354,17 @@ Test(gpu_sdpa, paged_kv)
 }
 
 /* jit.sdpa_page_tile 2: threads' copies of 64- and 128-token pages with one page-table entry a
- * tile, the entries 1 to 4 tiles ahead of the copies (jit.sdpa_kv_ahead); decode (the warps' key
- * split, padding with whole batches of no key) and prefill (64-row tiles, a causal mask), Sq off
- * every tile. */
+ * tile, the block's entries in shared memory (jit.sdpa_page_smem by shape) and loaded as the
+ * tiles go, 1 to 4 tiles ahead of the copies (jit.sdpa_page_smem 1, jit.sdpa_kv_ahead); decode (the
+ * warps' key split, padding with whole batches of no key) and prefill (64-row tiles, a causal
+ * mask), Sq off every tile. */
 Test(gpu_sdpa, paged_one_entry_a_tile)
 {
-    static const char *const ids[] = {"jit.sdpa_page_tile", "jit.sdpa_kv_ahead"};
-    for (int r = 0; r < 4; r++) {
-        const int64_t knobs[] = {2, 1 + (r + 1) % 4};
-        gpu_set_knobs(2, ids, knobs);
+    static const char *const ids[] = {"jit.sdpa_page_tile", "jit.sdpa_kv_ahead", "jit.sdpa_page_smem"};
+    for (int q = 0; q < 8; q++) {
+        const int r = q % 4;
+        const int64_t knobs[] = {2, 1 + (r + 1) % 4, q < 4 ? 0 : 1};
+        gpu_set_knobs(3, ids, knobs);
         sdpa_case c = random_case();
         c.paged = true, c.bshd = false, c.pad = 0, c.bs = r % 2 ? 128 : 64, c.stats = true;
         c.Hq = 32, c.Hk = 8, c.D = c.Dv = r == 3 ? 64 : 128;
@@ -370,7 +372,7 @@ Test(gpu_sdpa, paged_one_entry_a_tile)
         c.mask = r == 2 ? M_CAUSAL_BR : M_NONE, c.padding = r == 1;
         if (c.mask == M_CAUSAL_BR && c.Sq > c.Skv)
             c.Skv = c.Sq + rnd(0, 500);
-        run(c, "paged, one entry a tile");
+        run(c, q < 4 ? "paged, one entry a tile, entries in shared memory" : "paged, one entry a tile, entries ahead");
     }
     gpu_set_knobs(0, NULL, NULL);
 }

@@ -46,6 +46,7 @@ typedef struct variant {
     int bs;        /* paged block size (0: 16) */
     bool page_tile; /* jit.sdpa_page_tile 2 */
     int kv_ahead;   /* jit.sdpa_kv_ahead */
+    int page_smem;  /* jit.sdpa_page_smem */
     bool o_set;     /* O of type o_dt (else dt) */
     hipdnnDataType_t o_dt;
     bool amax;      /* FP8: AMAX_S and AMAX_O outputs */
@@ -165,7 +166,8 @@ static int emit_and_compile(const variant *v, const char *what)
                        .sdpa_o_tma = v->o_tma ? 2 : 0, .sdpa_persist = v->persist,
                        .sdpa_l2_ahead = v->l2_ahead ? 2 : 0, .sdpa_trace = v->trace, .sdpa_ksplit = v->ksplit,
                        .sdpa_mod_fold = v->mod_fold ? 0 : 1, /* folded by default */
-                       .sdpa_page_tile = v->page_tile ? 2 : 0, .sdpa_kv_ahead = v->kv_ahead};
+                       .sdpa_page_tile = v->page_tile ? 2 : 0, .sdpa_kv_ahead = v->kv_ahead,
+                       .sdpa_page_smem = v->page_smem};
         snprintf(t.arch, sizeof t.arch, "%s", archs[a]);
         cg_kernel k1;
         emit_twice(&g, &p.k[0], &t, &k1, what);
@@ -697,7 +699,8 @@ Test(codegen_sdpa, l2_prefetch_by_knob)
  * hold whole tiles (64-token pages, 64-key tiles: the decode blocks whose warps split the keys),
  * by shape and with knob 2; not with 16-token pages, not with knob 1, not on the TMA producer (its
  * boxes read the table themselves). jit.sdpa_kv_ahead deepens the entries' lead with one entry a
- * tile only (a tile by default). The 64-token case compiles for sm_90 and sm_80, 4 tiles ahead. */
+ * tile only (a tile by default). The 64-token case compiles for sm_90 and sm_80 with the entries in
+ * shared memory (by shape) and 4 tiles ahead (jit.sdpa_page_smem 1). */
 Test(codegen_sdpa, paged_copies_one_entry_a_tile)
 {
     struct { int64_t bs; int knob, ws, ahead; bool want; int want_ahead; } cases[] = {
@@ -727,7 +730,42 @@ Test(codegen_sdpa, paged_copies_one_entry_a_tile)
         cr_skip_test("no run-time compiler (NVRTC) on this machine");
     variant v = {.dt = HIPDNN_DATA_HALF, .B = 2, .Hq = 32, .Hk = 8, .Sq = 2, .Skv = 4000, .D = 128, .Dv = 128,
                  .stats = true, .mask = MASK_PADDING, .paged = true, .bs = 64, .page_tile = true, .kv_ahead = 4};
-    cr_expect_eq(emit_and_compile(&v, "paged_one_entry_a_tile"), 2);
+    cr_expect_eq(emit_and_compile(&v, "paged_one_entry_a_tile"), 2); /* the entries in shared memory */
+    v.page_smem = 1;
+    cr_expect_eq(emit_and_compile(&v, "paged_entries_ahead"), 2);
+}
+
+/* jit.sdpa_page_smem: with one page entry a tile on the sequential loop, the block's entries go to
+ * shared memory at its start (HD_PT_TILES: the most tiles a block walks, at most 512) and the
+ * paged decode blocks then fill one wave of one block an SM, as dense ones do; knob 1 keeps the
+ * entries loaded a tile ahead with two blocks an SM; where one block an SM would walk more than 512
+ * tiles (1M keys), two blocks an SM with their entries in shared memory; 16-token pages (no entry
+ * a tile) and the TMA producer never take it. */
+Test(codegen_sdpa, paged_entries_in_shared_memory)
+{
+    struct { int64_t B, Skv, bs; int knob, ws; int want_tiles; unsigned want_split; } cases[] = {
+        {16, 8192, 64, 0, 0, 128, 1},   {16, 8192, 64, 2, 0, 128, 1},  {16, 8192, 64, 1, 0, 0, 2},
+        {1, 131072, 64, 0, 0, 128, 16}, {4, 32768, 128, 0, 0, 128, 4}, {1, 1 << 20, 64, 0, 0, 497, 33},
+        {16, 8192, 16, 0, 0, 0, 2},     {16, 8192, 64, 0, 2, 0, 0}};
+    for (size_t c = 0; c < sizeof cases / sizeof cases[0]; c++) {
+        variant v = {.dt = HIPDNN_DATA_BFLOAT16, .B = cases[c].B, .Hq = 32, .Hk = 8, .Sq = 1, .Skv = cases[c].Skv,
+                     .D = 128, .Dv = 128, .mask = MASK_PADDING, .paged = true, .bs = (int)cases[c].bs};
+        ir_graph g;
+        ir_partition p;
+        build_fused(&g, &p, &v);
+        cg_target t = {.platform = "nvidia", .arch = "sm_90", .sm_count = 132, .sdpa_page_smem = cases[c].knob,
+                       .sdpa_ws = cases[c].ws};
+        cg_kernel k;
+        cr_assert_eq(cg_emit(&g, &p.k[0], &t, &k), HIPDNN_STATUS_SUCCESS, "case %zu", c);
+        const char *pt = strstr(k.source, "#define HD_PT_TILES ");
+        cr_assert(pt != NULL, "case %zu", c);
+        cr_expect_eq(atoi(pt + strlen("#define HD_PT_TILES ")), cases[c].want_tiles, "case %zu: tiles in shared memory", c);
+        if (cases[c].want_split)
+            cr_expect_eq(k.grid[0], cases[c].want_split, "case %zu: splits", c);
+        cg_kernel_free(&k);
+        ir_partition_free(&p);
+        ir_graph_free(&g);
+    }
 }
 
 /* The decode variants compile for sm_90 (wgmma) and sm_80: Sq 1 and 16 with GQA 32:8, paged K/V,

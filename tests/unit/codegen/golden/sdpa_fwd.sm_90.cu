@@ -47,6 +47,7 @@
 #define HD_KSPLIT 1
 #define HD_KV_AHEAD 0
 #define HD_TILE_PAGE 0
+#define HD_PT_TILES 0
 #define HD_HAS_RIGHT 1
 #define HD_RIGHT 0
 #define HD_HAS_LEFT 0
@@ -103,21 +104,21 @@ HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS)
 /* golden: kernel_templates/sdpa_fwd.hip verbatim from line 1 */
 #line 1 "sdpa_band.h"
 /* golden: kernel_templates/sdpa_band.h verbatim */
-#line 338 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 338 */
-#line 1 "sdpa_fwd_block.h"
-/* golden: kernel_templates/sdpa_fwd_block.h verbatim */
-#line 340 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 340 */
-#line 1 "sdpa_fwd_tile.h"
-/* golden: kernel_templates/sdpa_fwd_tile.h verbatim */
-#line 342 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 342 */
-#line 1 "sdpa_fwd_store.h"
-/* golden: kernel_templates/sdpa_fwd_store.h verbatim */
-#line 344 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 344 */
-#line 1 "sdpa_fwd_ws.h"
-/* golden: kernel_templates/sdpa_fwd_ws.h verbatim */
 #line 346 "sdpa_fwd.hip"
 /* golden: kernel_templates/sdpa_fwd.hip verbatim from line 346 */
+#line 1 "sdpa_fwd_block.h"
+/* golden: kernel_templates/sdpa_fwd_block.h verbatim */
+#line 348 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 348 */
+#line 1 "sdpa_fwd_tile.h"
+/* golden: kernel_templates/sdpa_fwd_tile.h verbatim */
+#line 350 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 350 */
+#line 1 "sdpa_fwd_store.h"
+/* golden: kernel_templates/sdpa_fwd_store.h verbatim */
+#line 352 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 352 */
+#line 1 "sdpa_fwd_ws.h"
+/* golden: kernel_templates/sdpa_fwd_ws.h verbatim */
+#line 354 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 354 */

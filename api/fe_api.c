@@ -3,6 +3,11 @@
  * Each function checks its arguments, forwards to the frontend module that owns the work
  * and returns a status; failures carry a last-error message (base_fail). Nothing here
  * allocates GPU resources: handles work on machines without a GPU.
+ * Every exported function that returns a status (here and in the other files that export:
+ * fe_cache_api.c, fe_device.c, engines/fe_engine.c, fe_plan.c, fe_target.c,
+ * serialize/fe_serialize_api.c) is a wrapper around <name>_body between base_call_begin and
+ * base_call_done: a call that succeeds leaves the last error as it found it (a failure it met
+ * and got past, such as a GPU probe, is not left behind), a call that fails leaves its message.
  */
 #include <stdio.h>
 #include <string.h>
@@ -13,7 +18,15 @@
 
 /* ---- handles ------------------------------------------------------------------------------------- */
 
+static hipdnnStatus_t hipdnnCreate_body(hipdnnHandle_t *handle);
+
 EXPORT hipdnnStatus_t hipdnnCreate(hipdnnHandle_t *handle)
+{
+    base_call_begin();
+    return base_call_done(hipdnnCreate_body(handle));
+}
+
+static hipdnnStatus_t hipdnnCreate_body(hipdnnHandle_t *handle)
 {
     if (handle == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnCreate: handle is NULL");
@@ -26,7 +39,15 @@ EXPORT hipdnnStatus_t hipdnnCreate(hipdnnHandle_t *handle)
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnDestroy_body(hipdnnHandle_t handle);
+
 EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle)
+{
+    base_call_begin();
+    return base_call_done(hipdnnDestroy_body(handle));
+}
+
+static hipdnnStatus_t hipdnnDestroy_body(hipdnnHandle_t handle)
 {
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnDestroy");
     if (st != HIPDNN_STATUS_SUCCESS)
@@ -36,7 +57,15 @@ EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle)
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnSetStream_body(hipdnnHandle_t handle, hipStream_t stream);
+
 EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipStream_t stream)
+{
+    base_call_begin();
+    return base_call_done(hipdnnSetStream_body(handle, stream));
+}
+
+static hipdnnStatus_t hipdnnSetStream_body(hipdnnHandle_t handle, hipStream_t stream)
 {
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnSetStream");
     if (st == HIPDNN_STATUS_SUCCESS)
@@ -44,7 +73,15 @@ EXPORT hipdnnStatus_t hipdnnSetStream(hipdnnHandle_t handle, hipStream_t stream)
     return st;
 }
 
+static hipdnnStatus_t hipdnnGetStream_body(hipdnnHandle_t handle, hipStream_t *stream);
+
 EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipStream_t *stream)
+{
+    base_call_begin();
+    return base_call_done(hipdnnGetStream_body(handle, stream));
+}
+
+static hipdnnStatus_t hipdnnGetStream_body(hipdnnHandle_t handle, hipStream_t *stream)
 {
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetStream");
     if (st != HIPDNN_STATUS_SUCCESS)
@@ -57,8 +94,16 @@ EXPORT hipdnnStatus_t hipdnnGetStream(hipdnnHandle_t handle, hipStream_t *stream
 
 /* ---- descriptors ----------------------------------------------------------------------------------- */
 
+static hipdnnStatus_t hipdnnBackendCreateDescriptor_body(hipdnnBackendDescriptorType_t type, hipdnnBackendDescriptor_t *descriptor);
+
 EXPORT hipdnnStatus_t hipdnnBackendCreateDescriptor(hipdnnBackendDescriptorType_t type,
                                                     hipdnnBackendDescriptor_t *descriptor)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendCreateDescriptor_body(type, descriptor));
+}
+
+static hipdnnStatus_t hipdnnBackendCreateDescriptor_body(hipdnnBackendDescriptorType_t type, hipdnnBackendDescriptor_t *descriptor)
 {
     if (descriptor == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
@@ -77,26 +122,50 @@ EXPORT hipdnnStatus_t hipdnnBackendCreateDescriptor(hipdnnBackendDescriptorType_
     return st;
 }
 
+static hipdnnStatus_t hipdnnBackendDestroyDescriptor_body(hipdnnBackendDescriptor_t descriptor);
+
 EXPORT hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descriptor)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendDestroyDescriptor_body(descriptor));
+}
+
+static hipdnnStatus_t hipdnnBackendDestroyDescriptor_body(hipdnnBackendDescriptor_t descriptor)
 {
     return fe_destroy_descriptor(descriptor);
 }
+
+static hipdnnStatus_t hipdnnBackendSetAttribute_body(hipdnnBackendDescriptor_t descriptor, hipdnnBackendAttributeName_t name, hipdnnBackendAttributeType_t type, int64_t elementCount, const void *arrayOfElements);
 
 EXPORT hipdnnStatus_t hipdnnBackendSetAttribute(hipdnnBackendDescriptor_t descriptor,
                                                 hipdnnBackendAttributeName_t name,
                                                 hipdnnBackendAttributeType_t type,
                                                 int64_t elementCount, const void *arrayOfElements)
 {
+    base_call_begin();
+    return base_call_done(hipdnnBackendSetAttribute_body(descriptor, name, type, elementCount, arrayOfElements));
+}
+
+static hipdnnStatus_t hipdnnBackendSetAttribute_body(hipdnnBackendDescriptor_t descriptor, hipdnnBackendAttributeName_t name, hipdnnBackendAttributeType_t type, int64_t elementCount, const void *arrayOfElements)
+{
     fe_obj *o;
     hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendSetAttribute", &o);
     return st != HIPDNN_STATUS_SUCCESS ? st : fe_set_attr(o, name, type, elementCount, arrayOfElements);
 }
+
+static hipdnnStatus_t hipdnnBackendGetAttribute_body(hipdnnBackendDescriptor_t descriptor, hipdnnBackendAttributeName_t name, hipdnnBackendAttributeType_t type, int64_t requestedElementCount, int64_t *elementCount, void *arrayOfElements);
 
 EXPORT hipdnnStatus_t hipdnnBackendGetAttribute(hipdnnBackendDescriptor_t descriptor,
                                                 hipdnnBackendAttributeName_t name,
                                                 hipdnnBackendAttributeType_t type,
                                                 int64_t requestedElementCount,
                                                 int64_t *elementCount, void *arrayOfElements)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendGetAttribute_body(descriptor, name, type, requestedElementCount, elementCount, arrayOfElements));
+}
+
+static hipdnnStatus_t hipdnnBackendGetAttribute_body(hipdnnBackendDescriptor_t descriptor, hipdnnBackendAttributeName_t name, hipdnnBackendAttributeType_t type, int64_t requestedElementCount, int64_t *elementCount, void *arrayOfElements)
 {
     fe_obj *o;
     hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendGetAttribute", &o);
@@ -114,7 +183,15 @@ static bool describes_the_graph(const fe_class *cls)
            cls->type == HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR;
 }
 
+static hipdnnStatus_t hipdnnBackendFinalize_body(hipdnnBackendDescriptor_t descriptor);
+
 EXPORT hipdnnStatus_t hipdnnBackendFinalize(hipdnnBackendDescriptor_t descriptor)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendFinalize_body(descriptor));
+}
+
+static hipdnnStatus_t hipdnnBackendFinalize_body(hipdnnBackendDescriptor_t descriptor)
 {
     fe_obj *o;
     hipdnnStatus_t st = fe_unwrap(descriptor, "hipdnnBackendFinalize", &o);
@@ -145,7 +222,15 @@ EXPORT void hipdnnPeekLastErrorString_ext(char *message, size_t maxSize)
 
 static bool severity_valid(int s) { return s >= HIPDNN_SEV_INFO && s <= HIPDNN_SEV_OFF; }
 
+static hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext_body(hipdnnSeverity_t level);
+
 EXPORT hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext(hipdnnSeverity_t level)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendSetGlobalLogLevel_ext_body(level));
+}
+
+static hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext_body(hipdnnSeverity_t level)
 {
     if (!severity_valid((int)level))
         return base_fail(HIPDNN_STATUS_BAD_PARAM,
@@ -155,7 +240,15 @@ EXPORT hipdnnStatus_t hipdnnBackendSetGlobalLogLevel_ext(hipdnnSeverity_t level)
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext_body(hipdnnSeverity_t *level);
+
 EXPORT hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext(hipdnnSeverity_t *level)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendGetGlobalLogLevel_ext_body(level));
+}
+
+static hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext_body(hipdnnSeverity_t *level)
 {
     if (level == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
@@ -164,10 +257,18 @@ EXPORT hipdnnStatus_t hipdnnBackendGetGlobalLogLevel_ext(hipdnnSeverity_t *level
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnSetUserLogCallback_ext_body(hipdnnUserLogCallback_t callback, hipdnnSeverity_t minLevel, hipdnnLogCallbackMode_t mode, hipdnnUserLogCallbackHandle_t userHandle);
+
 EXPORT hipdnnStatus_t hipdnnSetUserLogCallback_ext(hipdnnUserLogCallback_t callback,
                                                    hipdnnSeverity_t minLevel,
                                                    hipdnnLogCallbackMode_t mode,
                                                    hipdnnUserLogCallbackHandle_t userHandle)
+{
+    base_call_begin();
+    return base_call_done(hipdnnSetUserLogCallback_ext_body(callback, minLevel, mode, userHandle));
+}
+
+static hipdnnStatus_t hipdnnSetUserLogCallback_ext_body(hipdnnUserLogCallback_t callback, hipdnnSeverity_t minLevel, hipdnnLogCallbackMode_t mode, hipdnnUserLogCallbackHandle_t userHandle)
 {
     if (callback == NULL || userHandle == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,

@@ -32,12 +32,28 @@ static hipdnnKernelCacheRecordKind_ext_t kind_of(kc_table t)
     return HIPDNN_KERNEL_CACHE_RECORD_FILE_EXT;
 }
 
+static hipdnnStatus_t hipdnnKernelCacheDefaultDir_ext_body(char *dir, size_t size);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheDefaultDir_ext(char *dir, size_t size)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheDefaultDir_ext_body(dir, size));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheDefaultDir_ext_body(char *dir, size_t size)
 {
     return dir == NULL ? null_arg("hipdnnKernelCacheDefaultDir_ext", "dir") : kc_default_dir(dir, size, false);
 }
 
+static hipdnnStatus_t hipdnnKernelCacheOpen_ext_body(const char *dir, hipdnnKernelCache_ext_t *cache);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheOpen_ext(const char *dir, hipdnnKernelCache_ext_t *cache)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheOpen_ext_body(dir, cache));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheOpen_ext_body(const char *dir, hipdnnKernelCache_ext_t *cache)
 {
     if (dir == NULL || cache == NULL)
         return null_arg("hipdnnKernelCacheOpen_ext", dir == NULL ? "dir" : "cache");
@@ -64,7 +80,15 @@ EXPORT void hipdnnKernelCacheClose_ext(hipdnnKernelCache_ext_t cache)
 
 EXPORT void hipdnnKernelCacheFree_ext(void *p) { base_free(p); }
 
+static hipdnnStatus_t hipdnnKernelCacheGetInfo_ext_body(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheInfo_ext_t *info);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheGetInfo_ext(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheInfo_ext_t *info)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheGetInfo_ext_body(cache, info));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheGetInfo_ext_body(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheInfo_ext_t *info)
 {
     if (cache == NULL || info == NULL)
         return null_arg("hipdnnKernelCacheGetInfo_ext", cache == NULL ? "cache" : "info");
@@ -74,8 +98,16 @@ EXPORT hipdnnStatus_t hipdnnKernelCacheGetInfo_ext(hipdnnKernelCache_ext_t cache
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnKernelCacheGetStats_ext_body(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheStats_ext_t *stats);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheGetStats_ext(hipdnnKernelCache_ext_t cache,
                                                     hipdnnKernelCacheStats_ext_t *stats)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheGetStats_ext_body(cache, stats));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheGetStats_ext_body(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheStats_ext_t *stats)
 {
     if (cache == NULL || stats == NULL)
         return null_arg("hipdnnKernelCacheGetStats_ext", cache == NULL ? "cache" : "stats");
@@ -98,8 +130,16 @@ static void entry_of(const kc_entry *e, hipdnnKernelCacheEntry_ext_t *out)
     snprintf(out->entry, sizeof out->entry, "%s", e->entry);
 }
 
+static hipdnnStatus_t hipdnnKernelCacheList_ext_body(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheEntry_ext_t **entries, size_t *count);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheList_ext(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheEntry_ext_t **entries,
                                                 size_t *count)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheList_ext_body(cache, entries, count));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheList_ext_body(hipdnnKernelCache_ext_t cache, hipdnnKernelCacheEntry_ext_t **entries, size_t *count)
 {
     if (cache == NULL || entries == NULL || count == NULL)
         return null_arg("hipdnnKernelCacheList_ext", cache == NULL ? "cache" : entries == NULL ? "entries" : "count");
@@ -147,8 +187,16 @@ static hipdnnKernelCacheKernel_ext_t *kernel_copy(const kc_kernel *k, const fe_k
     return out;
 }
 
+static hipdnnStatus_t hipdnnKernelCacheGetKernel_ext_body(hipdnnKernelCache_ext_t cache, const char *key, hipdnnKernelCacheKernel_ext_t **kernel);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheGetKernel_ext(hipdnnKernelCache_ext_t cache, const char *key,
                                                      hipdnnKernelCacheKernel_ext_t **kernel)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheGetKernel_ext_body(cache, key, kernel));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheGetKernel_ext_body(hipdnnKernelCache_ext_t cache, const char *key, hipdnnKernelCacheKernel_ext_t **kernel)
 {
     if (cache == NULL || key == NULL || kernel == NULL)
         return null_arg("hipdnnKernelCacheGetKernel_ext", cache == NULL ? "cache" : key == NULL ? "key" : "kernel");
@@ -168,8 +216,16 @@ EXPORT hipdnnStatus_t hipdnnKernelCacheGetKernel_ext(hipdnnKernelCache_ext_t cac
                            : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "hipdnnKernelCacheGetKernel_ext: out of memory");
 }
 
+static hipdnnStatus_t hipdnnKernelCacheVerify_ext_body(hipdnnKernelCache_ext_t cache, int fix, hipdnnKernelCacheBad_ext_t **bad, size_t *count);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheVerify_ext(hipdnnKernelCache_ext_t cache, int fix,
                                                   hipdnnKernelCacheBad_ext_t **bad, size_t *count)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheVerify_ext_body(cache, fix, bad, count));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheVerify_ext_body(hipdnnKernelCache_ext_t cache, int fix, hipdnnKernelCacheBad_ext_t **bad, size_t *count)
 {
     if (cache == NULL || bad == NULL || count == NULL)
         return null_arg("hipdnnKernelCacheVerify_ext", cache == NULL ? "cache" : bad == NULL ? "bad" : "count");
@@ -191,8 +247,16 @@ EXPORT hipdnnStatus_t hipdnnKernelCacheVerify_ext(hipdnnKernelCache_ext_t cache,
     return st;
 }
 
+static hipdnnStatus_t hipdnnKernelCachePrune_ext_body(hipdnnKernelCache_ext_t cache, uint64_t max_bytes, int64_t older_than_s, size_t *removed);
+
 EXPORT hipdnnStatus_t hipdnnKernelCachePrune_ext(hipdnnKernelCache_ext_t cache, uint64_t max_bytes,
                                                  int64_t older_than_s, size_t *removed)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCachePrune_ext_body(cache, max_bytes, older_than_s, removed));
+}
+
+static hipdnnStatus_t hipdnnKernelCachePrune_ext_body(hipdnnKernelCache_ext_t cache, uint64_t max_bytes, int64_t older_than_s, size_t *removed)
 {
     if (cache == NULL)
         return null_arg("hipdnnKernelCachePrune_ext", "cache");
@@ -201,14 +265,30 @@ EXPORT hipdnnStatus_t hipdnnKernelCachePrune_ext(hipdnnKernelCache_ext_t cache, 
     return kc_prune(cache->c, limit, older_than_s, removed);
 }
 
+static hipdnnStatus_t hipdnnKernelCacheExport_ext_body(hipdnnKernelCache_ext_t cache, const char *path, size_t *records);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheExport_ext(hipdnnKernelCache_ext_t cache, const char *path, size_t *records)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheExport_ext_body(cache, path, records));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheExport_ext_body(hipdnnKernelCache_ext_t cache, const char *path, size_t *records)
 {
     if (cache == NULL || path == NULL)
         return null_arg("hipdnnKernelCacheExport_ext", cache == NULL ? "cache" : "path");
     return kc_export(cache->c, path, records);
 }
 
+static hipdnnStatus_t hipdnnKernelCacheImport_ext_body(hipdnnKernelCache_ext_t cache, const char *path, size_t *records);
+
 EXPORT hipdnnStatus_t hipdnnKernelCacheImport_ext(hipdnnKernelCache_ext_t cache, const char *path, size_t *records)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheImport_ext_body(cache, path, records));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheImport_ext_body(hipdnnKernelCache_ext_t cache, const char *path, size_t *records)
 {
     if (cache == NULL || path == NULL)
         return null_arg("hipdnnKernelCacheImport_ext", cache == NULL ? "cache" : "path");

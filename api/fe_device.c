@@ -17,7 +17,15 @@ static hipdnnStatus_t ready(const char *fn)
     return base_fail(st, "%s: %s%s", fn, st == HIPDNN_STATUS_NOT_SUPPORTED ? "no GPU is available: " : "", why);
 }
 
+static hipdnnStatus_t hipdnnDeviceMalloc_ext_body(void **ptr, size_t bytes);
+
 EXPORT hipdnnStatus_t hipdnnDeviceMalloc_ext(void **ptr, size_t bytes)
+{
+    base_call_begin();
+    return base_call_done(hipdnnDeviceMalloc_ext_body(ptr, bytes));
+}
+
+static hipdnnStatus_t hipdnnDeviceMalloc_ext_body(void **ptr, size_t bytes)
 {
     if (ptr == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnDeviceMalloc_ext: ptr is NULL");
@@ -25,7 +33,15 @@ EXPORT hipdnnStatus_t hipdnnDeviceMalloc_ext(void **ptr, size_t bytes)
     return st == HIPDNN_STATUS_SUCCESS ? rt_malloc(ptr, bytes) : st;
 }
 
+static hipdnnStatus_t hipdnnDeviceFree_ext_body(void *ptr);
+
 EXPORT hipdnnStatus_t hipdnnDeviceFree_ext(void *ptr)
+{
+    base_call_begin();
+    return base_call_done(hipdnnDeviceFree_ext_body(ptr));
+}
+
+static hipdnnStatus_t hipdnnDeviceFree_ext_body(void *ptr)
 {
     if (ptr == NULL || !rt_have_gpu())
         return HIPDNN_STATUS_SUCCESS;
@@ -35,19 +51,43 @@ EXPORT hipdnnStatus_t hipdnnDeviceFree_ext(void *ptr)
     return st;
 }
 
+static hipdnnStatus_t hipdnnMemcpyHostToDevice_ext_body(void *dst, const void *src, size_t bytes);
+
 EXPORT hipdnnStatus_t hipdnnMemcpyHostToDevice_ext(void *dst, const void *src, size_t bytes)
+{
+    base_call_begin();
+    return base_call_done(hipdnnMemcpyHostToDevice_ext_body(dst, src, bytes));
+}
+
+static hipdnnStatus_t hipdnnMemcpyHostToDevice_ext_body(void *dst, const void *src, size_t bytes)
 {
     hipdnnStatus_t st = ready("hipdnnMemcpyHostToDevice_ext");
     return st == HIPDNN_STATUS_SUCCESS ? rt_memcpy_h2d(dst, src, bytes) : st;
 }
 
+static hipdnnStatus_t hipdnnMemcpyDeviceToHost_ext_body(void *dst, const void *src, size_t bytes);
+
 EXPORT hipdnnStatus_t hipdnnMemcpyDeviceToHost_ext(void *dst, const void *src, size_t bytes)
+{
+    base_call_begin();
+    return base_call_done(hipdnnMemcpyDeviceToHost_ext_body(dst, src, bytes));
+}
+
+static hipdnnStatus_t hipdnnMemcpyDeviceToHost_ext_body(void *dst, const void *src, size_t bytes)
 {
     hipdnnStatus_t st = ready("hipdnnMemcpyDeviceToHost_ext");
     return st == HIPDNN_STATUS_SUCCESS ? rt_memcpy_d2h(dst, src, bytes) : st;
 }
 
+static hipdnnStatus_t hipdnnStreamSynchronize_ext_body(hipdnnHandle_t handle);
+
 EXPORT hipdnnStatus_t hipdnnStreamSynchronize_ext(hipdnnHandle_t handle)
+{
+    base_call_begin();
+    return base_call_done(hipdnnStreamSynchronize_ext_body(handle));
+}
+
+static hipdnnStatus_t hipdnnStreamSynchronize_ext_body(hipdnnHandle_t handle)
 {
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnStreamSynchronize_ext");
     if (st == HIPDNN_STATUS_SUCCESS)

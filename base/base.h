@@ -29,14 +29,33 @@
 hipdnnStatus_t base_fail(hipdnnStatus_t status, const char *fmt, ...) BASE_PRINTF(2, 3);
 /* Copies the last error (truncated, NUL-terminated) into msg; clears it when `clear`. */
 void base_last_error(char *msg, size_t max_size, bool clear);
+/* Records a failure in the last-error slot without logging it: for a failure logged once
+ * already (a cached result of a one-time initialisation) that a later call reports again. */
+hipdnnStatus_t base_fail_quiet(hipdnnStatus_t status, const char *fmt, ...) BASE_PRINTF(2, 3);
+/* Every public entry point runs between these two (api/fe_api.c): while a call runs, failures it
+ * raises go to a pending message; base_call_done publishes it to the last-error slot when the
+ * call fails and drops it when the call succeeds, so a successful call leaves the slot as it
+ * was (hipDNN's rule: the message stays until hipdnnGetLastErrorString reads it) and never
+ * leaves behind a failure it met and got past. Nested calls publish at the outermost one.
+ * Outside a call (unit tests of a module) base_fail writes the slot directly. Returns st. */
+void base_call_begin(void);
+hipdnnStatus_t base_call_done(hipdnnStatus_t st);
 /* The enum name of a status, e.g. "HIPDNN_STATUS_BAD_PARAM"; never NULL. */
 const char *base_status_name(hipdnnStatus_t status);
 
+/* ---- public enum names (base_names.c) ------------------------------------------------------
+ * hipdnnPointwiseMode_t by value, without the prefix ("RELU_FWD"; 0 is "UNSET"; a hole NULL). */
+#define BASE_N_POINTWISE_MODES 48
+extern const char *const base_pointwise_mode_names[BASE_N_POINTWISE_MODES];
+/* The name of a pointwise mode; "UNKNOWN" for a value outside the enum. */
+const char *base_pointwise_mode_name(int mode);
+
 /* ---- logging (base_log.c) -----------------------------------------------------------------
  * Global threshold: messages with severity >= the level are emitted (OFF emits nothing).
- * Initialised once from HIPDNN_LOG_LEVEL (info|warn|error|fatal|off, or 0..4 where
- * 0 = off, 1 = error, 2 = warn, 3 = info, 4 = info plus debug detail) and
- * HIPDNN_LOG_FILE (a path, "stdout" or "stderr"; default stderr). */
+ * Initialised once from HIPDNN_LOG_LEVEL (hipdnnSeverity_t's names info|warn|error|fatal|off or
+ * its numbers 0..4 in the same order, or debug / verbose: info plus detail lines) and
+ * HIPDNN_LOG_FILE (a path, "stdout" or "stderr"; default stderr; a path that cannot be opened
+ * is reported once on stderr and logging stays on stderr). */
 void base_log(hipdnnSeverity_t sev, const char *fmt, ...) BASE_PRINTF(2, 3);
 void base_vlog(hipdnnSeverity_t sev, const char *fmt, va_list ap);
 /* A refusal: a public call that turned a user's graph or execution down. Logged at ERROR
@@ -47,9 +66,23 @@ void base_vlog(hipdnnSeverity_t sev, const char *fmt, va_list ap);
 void base_log_refusal(const char *fmt, ...) BASE_PRINTF(1, 2);
 hipdnnSeverity_t base_log_level(void);
 void base_log_set_level(hipdnnSeverity_t level);
-/* Debug verbosity ladder (HIPDNN_LOG_LEVEL=4 sets 4): 1 cache hits/misses, 2 IR after
- * fusion, 3 emitted source, 4 compiler logs. */
+/* Detail levels above info (HIPDNN_LOG_LEVEL=debug / verbose). Debug: per plan, the engine chosen
+ * and why, kernel keys, the cache tier each came from, compile times, the fusion partition.
+ * Verbose: debug plus a line per execute and the compilers' logs. */
+#define BASE_DETAIL_DEBUG 1
+#define BASE_DETAIL_VERBOSE 2
+/* The detail level: 0, BASE_DETAIL_DEBUG or BASE_DETAIL_VERBOSE. */
 int base_debug_level(void);
+/* A detail line ("[hipdnn debug] ..." / "[hipdnn verbose] ..."), emitted when the detail level is
+ * at least `detail` and the level is info; callbacks see HIPDNN_SEV_INFO. */
+void base_detail(int detail, const char *fmt, ...) BASE_PRINTF(2, 3);
+/* Whether base_detail(detail, ...) would emit: skip building an expensive message otherwise. */
+bool base_detail_on(int detail);
+/* base_log, except that a line this process already emitted through here is dropped: for
+ * problems of the environment (no driver, a directory that cannot be made) met on every call.
+ * Remembers BASE_LOG_ONCE_MAX distinct lines; past that, every line is emitted. */
+#define BASE_LOG_ONCE_MAX 256
+void base_log_once(hipdnnSeverity_t sev, const char *fmt, ...) BASE_PRINTF(2, 3);
 /* Registers cb for messages of min_level and above (OFF: removes it; registered again: its level
  * changes). ALLOC_FAILED, raising nothing, when BASE_LOG_MAX_CALLBACKS are registered: the caller
  * raises it (logging sits below base_fail, which logs). */

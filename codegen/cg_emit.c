@@ -5,8 +5,11 @@
  * cg_conv.c, cg_quant.c, cg_paged.c, cg_sdpa.c, cg_sdpa_bwd.c) and what they share (cg_common.c,
  * cg_assemble.c, cg_dyn.c) never call back into this file.
  */
+#include <errno.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
 
 #include "codegen/cg_int.h"
 
@@ -92,16 +95,50 @@ void cg_kernel_free(cg_kernel *k)
     *k = (cg_kernel){0};
 }
 
+/* mkdir -p dir (mode 0755 as umask allows); false with the reason when it cannot be made. */
+static bool make_dirs(const char *dir, char *why, size_t why_len)
+{
+    char path[1024];
+    if (snprintf(path, sizeof path, "%s", dir) >= (int)sizeof path) {
+        snprintf(why, why_len, "path longer than %zu bytes", sizeof path - 1);
+        return false;
+    }
+    for (char *p = path + 1;; p++) {
+        bool end = *p == '\0';
+        if (!end && *p != '/')
+            continue;
+        *p = '\0';
+        struct stat sb;
+        if (mkdir(path, 0755) != 0 && errno != EEXIST) {
+            snprintf(why, why_len, "mkdir %.200s: %s", path, strerror(errno));
+            return false;
+        }
+        if (stat(path, &sb) != 0 || !S_ISDIR(sb.st_mode)) {
+            snprintf(why, why_len, "%.200s is not a directory", path);
+            return false;
+        }
+        if (end)
+            return true;
+        *p = '/';
+    }
+}
+
 void cg_dump(const char *name, const char *source)
 {
     const char *dir = getenv("HIPDNN_JIT_DUMP_DIR");
     if (dir == NULL || dir[0] == '\0')
         return;
+    char why[256];
+    if (!make_dirs(dir, why, sizeof why)) {
+        base_log_once(HIPDNN_SEV_WARN, "HIPDNN_JIT_DUMP_DIR=\"%.512s\": cannot create it (%s); emitted "
+                      "sources are not dumped", dir, why);
+        return;
+    }
     char path[1024];
     snprintf(path, sizeof path, "%s/%s.cu", dir, name);
     FILE *f = fopen(path, "w");
     if (f == NULL) {
-        base_log(HIPDNN_SEV_WARN, "HIPDNN_JIT_DUMP_DIR: cannot write %s", path);
+        base_log_once(HIPDNN_SEV_WARN, "HIPDNN_JIT_DUMP_DIR: cannot write %s (%s)", path, strerror(errno));
         return;
     }
     fputs(source, f);

@@ -20,14 +20,6 @@ static const char *const data_type[] = {
     "FP8_E5M2", "FP8_E8M0", "FP4_E2M1", "FP6_E2M3", "FP6_E3M2", "INT4", "INT64", "BOOLEAN",
     "FP8_E4M3_FNUZ", "FP8_E5M2_FNUZ"};
 static const char *const conv_mode[] = {"UNSET", "CONVOLUTION", "CROSS_CORRELATION"};
-static const char *const pointwise_mode[] = {
-    "UNSET", "ABS", "ADD", "ADD_SQUARE", "BINARY_SELECT", "CEIL", "CMP_EQ", "CMP_GE", "CMP_GT",
-    "CMP_LE", "CMP_LT", "CMP_NEQ", "DIV", "ELU_BWD", "ELU_FWD", "ERF", "EXP", "FLOOR",
-    "GELU_APPROX_TANH_BWD", "GELU_APPROX_TANH_FWD", "GELU_BWD", "GELU_FWD", "GEN_INDEX",
-    "IDENTITY", "LOG", "LOGICAL_AND", "LOGICAL_NOT", "LOGICAL_OR", "MAX_OP", "MIN_OP", "MUL",
-    "NEG", "RECIPROCAL", "RELU_BWD", "RELU_FWD", "RSQRT", "SIGMOID_BWD", "SIGMOID_FWD", "SIN",
-    "SOFTPLUS_BWD", "SOFTPLUS_FWD", "SQRT", "SUB", "SWISH_BWD", "SWISH_FWD", "TAN", "TANH_BWD",
-    "TANH_FWD"};
 static const char *const norm_fwd_phase[] = {"NOT_SET", "INFERENCE", "TRAINING"};
 static const char *const diagonal_alignment[] = {"TOP_LEFT", "BOTTOM_RIGHT"};
 static const char *const attention_implementation[] = {"AUTO", "COMPOSITE", "UNIFIED"};
@@ -36,7 +28,7 @@ static const char *const attention_implementation[] = {"AUTO", "COMPOSITE", "UNI
 static const fe_enum_table tables[] = {
     TABLE("DataType", data_type),
     TABLE("ConvMode", conv_mode),
-    TABLE("PointwiseMode", pointwise_mode),
+    {"PointwiseMode", base_pointwise_mode_names, BASE_N_POINTWISE_MODES}, /* base/base_names.c */
     TABLE("NormFwdPhase", norm_fwd_phase),
     TABLE("DiagonalAlignment", diagonal_alignment),
     TABLE("AttentionImplementation", attention_implementation),

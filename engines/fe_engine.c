@@ -140,7 +140,15 @@ const fe_class fe_engine_class = {
 
 /* ---- engine enumeration ------------------------------------------------------------------------------ */
 
+static hipdnnStatus_t hipdnnGetEngineCount_ext_body(hipdnnHandle_t handle, size_t *numEngines);
+
 EXPORT hipdnnStatus_t hipdnnGetEngineCount_ext(hipdnnHandle_t handle, size_t *numEngines)
+{
+    base_call_begin();
+    return base_call_done(hipdnnGetEngineCount_ext_body(handle, numEngines));
+}
+
+static hipdnnStatus_t hipdnnGetEngineCount_ext_body(hipdnnHandle_t handle, size_t *numEngines)
 {
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetEngineCount_ext");
     if (st != HIPDNN_STATUS_SUCCESS)
@@ -184,11 +192,19 @@ static hipdnnStatus_t put_string(const char *s, char *buf, size_t *len, const ch
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnGetEngineInfo_ext_body(hipdnnHandle_t handle, size_t engineIndex, int64_t *engineId, char *engineName, size_t *engineNameLen, char *pluginName, size_t *pluginNameLen, char *version, size_t *versionLen, char *type, size_t *typeLen);
+
 EXPORT hipdnnStatus_t hipdnnGetEngineInfo_ext(hipdnnHandle_t handle, size_t engineIndex,
                                               int64_t *engineId, char *engineName,
                                               size_t *engineNameLen, char *pluginName,
                                               size_t *pluginNameLen, char *version,
                                               size_t *versionLen, char *type, size_t *typeLen)
+{
+    base_call_begin();
+    return base_call_done(hipdnnGetEngineInfo_ext_body(handle, engineIndex, engineId, engineName, engineNameLen, pluginName, pluginNameLen, version, versionLen, type, typeLen));
+}
+
+static hipdnnStatus_t hipdnnGetEngineInfo_ext_body(hipdnnHandle_t handle, size_t engineIndex, int64_t *engineId, char *engineName, size_t *engineNameLen, char *pluginName, size_t *pluginNameLen, char *version, size_t *versionLen, char *type, size_t *typeLen)
 {
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetEngineInfo_ext");
     if (st != HIPDNN_STATUS_SUCCESS)
@@ -210,8 +226,16 @@ EXPORT hipdnnStatus_t hipdnnGetEngineInfo_ext(hipdnnHandle_t handle, size_t engi
     return st;
 }
 
+static hipdnnStatus_t hipdnnGetEngineIdByName_ext_body(hipdnnHandle_t handle, const char *engineName, int64_t *engineId);
+
 EXPORT hipdnnStatus_t hipdnnGetEngineIdByName_ext(hipdnnHandle_t handle, const char *engineName,
                                                   int64_t *engineId)
+{
+    base_call_begin();
+    return base_call_done(hipdnnGetEngineIdByName_ext_body(handle, engineName, engineId));
+}
+
+static hipdnnStatus_t hipdnnGetEngineIdByName_ext_body(hipdnnHandle_t handle, const char *engineName, int64_t *engineId)
 {
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetEngineIdByName_ext");
     if (st != HIPDNN_STATUS_SUCCESS)
@@ -230,8 +254,16 @@ EXPORT hipdnnStatus_t hipdnnGetEngineIdByName_ext(hipdnnHandle_t handle, const c
 
 /* ---- engine plugins: none yet (every engine is built in) ------------------------------------------ */
 
+static hipdnnStatus_t hipdnnSetEnginePluginPaths_ext_body(size_t numPaths, const char *const *pluginPaths, hipdnnPluginLoadingMode_ext_t loadingMode);
+
 EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths, const char *const *pluginPaths,
                                                      hipdnnPluginLoadingMode_ext_t loadingMode)
+{
+    base_call_begin();
+    return base_call_done(hipdnnSetEnginePluginPaths_ext_body(numPaths, pluginPaths, loadingMode));
+}
+
+static hipdnnStatus_t hipdnnSetEnginePluginPaths_ext_body(size_t numPaths, const char *const *pluginPaths, hipdnnPluginLoadingMode_ext_t loadingMode)
 {
     if (loadingMode != HIPDNN_PLUGIN_LOADING_ADDITIVE && loadingMode != HIPDNN_PLUGIN_LOADING_ABSOLUTE)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetEnginePluginPaths_ext: loadingMode %d is "
@@ -250,8 +282,16 @@ EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths, const char
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext_body(hipdnnHandle_t handle, size_t *numPluginPaths, char **pluginPaths, size_t *maxStringLen);
+
 EXPORT hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext(hipdnnHandle_t handle, size_t *numPluginPaths,
                                                            char **pluginPaths, size_t *maxStringLen)
+{
+    base_call_begin();
+    return base_call_done(hipdnnGetLoadedEnginePluginPaths_ext_body(handle, numPluginPaths, pluginPaths, maxStringLen));
+}
+
+static hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext_body(hipdnnHandle_t handle, size_t *numPluginPaths, char **pluginPaths, size_t *maxStringLen)
 {
     (void)pluginPaths; /* no path is ever copied: none is loaded */
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetLoadedEnginePluginPaths_ext");

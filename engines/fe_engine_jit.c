@@ -44,6 +44,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 
 #include "engines/fe_jit.h"
 
@@ -371,10 +372,20 @@ static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, co
     void *code = NULL;
     size_t code_len = 0;
     bool cached = false, stored = true;
+    struct timespec t0, t1;
+    clock_gettime(CLOCK_MONOTONIC, &t0);
     st = fe_kernel_code(ctx->cache, out->cg.source, name, out->cg.entry, out->cg.arch, &code, &code_len,
                         &out->key, &cached, &stored);
+    clock_gettime(CLOCK_MONOTONIC, &t1);
     if (st == HIPDNN_STATUS_SUCCESS) {
+        double ms = (double)(t1.tv_sec - t0.tv_sec) * 1e3 + (double)(t1.tv_nsec - t0.tv_nsec) / 1e6;
         base_log(HIPDNN_SEV_INFO, "jit: kernel %s %s", name, cached ? "loaded from the kernel cache" : "compiled");
+        char hex[2 * sizeof out->key.b + 1];
+        for (size_t i = 0; i < sizeof out->key.b; i++)
+            snprintf(hex + 2 * i, 3, "%02x", out->key.b[i]);
+        base_detail(BASE_DETAIL_DEBUG, "jit: kernel %s (entry %s, %s): cache key %s: %s, %.1f ms, %zu bytes of code",
+                    name, out->cg.entry, out->cg.arch, hex,
+                    cached ? "hit in the kernel table" : "miss: compiled", ms, code_len);
         ctx->stats.cached += cached, ctx->stats.compiled += !cached, ctx->stats.kernels_not_stored += !stored;
     }
     if (st == HIPDNN_STATUS_SUCCESS && !compile_only)

@@ -69,9 +69,18 @@ static hipdnnStatus_t heur_finalize(fe_obj *o)
                 base_free(hs); /* a device that failed, not one that is absent: say so */
                 return dev;
             }
-            if (e->supports(fe_graph_of(g), why, sizeof why))
+            bool yes = e->supports(fe_graph_of(g), why, sizeof why);
+            int before = hs->n;
+            if (yes)
                 add_configs(hs, e, fe_graph_of(g));
-            else if (used < sizeof whys)
+            if (yes)
+                base_detail(BASE_DETAIL_DEBUG, "heuristics for graph %s: engine '%s' supports it: configs "
+                            "ranked %d..%d%s", fe_graph_of(g)->key, e->name, before + 1, hs->n,
+                            preferred ? " (the caller's preferred engine, ranked first)" : "");
+            else
+                base_detail(BASE_DETAIL_DEBUG, "heuristics for graph %s: engine '%s' does not support it: %s",
+                            fe_graph_of(g)->key, e->name, why[0] ? why : "-");
+            if (!yes && used < sizeof whys)
                 used += (size_t)snprintf(whys + used, sizeof whys - used, "%s%s: %s", used ? "; " : "",
                                          e->name, why[0] ? why : "not supported");
         }

@@ -366,6 +366,8 @@ bool fe_jit_plan_load(kc_cache *c, const fe_jit_plan_ref *ref, const fe_graph_st
         fe_jit_destroy(p);
     kc_plan_release(&rec);
     base_log(HIPDNN_SEV_INFO, "jit: plan %s from the kernel cache%s", g->key, ok ? "" : ": unusable, building it");
+    base_detail(BASE_DETAIL_DEBUG, "jit: plan %s: %s", g->key,
+                ok ? "hit in the plan table (no lowering, no codegen, no compile)" : "plan table record unusable");
     if (ok)
         *out = p;
     return ok;

@@ -7,6 +7,7 @@
  * scalars of SDPA score modifiers, which share the graph's uids) and runs the plan; nothing
  * is compiled on that path.
  */
+#include <stdio.h>
 #include <string.h>
 
 #include "engines/fe_engines.h"
@@ -58,6 +59,26 @@ static void plan_release(fe_obj *o)
     o->priv = NULL;
 }
 
+/* Debug: the engine this plan runs on, its knob values and what the build took from the cache. */
+static void log_plan(const plan_state *ps)
+{
+    if (!base_detail_on(BASE_DETAIL_DEBUG))
+        return;
+    const fe_engine *e = ps->cfg.engine;
+    char knobs[512] = "";
+    size_t used = 0;
+    for (int i = 0; i < e->n_knobs && used < sizeof knobs; i++)
+        used += (size_t)snprintf(knobs + used, sizeof knobs - used, "%s%s=%lld", i ? ", " : "",
+                                 e->knobs[i].id, (long long)ps->cfg.knobs[i]);
+    base_detail(BASE_DETAIL_DEBUG, "plan for graph %s: engine '%s' (%s, global index %lld; the engine "
+                "config's, as the caller chose it from the heuristics), knobs {%s}, workspace %lld bytes; "
+                "%lld kernel(s): %lld compiled, %lld from the kernel cache%s",
+                fe_graph_of(ps->cfg.graph)->key, e->name, e->type, (long long)e->id, knobs,
+                (long long)ps->cfg.workspace, (long long)ps->stats.kernels, (long long)ps->stats.compiled,
+                (long long)ps->stats.cached,
+                ps->stats.plan_cached ? " (the whole plan from the plan table)" : "");
+}
+
 static hipdnnStatus_t plan_finalize(fe_obj *o)
 {
     plan_state *ps = base_calloc(1, sizeof *ps);
@@ -71,6 +92,8 @@ static hipdnnStatus_t plan_finalize(fe_obj *o)
     if (st == HIPDNN_STATUS_SUCCESS)
         st = ps->cfg.engine->build(fe_graph_of(ps->cfg.graph), ps->cfg.knobs, &ctx, &ps->impl);
     ps->stats = ctx.stats;
+    if (st == HIPDNN_STATUS_SUCCESS)
+        log_plan(ps);
     if (st != HIPDNN_STATUS_SUCCESS)
         plan_release(o);
     return st;
@@ -206,12 +229,26 @@ static hipdnnStatus_t execute(hipdnnHandle_t handle, hipdnnBackendDescriptor_t e
     plan_state *ps = plan_of(plan);
     fe_varpack_view vp = fe_varpack(pack);
     st = check_bindings(ps, &vp);
-    return st == HIPDNN_STATUS_SUCCESS ? ps->cfg.engine->execute(ps->impl, handle, &vp) : st;
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = ps->cfg.engine->execute(ps->impl, handle, &vp);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        base_detail(BASE_DETAIL_VERBOSE, "execute: graph %s on engine '%s', %d tensor(s) bound, "
+                    "workspace %p, stream %p", fe_graph_of(ps->cfg.graph)->key, ps->cfg.engine->name,
+                    ps->n_uids, vp.workspace, (void *)handle->stream);
+    return st;
 }
+
+static hipdnnStatus_t hipdnnBackendExecute_body(hipdnnHandle_t handle, hipdnnBackendDescriptor_t executionPlan, hipdnnBackendDescriptor_t variantPack);
 
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnBackendExecute(hipdnnHandle_t handle,
                                                           hipdnnBackendDescriptor_t executionPlan,
                                                           hipdnnBackendDescriptor_t variantPack)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendExecute_body(handle, executionPlan, variantPack));
+}
+
+static hipdnnStatus_t hipdnnBackendExecute_body(hipdnnHandle_t handle, hipdnnBackendDescriptor_t executionPlan, hipdnnBackendDescriptor_t variantPack)
 {
     return fe_refused(execute(handle, executionPlan, variantPack), "hipdnnBackendExecute");
 }

@@ -15,7 +15,15 @@
 static pthread_mutex_t target_mu = PTHREAD_MUTEX_INITIALIZER;
 static fe_target override; /* arch[0] == '\0': none */
 
+static hipdnnStatus_t hipdnnSetCompileTarget_ext_body(const char *arch, int sm_count);
+
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetCompileTarget_ext(const char *arch, int sm_count)
+{
+    base_call_begin();
+    return base_call_done(hipdnnSetCompileTarget_ext_body(arch, sm_count));
+}
+
+static hipdnnStatus_t hipdnnSetCompileTarget_ext_body(const char *arch, int sm_count)
 {
     if (sm_count < 0)
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnSetCompileTarget_ext: sm_count %d is negative", sm_count);

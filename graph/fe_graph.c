@@ -214,15 +214,15 @@ static hipdnnStatus_t set_handle(fe_obj *o, const fe_attr *a, hipdnnBackendAttri
     return fe_set_generic(o, a, type, n, elems);
 }
 
-/* Debug level 2 and up (HIPDNN_LOG_LEVEL=4): the kernels the graph fuses into. */
+/* HIPDNN_LOG_LEVEL=debug and up: the kernels the graph fuses into. */
 static void log_partition(const fe_graph_state *gs)
 {
     ir_partition p;
-    if (base_debug_level() < 2 || ir_fuse(gs->ir, &p) != HIPDNN_STATUS_SUCCESS)
+    if (!base_detail_on(BASE_DETAIL_DEBUG) || ir_fuse(gs->ir, &p) != HIPDNN_STATUS_SUCCESS)
         return;
     base_sb sb = {0};
     ir_partition_dump(gs->ir, &p, &sb);
-    base_log(HIPDNN_SEV_INFO, "graph %s:\n%s", gs->key, base_sb_str(&sb));
+    base_detail(BASE_DETAIL_DEBUG, "graph %s:\n%s", gs->key, base_sb_str(&sb));
     base_sb_free(&sb);
     ir_partition_free(&p);
 }

@@ -401,7 +401,7 @@ static void dump_part(const ir_graph *g, const ir_kernel *k, ir_part r, const ch
         const ir_op *op = &g->ops[k->ops[i]];
         base_sb_printf(out, "%s %s", n++ ? "," : "", ir_op_info_of(op->kind)->name);
         if (op->kind == IR_OP_POINTWISE)
-            base_sb_printf(out, "(mode %d)", op->a.pw.mode);
+            base_sb_printf(out, "(%s)", base_pointwise_mode_name(op->a.pw.mode));
     }
     base_sb_puts(out, n ? "\n" : " -\n");
 }

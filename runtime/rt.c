@@ -165,12 +165,12 @@ static bool once(pthread_once_t *o, void (*init)(void))
 }
 
 /* Runs init once; its cached failure is recorded in this thread's last-error slot unless this
- * call ran init (which raised it already). */
+ * call ran init (which raised and logged it already): recorded again, not logged again. */
 static hipdnnStatus_t once_result(pthread_once_t *o, void (*init)(void), const hipdnnStatus_t *st,
                                   const char *why)
 {
     bool fresh = once(o, init);
-    return fresh || *st == HIPDNN_STATUS_SUCCESS ? *st : base_fail(*st, "%s", why);
+    return fresh || *st == HIPDNN_STATUS_SUCCESS ? *st : base_fail_quiet(*st, "%s", why);
 }
 
 hipdnnStatus_t rt_init(void)

@@ -203,7 +203,7 @@ static void open_hip(void)
         if ((hip_lib = dlopen(hip_lib_names[i], RTLD_NOW | RTLD_LOCAL)) != NULL)
             hip_lib_name = hip_lib_names[i];
     if (hip_lib == NULL)
-        base_log(HIPDNN_SEV_INFO, "runtime: no HIP runtime (tried " HIP_LIB_NAMES ")");
+        base_log_once(HIPDNN_SEV_INFO, "runtime: no HIP runtime (tried " HIP_LIB_NAMES ")");
 }
 
 static bool amd_driver_present(void)
@@ -371,7 +371,7 @@ static const char *open_hiprtc(void)
         if ((missing = rt_rtc_load(&hiprtc, h)) == NULL)
             return name;
         if (i < N_RTC_LIBS)
-            base_log(HIPDNN_SEV_INFO, "runtime: %s has no %s", name, missing);
+            base_log_once(HIPDNN_SEV_INFO, "runtime: %s has no %s", name, missing);
         dlclose(h);
     }
     return NULL;
@@ -418,7 +418,7 @@ static hipdnnStatus_t amd_compiler_init(rt_compiler_info *info)
     memset(info, 0, sizeof *info);
     strcpy(info->id, "hiprtc");
     hip_version(info);
-    base_log(HIPDNN_SEV_INFO, "runtime: hipRTC from %s, HIP %d.%d%s", rtc.lib, info->major,
+    base_log_once(HIPDNN_SEV_INFO, "runtime: hipRTC from %s, HIP %d.%d%s", rtc.lib, info->major,
              info->minor, rtc.isa_count ? "" : " (no ISA list: targets are not checked)");
     return HIPDNN_STATUS_SUCCESS;
 }

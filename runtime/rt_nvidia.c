@@ -211,7 +211,7 @@ static bool nv_driver_present(void)
 {
     cuda_lib = dlopen(cuda_lib_name, RTLD_NOW | RTLD_LOCAL);
     if (cuda_lib == NULL)
-        base_log(HIPDNN_SEV_INFO, "runtime: %s", dlerror());
+        base_log_once(HIPDNN_SEV_INFO, "runtime: %s", dlerror());
     return cuda_lib != NULL;
 }
 
@@ -317,10 +317,10 @@ static bool try_nvrtc(const char *name)
         return false;
     const char *missing = load_rtc(h);
     if (missing == NULL) {
-        base_log(HIPDNN_SEV_INFO, "runtime: NVRTC from %s", name);
+        base_log_once(HIPDNN_SEV_INFO, "runtime: NVRTC from %s", name);
         return true;
     }
-    base_log(HIPDNN_SEV_INFO, "runtime: %s has no %s", name, missing);
+    base_log_once(HIPDNN_SEV_INFO, "runtime: %s has no %s", name, missing);
     dlclose(h);
     return false;
 }

@@ -94,8 +94,8 @@ static hipdnnStatus_t run_compile(const rt_rtc *api, void *prog, const char *nam
     hipdnnStatus_t st = read_log(api, prog, &log);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
-    if (log[0] != '\0' && base_debug_level() >= 4)
-        base_log(HIPDNN_SEV_INFO, "%s log of %s for %s:\n%s", api->compiler, name, arch, log);
+    if (log[0] != '\0')
+        base_detail(BASE_DETAIL_VERBOSE, "%s log of %s for %s:\n%s", api->compiler, name, arch, log);
     if (r != RTC_SUCCESS)
         st = compile_failed(api->compiler, name, arch, api->error_string(r), log);
     if (r != RTC_SUCCESS && log_out != NULL)

@@ -84,16 +84,32 @@ static hipdnnStatus_t deserialize_json(hipdnnBackendDescriptor_t *descriptor, co
     return graph_from_doc(doc, descriptor);
 }
 
+static hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext_body(hipdnnBackendDescriptor_t *descriptor, const uint8_t *serializedGraph, size_t graphByteSize);
+
 EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext(hipdnnBackendDescriptor_t *descriptor,
                                                                  const uint8_t *serializedGraph,
                                                                  size_t graphByteSize)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendCreateAndDeserializeGraph_ext_body(descriptor, serializedGraph, graphByteSize));
+}
+
+static hipdnnStatus_t hipdnnBackendCreateAndDeserializeGraph_ext_body(hipdnnBackendDescriptor_t *descriptor, const uint8_t *serializedGraph, size_t graphByteSize)
 {
     return fe_refused(deserialize_binary(descriptor, serializedGraph, graphByteSize),
                       "hipdnnBackendCreateAndDeserializeGraph_ext");
 }
 
+static hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext_body(hipdnnBackendDescriptor_t *descriptor, const char *jsonGraph, size_t jsonByteSize);
+
 EXPORT hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext(
     hipdnnBackendDescriptor_t *descriptor, const char *jsonGraph, size_t jsonByteSize)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendCreateAndDeserializeJsonGraph_ext_body(descriptor, jsonGraph, jsonByteSize));
+}
+
+static hipdnnStatus_t hipdnnBackendCreateAndDeserializeJsonGraph_ext_body(hipdnnBackendDescriptor_t *descriptor, const char *jsonGraph, size_t jsonByteSize)
 {
     return fe_refused(deserialize_json(descriptor, jsonGraph, jsonByteSize),
                       "hipdnnBackendCreateAndDeserializeJsonGraph_ext");
@@ -126,10 +142,18 @@ static hipdnnStatus_t copy_out(const char *fn, const void *src, size_t len, size
     return HIPDNN_STATUS_SUCCESS;
 }
 
+static hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext_body(hipdnnBackendDescriptor_t descriptor, size_t requestedByteSize, size_t *graphByteSize, uint8_t *serializedGraph);
+
 EXPORT hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext(hipdnnBackendDescriptor_t descriptor,
                                                                 size_t requestedByteSize,
                                                                 size_t *graphByteSize,
                                                                 uint8_t *serializedGraph)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendGetSerializedBinaryGraph_ext_body(descriptor, requestedByteSize, graphByteSize, serializedGraph));
+}
+
+static hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext_body(hipdnnBackendDescriptor_t descriptor, size_t requestedByteSize, size_t *graphByteSize, uint8_t *serializedGraph)
 {
     const char *fn = "hipdnnBackendGetSerializedBinaryGraph_ext";
     json_t *doc = NULL;
@@ -145,10 +169,18 @@ EXPORT hipdnnStatus_t hipdnnBackendGetSerializedBinaryGraph_ext(hipdnnBackendDes
     return st;
 }
 
+static hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext_body(hipdnnBackendDescriptor_t descriptor, size_t requestedByteSize, size_t *graphByteSize, char *serializedJsonGraph);
+
 EXPORT hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext(hipdnnBackendDescriptor_t descriptor,
                                                               size_t requestedByteSize,
                                                               size_t *graphByteSize,
                                                               char *serializedJsonGraph)
+{
+    base_call_begin();
+    return base_call_done(hipdnnBackendGetSerializedJsonGraph_ext_body(descriptor, requestedByteSize, graphByteSize, serializedJsonGraph));
+}
+
+static hipdnnStatus_t hipdnnBackendGetSerializedJsonGraph_ext_body(hipdnnBackendDescriptor_t descriptor, size_t requestedByteSize, size_t *graphByteSize, char *serializedJsonGraph)
 {
     const char *fn = "hipdnnBackendGetSerializedJsonGraph_ext";
     json_t *doc = NULL;

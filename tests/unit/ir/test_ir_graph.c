@@ -109,14 +109,14 @@ Test(ir_graph, example_partitions)
 {
     static const expected cases[] = {
         {"layernorm.json", 1, {"kernel 0: layernorm", "epilogue -"}},
-        {"rmsnorm_residual.json", 1, {"kernel 0: rmsnorm", "prologue pointwise(mode 2)",
+        {"rmsnorm_residual.json", 1, {"kernel 0: rmsnorm", "prologue pointwise(ADD)",
                                       "writes   uid 3 [4,2048,4096]"}},
-        {"matmul_bias_gelu.json", 1, {"kernel 0: matmul", "epilogue pointwise(mode 2), pointwise(mode 21)"}},
-        {"bn_inference_relu.json", 1, {"kernel 0: bn_inference", "epilogue pointwise(mode 34)"}},
-        {"conv_bias_relu.json", 1, {"kernel 0: conv_fwd", "epilogue pointwise(mode 2), pointwise(mode 34)"}},
+        {"matmul_bias_gelu.json", 1, {"kernel 0: matmul", "epilogue pointwise(ADD), pointwise(GELU_FWD)"}},
+        {"bn_inference_relu.json", 1, {"kernel 0: bn_inference", "epilogue pointwise(RELU_FWD)"}},
+        {"conv_bias_relu.json", 1, {"kernel 0: conv_fwd", "epilogue pointwise(ADD), pointwise(RELU_FWD)"}},
         {"sdpa_causal.json", 1, {"kernel 0: sdpa_fwd"}},
         {"sdpa_gqa_bwd.json", 1, {"kernel 0: sdpa_bwd"}},
-        {"sdpa_softcap.json", 1, {"kernel 0: sdpa_fwd", "score    pointwise(mode 12), pointwise(mode 47), pointwise(mode 30)",
+        {"sdpa_softcap.json", 1, {"kernel 0: sdpa_fwd", "score    pointwise(DIV), pointwise(TANH_FWD), pointwise(MUL)",
                                   "reads    uid 1 [2,16,2048,128]"}},
     };
     for (size_t i = 0; i < sizeof cases / sizeof cases[0]; i++) {

@@ -20,6 +20,10 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # gcc's does not, e.g. a zero offset applied to NULL).
 # python3: the build's layering checks (cmake/check_includes.py, cmake/check_calls.py).
 deps="python3 cmake make gcc g++ clang libclang-rt-14-dev pkg-config liblmdb-dev libxxhash-dev libcriterion-dev libjansson-dev flatbuffers-compiler libamdhip64-5"
+# libamdhip64-dev: HIP 5.2's headers in /usr/include/hip, where a newcomer's machine has them; the
+# install test (tests/install/run.sh) builds consumers with them seen, hidden and included.
+install_test_deps="libamdhip64-dev"
+deps="$deps $install_test_deps"
 missing=""
 for p in $deps; do dpkg -s "$p" >/dev/null 2>&1 || missing="$missing $p"; done
 if [ -n "$missing" ]; then

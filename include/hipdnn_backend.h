@@ -36,10 +36,15 @@
 #include <stdint.h>
 
 /* ---- hipStream_t ------------------------------------------------------------------------
- * When the HIP headers are reachable they define hipStream_t. Otherwise it is declared
- * here exactly as HIP's AMD platform declares it, so a translation unit that sees both
- * still agrees. Define HIPDNN_NO_HIP_HEADERS to never include the HIP headers. */
-#if !defined(HIPDNN_NO_HIP_HEADERS) && defined(__has_include)
+ * When the HIP headers are reachable and a HIP platform is chosen (hipcc / hip-clang, or
+ * __HIP_PLATFORM_AMD__ / __HIP_PLATFORM_NVIDIA__ defined, as CMake's hip::host does), they define
+ * hipStream_t. Otherwise it is declared here exactly as HIP's AMD platform declares it, so a
+ * translation unit that sees both still agrees: HIP's headers stop on their platform check when
+ * none is chosen (Debian's libamdhip64-dev puts them on the default include path), so they are
+ * not included then. Define HIPDNN_NO_HIP_HEADERS to never include them. */
+#if !defined(HIPDNN_NO_HIP_HEADERS) && defined(__has_include)                              \
+    && (defined(__HIP_PLATFORM_AMD__) || defined(__HIP_PLATFORM_NVIDIA__)                     \
+        || defined(__HIP_PLATFORM_HCC__) || defined(__HIP_PLATFORM_NVCC__) || defined(__HIPCC__))
 #if __has_include(<hip/hip_runtime_api.h>)
 #include <hip/hip_runtime_api.h>
 #define HIPDNN_HAVE_HIP_HEADERS 1

@@ -476,6 +476,20 @@ static bool writes(const cli_args *a)
 
 static bool creates(const cli_args *a) { return is_cmd(a->cmd, "import") || is_cmd(a->cmd, "warm"); }
 
+/* stats of a cache not made yet: zeros, and success (a script asking before the first warm). */
+static int stats_of_nothing(const char *dir, const cli_args *a)
+{
+    if (a->json)
+        return put_json(json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i}", "dir", dir, "mode", "missing",
+                                  "kernels", 0, "plans", 0, "bytes", 0, "map_size", 0, "map_used", 0,
+                                  "max_bytes", 0))
+                   ? EXIT_OK
+                   : op_error("stats: writing JSON failed");
+    printf("directory  %s (missing: no cache yet)\n", dir);
+    printf("kernels    0\nplans      0\nbytes      0\nmap        0 of 0 bytes used, at most 0\n");
+    return EXIT_OK;
+}
+
 /* Only import and warm may create the directory; every command opens it read-write where it
  * can (a read-only open of a directory with no cache in it yet fails), so a read-only
  * directory still serves the commands that only read. dir receives the directory. */
@@ -486,6 +500,8 @@ static int open_cache(const cli_args *a, hipdnnKernelCache_ext_t *c, char dir[PA
     else if (hipdnnKernelCacheDefaultDir_ext(dir, PATH_MAX) != HIPDNN_STATUS_SUCCESS)
         return op_error("no cache directory (set HIPDNN_CACHE_DIR or HOME, or pass --dir)");
     struct stat st;
+    if (is_cmd(a->cmd, "stats") && stat(dir, &st) != 0 && errno == ENOENT)
+        return stats_of_nothing(dir, a);
     if (!creates(a) && stat(dir, &st) != 0) {
         fprintf(stderr, "hipdnn-cache: cache directory %s: %s\n", dir, strerror(errno));
         return EXIT_FAIL;

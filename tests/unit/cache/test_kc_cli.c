@@ -172,7 +172,6 @@ Test(kc_cli, missing_directory)
     snprintf(file, sizeof file, "%s/out.bundle", work);
     const char *cases[][7] = {
         {"--dir", missing, "ls", NULL},
-        {"--dir", missing, "stats", NULL},
         {"--dir", missing, "verify", "--fix", NULL},
         {"--dir", missing, "prune", "--max-size", "1M", NULL},
         {"--dir", missing, "export", file, NULL},
@@ -184,6 +183,28 @@ Test(kc_cli, missing_directory)
         struct stat st;
         cr_expect_neq(stat(missing, &st), 0, "%s does not create the directory", cases[i][2]);
     }
+}
+
+/* stats before the first warm: zeros and success, in text and JSON; nothing created. */
+Test(kc_cli, stats_of_a_missing_cache_is_zeros)
+{
+    char missing[700];
+    snprintf(missing, sizeof missing, "%s/not_here", work);
+    cli_run r = cli("--dir", missing, "stats", NULL);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    cr_expect(strstr(r.out, "kernels    0\n") != NULL, "%s", r.out);
+    cr_expect(strstr(r.out, "missing") != NULL, "%s", r.out);
+    cli_free(&r);
+    r = cli("--dir", missing, "--json", "stats", NULL);
+    cr_expect_eq(r.status, 0, "stderr: %s", r.err);
+    json_t *j = parse_json(&r, "stats --json");
+    cr_expect_eq(json_integer_value(json_object_get(j, "kernels")), 0);
+    cr_expect_eq(json_integer_value(json_object_get(j, "plans")), 0);
+    cr_expect_str_eq(json_string_value(json_object_get(j, "mode")), "missing");
+    json_decref(j);
+    cli_free(&r);
+    struct stat st;
+    cr_expect_neq(stat(missing, &st), 0, "stats does not create the directory");
 }
 
 Test(kc_cli, ls_json_and_text)

@@ -16,6 +16,7 @@ level, kernel cache).
 from ._enums import (AttributeName, AttributeType, BehaviorNote, ConvolutionMode, DataType, DescriptorType,
                      DiagonalAlignment, HeurMode, NormFwdPhase, PointwiseMode, Severity, Status)
 from ._lib import HipdnnError, library_path
+from .arrays import empty
 from .graph import Graph
 from .runtime import (cache_dir, cache_stats, engines, get_log_level, set_compile_target, set_log_level,
                       version, warm)
@@ -26,4 +27,4 @@ __version__ = "0.1.0"
 __all__ = ["Graph", "Tensor", "HipdnnError", "DataType", "PointwiseMode", "ConvolutionMode", "NormFwdPhase",
            "DiagonalAlignment", "Status", "Severity", "HeurMode", "AttributeName", "AttributeType",
            "BehaviorNote", "DescriptorType", "version", "set_log_level", "get_log_level", "engines", "cache_dir",
-           "cache_stats", "warm", "set_compile_target", "library_path"]
+           "cache_stats", "warm", "set_compile_target", "library_path", "empty"]

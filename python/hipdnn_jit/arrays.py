@@ -139,3 +139,17 @@ def check_binding(tensor, info, is_output, host_plan, engine_name):
                              f"(e.g. np.ascontiguousarray) or build the tensor with tensor_like(array)")
     if is_output and not info.writeable:
         raise ValueError(f"{what}: it is an output, but the array is read-only")
+
+
+def empty(tensor, fill=None, dtype=None):
+    """A numpy array laid out as the graph tensor (its dims and strides, its data type as
+    numpy_dtype gives it: raw uint16 / uint8 for bf16 / fp8 without ml_dtypes), filled with
+    `fill` when given. For host execution; outputs can be poisoned with fill=np.nan."""
+    from .dtypes import numpy_dtype
+    from .tensor import stride_order
+    order = stride_order(tensor.strides)
+    base = np.empty([tensor.dims[d] for d in order], dtype=dtype or numpy_dtype(tensor.data_type))
+    if fill is not None:
+        base[...] = fill
+    inverse = [order.index(d) for d in range(len(order))]
+    return base.transpose(inverse)

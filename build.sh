@@ -8,6 +8,9 @@
 #         rebuild with AddressSanitizer + UndefinedBehaviorSanitizer (clang) and run them again;
 #         ends with lines per pass: "N passed, M failed, K skipped" (skipped tests named) and
 #         "skipped because: REASON (count), ..."
+#   Both also install the Python package (python/hipdnn_jit, `pip install .` into the virtualenv
+#   build/pyenv): `run` then runs examples/python/, `test` the CPU pytest suite (python/tests/),
+#   ending with "python: N passed, M failed, K skipped".
 # Works on a fresh Debian 12 machine (as root, or with sudo).
 set -euo pipefail
 cd "$(dirname "$0")"
@@ -18,8 +21,9 @@ jobs=$(nproc 2>/dev/null || echo 2)
 # so the AMD compile-only tests run (gfx90a); no AMD GPU is needed or used.
 # clang + libclang-rt-14-dev: the sanitizer pass (clang's UBSan checks pointer arithmetic that
 # gcc's does not, e.g. a zero offset applied to NULL).
-# python3: the build's layering checks (cmake/check_includes.py, cmake/check_calls.py).
-deps="python3 cmake make gcc g++ clang libclang-rt-14-dev pkg-config liblmdb-dev libxxhash-dev libcriterion-dev libjansson-dev flatbuffers-compiler libamdhip64-5"
+# python3: the build's layering checks (cmake/check_includes.py, cmake/check_calls.py);
+# python3-venv + python3-pip: the Python package's virtualenv (build/pyenv).
+deps="python3 python3-venv python3-pip cmake make gcc g++ clang libclang-rt-14-dev pkg-config liblmdb-dev libxxhash-dev libcriterion-dev libjansson-dev flatbuffers-compiler libamdhip64-5"
 # libamdhip64-dev: HIP 5.2's headers in /usr/include/hip, where a newcomer's machine has them; the
 # install test (tests/install/run.sh) builds consumers with them seen, hidden and included.
 install_test_deps="libamdhip64-dev"
@@ -111,11 +115,45 @@ run_tests() {
   return $rc
 }
 
+# The Python package: a virtualenv in build/pyenv with numpy and pytest, then the README's
+# `pip install .` (scikit-build-core builds the library alone, Release, into the wheel).
+python_install() {
+  local py=build/pyenv/bin/python
+  [ -x "$py" ] || python3 -m venv build/pyenv
+  "$py" -m pip install -q --disable-pip-version-check numpy pytest
+  "$py" -m pip install -q --disable-pip-version-check .
+}
+
+# The CPU pytest suite (python/tests/; tests marked gpu skip without a GPU), then the line
+#   python: N passed, M failed, K skipped
+# Fails when a test failed or errored, or when no test ran at all.
+python_tests() {
+  local log=build/pytest.log rc=0 counts
+  (cd build && ./pyenv/bin/python -m pytest -q -rs ../python/tests) > "$log" 2>&1 || rc=$?
+  grep -E '^(FAILED|ERROR|SKIPPED)' "$log" || true
+  counts=$(tail -n 1 "$log")
+  local passed failed skipped errors
+  passed=$(grep -oE '[0-9]+ passed' <<<"$counts" | grep -oE '[0-9]+' || echo 0)
+  failed=$(grep -oE '[0-9]+ failed' <<<"$counts" | grep -oE '[0-9]+' || echo 0)
+  errors=$(grep -oE '[0-9]+ errors?' <<<"$counts" | grep -oE '[0-9]+' || echo 0)
+  skipped=$(grep -oE '[0-9]+ skipped' <<<"$counts" | grep -oE '[0-9]+' || echo 0)
+  echo "python: $passed passed, $((failed + errors)) failed, $skipped skipped" | tee -a "$summary"
+  if [ "$passed" -eq 0 ]; then
+    echo "python: no test passed (see $log)" | tee -a "$summary"
+    return 1
+  fi
+  [ "$rc" -eq 0 ] && [ "$((failed + errors))" -eq 0 ]
+}
+
 case "$mode" in
   run)
     build build -DCMAKE_BUILD_TYPE=Release -DHIPDNN_BUILD_TESTS=OFF
     ./build/examples/hipdnn_demo examples/graphs/*.json
     warm_main
+    echo
+    echo "Python package (pip install . into build/pyenv), examples/python/:"
+    python_install
+    build/pyenv/bin/python examples/python/residual_rmsnorm_attention.py
     ;;
   test)
     summary=$(mktemp)
@@ -124,6 +162,8 @@ case "$mode" in
     ensure_nvrtc build
     status=0
     run_tests build "tests" || status=1
+    python_install
+    python_tests || status=1
     # the sanitizer pass with clang (HIPDNN_SAN_CC=gcc for gcc's): the -Werror pass above is gcc's
     san_cc=${HIPDNN_SAN_CC:-clang}; san_cxx=clang++; [ "$san_cc" = gcc ] && san_cxx=g++
     build build-san -DCMAKE_BUILD_TYPE=Debug -DHIPDNN_SANITIZE=ON -DHIPDNN_BUILD_TESTS=ON \

@@ -91,6 +91,8 @@ def numpy_dtypes_for(dt):
         ok.add(_ML[dt])
     if dt not in _NUMPY:  # raw views of the bits are accepted
         ok.add("uint16" if _SIZES.get(dt) == 2 else "uint8")
+        # __cuda_array_interface__ has no typestr for bf16 / fp8: torch says "<V2" / "|V1" (raw bytes)
+        ok.add("void16" if _SIZES.get(dt) == 2 else "void8")
     return ok
 
 

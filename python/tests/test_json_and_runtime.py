@@ -73,11 +73,18 @@ def _shrink(d):
     return d
 
 
-def _bits(arr_f32, dt):
-    """Random data in the tensor's type: raw uint16 for bf16 (ml_dtypes may be absent)."""
-    if dt == hj.DataType.BFLOAT16:
-        return (arr_f32.view(np.uint32) >> 16).astype(np.uint16)
-    return arr_f32.astype(np.float32)
+def _fill(arr, f32):
+    """Writes float32 values into arr: as bf16 bits where arr is a raw uint16 view (no ml_dtypes),
+    else converted to arr's type (float32, or ml_dtypes' bfloat16 where it is installed)."""
+    if arr.dtype == np.uint16:
+        arr[...] = (f32.astype(np.float32).view(np.uint32) >> 16).astype(np.uint16)
+    else:
+        arr[...] = f32
+
+
+def _values(arr):
+    """arr's values as float32 (bf16 bits widened where arr is a raw uint16 view)."""
+    return (arr.astype(np.uint32) << 16).view(np.float32) if arr.dtype == np.uint16 else arr.astype(np.float32)
 
 
 @pytest.mark.parametrize("path", EXAMPLES, ids=[os.path.basename(p) for p in EXAMPLES])
@@ -95,19 +102,18 @@ def test_example_graph_scaled_down_executes_on_the_reference_engine(path, rng):
             continue
         arr = hj.empty(t)  # the tensor's layout (NHWC examples included)
         if t.uid in out_uids:
-            arr[...] = _bits(np.full(t.shape, np.nan, np.float32), t.data_type)
+            _fill(arr, np.full(t.shape, np.nan, np.float32))
             outputs.append(t)
         else:
             data = rng.standard_normal(t.shape).astype(np.float32)
             if "var" in t.name:
                 data = np.abs(data) + 0.5
-            arr[...] = _bits(data, t.data_type)
+            _fill(arr, data)
         binds[t] = arr
     g.execute(binds)
     for t in outputs:
         a = binds[t]
-        vals = (a.astype(np.uint32) << 16).view(np.float32) if a.dtype == np.uint16 else a
-        assert np.isfinite(vals).all(), f"{os.path.basename(path)}: output {t.name!r} has unwritten elements"
+        assert np.isfinite(_values(a)).all(), f"{os.path.basename(path)}: output {t.name!r} has unwritten elements"
 
 
 def test_dlpack_input_on_the_host(rng):

@@ -1,0 +1,148 @@
+"""_torch_plans.py — what the PyTorch custom ops (hipdnn_jit.torch) share: the in-process plan
+cache, the engine choice per device, output allocation, and the torch dtype → hipDNN data type
+mapping.
+
+Owns: signature() (the cache key part of a tensor: shape, strides, dtype, device), plan() (one
+built Graph per key, built once under a lock), CachedPlan.run() (binds torch tensors by tensor
+name and executes: CUDA tensors on the current torch stream with a torch-allocated workspace —
+plan.py does both —, CPU tensors on the reference engine), empty() (outputs; NaN-filled while
+POISON is set, so a test sees any element the library did not write).
+Does not own: the graphs of each op family (_torch_norm.py, _torch_sdpa.py, _torch_matmul.py)
+or the custom-op registrations (same files).
+"""
+import threading
+
+import torch
+
+from . import _lib
+from ._enums import Status
+
+# torch dtype -> hipDNN data type name (what a Graph's io_data_type takes)
+_DATA_TYPES = {torch.float32: "float", torch.float16: "half", torch.bfloat16: "bfloat16",
+               torch.float64: "double"}
+
+# Engines tried per device type, in order; the first that accepts the graph builds its plan.
+ENGINES = {"cpu": ("reference",), "cuda": ("jit_fused", "jit_unfused")}
+
+POISON = False  # when True, outputs are allocated filled with NaN (tests)
+
+_cache = {}
+_cache_lock = threading.Lock()
+
+
+def data_type(t, what):
+    """The hipDNN data type name of a floating-point torch tensor; TypeError otherwise."""
+    try:
+        return _DATA_TYPES[t.dtype]
+    except KeyError:
+        raise TypeError(f"hipdnn_jit.torch: {what} has dtype {t.dtype}; supported: "
+                        f"{', '.join(str(d) for d in _DATA_TYPES)}") from None
+
+
+def torch_dtype(type_name):
+    """The torch dtype of a hipDNN data type name of _DATA_TYPES."""
+    return next(t for t, n in _DATA_TYPES.items() if n == type_name)
+
+
+def compute_types(io_type):
+    """(compute, intermediate) data types for a graph of io_type: double for float64 I/O (so a
+    float64 gradcheck sees float64 math end to end), float otherwise."""
+    return ("double", "double") if io_type == "double" else ("float", "float")
+
+
+def half_or_float(io_type):
+    """The data type of a matmul operand the graph makes itself (e.g. a ones vector for a row
+    sum): the I/O type when it is bf16/fp16 (the GPU matmul templates take only those), else
+    the compute type."""
+    return io_type if io_type in ("bfloat16", "half") else compute_types(io_type)[0]
+
+
+def signature(*items):
+    """A hashable key of op inputs: tensors by (shape, strides, dtype, device), None as None,
+    other values as themselves."""
+    out = []
+    for t in items:
+        if isinstance(t, torch.Tensor):
+            out.append((tuple(t.shape), tuple(t.stride()), str(t.dtype), t.device.type, t.device.index))
+        else:
+            out.append(t)
+    return tuple(out)
+
+
+def check_devices(*tensors):
+    """All given tensors on one device, CPU or CUDA; returns it. ValueError naming the odd one."""
+    named = [(n, t) for n, t in tensors if t is not None]
+    dev = named[0][1].device
+    for n, t in named:
+        if t.device != dev:
+            raise ValueError(f"hipdnn_jit.torch: {n} is on {t.device} but {named[0][0]} is on {dev}")
+    if dev.type not in ENGINES:
+        raise ValueError(f"hipdnn_jit.torch: tensors on {dev} are not supported (CPU or CUDA only)")
+    return dev
+
+
+def empty(shape, dtype, device):
+    """An output tensor (contiguous); NaN-filled while POISON is set."""
+    if POISON:
+        return torch.full(tuple(shape), float("nan"), dtype=dtype, device=device)
+    return torch.empty(tuple(shape), dtype=dtype, device=device)
+
+
+class CachedPlan:
+    """A built Graph, its tensors by name, and constant inputs the graph needs (ones vectors)."""
+
+    def __init__(self, graph, tensors, constants, device):
+        self.graph, self.tensors, self.device = graph, tensors, device
+        self.constants = {name: torch.full(shape, float(fill), dtype=dtype, device=device)
+                          for name, (shape, dtype, fill) in constants.items()}
+        if device.type == "cuda" and self.constants:
+            torch.cuda.synchronize(device)  # made on one stream, read on whichever is current later
+        self.lock = threading.Lock()
+        self.runs = 0
+
+    def run(self, arrays):
+        """Executes with {tensor name: torch tensor} (the constants are added here)."""
+        binds = {self.tensors[name]: a for name, a in arrays.items() if a is not None}
+        binds.update({self.tensors[name]: a for name, a in self.constants.items()})
+        with self.lock:
+            self.graph.execute(binds)
+            self.runs += 1
+
+
+def _build(graph, device, what):
+    reasons = []
+    for engine in ENGINES[device.type]:
+        try:
+            graph.build(engine=engine)
+            return
+        except _lib.HipdnnError as e:
+            reasons.append(f"{engine}: {e.message or e}")
+    raise _lib.HipdnnError(Status.NOT_SUPPORTED, f"hipdnn_jit.torch: no {device.type} engine takes the {what} graph — "
+                              + "; ".join(reasons))
+
+
+def plan(key, device, build, what):
+    """The cached plan for key, made on a miss by build() -> (Graph, {name: Tensor},
+    {name: (shape, torch dtype, fill)}) and built for the device's engines."""
+    full_key = (what, device.type, device.index) + tuple(key)
+    with _cache_lock:
+        p = _cache.get(full_key)
+        if p is None:
+            graph, tensors, constants = build()
+            _build(graph, device, what)
+            p = _cache[full_key] = CachedPlan(graph, tensors, constants, device)
+        return p
+
+
+def cache_info():
+    """{op name: number of cached plans}."""
+    with _cache_lock:
+        out = {}
+        for key in _cache:
+            out[key[0]] = out.get(key[0], 0) + 1
+        return out
+
+
+def clear_cache():
+    with _cache_lock:
+        _cache.clear()

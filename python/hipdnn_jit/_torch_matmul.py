@@ -6,7 +6,9 @@ the transposed view of an nn.Linear weight), bias [N] as [1, N], y [..., N].
 Backward, one library graph: the pre-activation Z = X·W + bias is recomputed (not saved), then
     dZ = act_backward(dY, Z)   (dY itself for "none")
     dX = dZ · Wᵀ      dW = Xᵀ · dZ      dbias = ones[1, M] · dZ
-with Wᵀ and Xᵀ bound as transposed views of the same memory (no copies).
+with Wᵀ bound as a transposed view of W (a column-major B), and Xᵀ made row-major by a small
+library plan first (a pointwise identity into a column-major output): the GPU matmul templates
+take A only row-major.
 Does not own: the plan cache (_torch_plans.py) or the public wrapper (torch.py).
 """
 from typing import Optional
@@ -85,6 +87,21 @@ def _(x, weight, bias, act):
     return x.new_empty((*x.shape[:-1], weight.shape[1]))
 
 
+def _transpose_graph(x2, xt):
+    g, _ = _graph("transpose", x2)
+    t = {"x": g.tensor_like(x2, name="x", data_type=P.data_type(x2, "x"))}
+    t["xt"] = g.identity(t["x"]).set_output(True).set_name("xt").set_strides(list(xt.t().stride()))
+    return g, t, {}
+
+
+def _transposed(x2):
+    """Xᵀ [K, M] row-major, written by the library (X [M, K] read, stored column-major)."""
+    xt = P.empty((x2.shape[1], x2.shape[0]), x2.dtype, x2.device)
+    p = P.plan(P.signature(x2), x2.device, lambda: _transpose_graph(x2, xt), "transpose")
+    p.run({"x": x2, "xt": xt.t()})
+    return xt
+
+
 def _bwd_graph(arrays, act):
     g, io = _graph("matmul_bias_act_backward", arrays["x"])
     t = _inputs(g, arrays)
@@ -98,7 +115,7 @@ def _bwd_graph(arrays, act):
     consts = {}
     if "b" in t:
         dt = P.half_or_float(io)
-        t["ones_m"] = g.tensor(name="ones_m", dims=[1, m], data_type=dt)
+        t["ones_m"] = g.tensor(name="ones_m", dims=[1, m], strides=P.ones_strides([1, m]), data_type=dt)
         t["db"] = g.matmul(t["ones_m"], dz).set_output(True).set_name("db")
         consts["ones_m"] = ((1, m), P.torch_dtype(dt), 1.0)
     return g, t, consts
@@ -112,7 +129,7 @@ def matmul_bias_act_backward_op(dy: Tensor, x: Tensor, weight: Tensor, bias: Opt
     _check(x, weight, bias, act)
     n = weight.shape[1]
     x2, w = x.contiguous().reshape(-1, x.shape[-1]), _operand(weight)
-    arrays = {"dy": dy.contiguous().reshape(-1, n), "x": x2, "w": w, "xt": x2.t(), "wt": w.t(),
+    arrays = {"dy": dy.contiguous().reshape(-1, n), "x": x2, "w": w, "xt": _transposed(x2), "wt": w.t(),
               "b": None if bias is None else bias.contiguous().view(1, n)}
     p = P.plan(P.signature(*arrays.values(), act), dev, lambda: _bwd_graph(arrays, act),
                "matmul_bias_act_backward")

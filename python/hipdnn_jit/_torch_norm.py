@@ -56,8 +56,8 @@ def _sums(g, io, m, n, tensors):
     """Ones vectors for the row / column sums (graph inputs filled by the plan cache)."""
     dt = P.half_or_float(io)
     tdt = P.torch_dtype(dt)
-    tensors["ones_n"] = g.tensor(name="ones_n", dims=[n, 1], data_type=dt)
-    tensors["ones_m"] = g.tensor(name="ones_m", dims=[1, m], data_type=dt)
+    tensors["ones_n"] = g.tensor(name="ones_n", dims=[n, 1], strides=P.ones_strides([n, 1]), data_type=dt)
+    tensors["ones_m"] = g.tensor(name="ones_m", dims=[1, m], strides=P.ones_strides([1, m]), data_type=dt)
 
     def rowmean(z):  # [M, N] -> [M, 1]
         return g.mul(g.matmul(g.identity(z, data_type=dt), tensors["ones_n"]), 1.0 / n)

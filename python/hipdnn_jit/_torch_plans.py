@@ -57,6 +57,15 @@ def half_or_float(io_type):
     return io_type if io_type in ("bfloat16", "half") else compute_types(io_type)[0]
 
 
+def ones_strides(dims):
+    """Strides for a ones vector [n, 1] (a matmul's B) or [1, n] (a matmul's A): unit stride along
+    n, and the size-1 dim's stride n rounded up to 8 — the GPU matmul templates want row / column
+    strides that are multiples of 8 elements, and a size-1 dim's stride addresses nothing."""
+    n = max(dims)
+    pad = -(-n // 8) * 8
+    return [1, pad] if dims[1] == 1 else [pad, 1]
+
+
 def signature(*items):
     """A hashable key of op inputs: tensors by (shape, strides, dtype, device), None as None,
     other values as themselves."""

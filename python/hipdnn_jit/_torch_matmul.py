@@ -94,9 +94,16 @@ def _transpose_graph(x2, xt):
     return g, t, {}
 
 
+def transposed_buffer(x2):
+    """An uninitialized Xᵀ [K, M], row-major with its row stride M rounded up to 8 (the GPU
+    matmul templates want 16-byte rows)."""
+    k, m = x2.shape[1], x2.shape[0]
+    return P.empty((k, -(-m // 8) * 8), x2.dtype, x2.device)[:, :m]
+
+
 def _transposed(x2):
     """Xᵀ [K, M] row-major, written by the library (X [M, K] read, stored column-major)."""
-    xt = P.empty((x2.shape[1], x2.shape[0]), x2.dtype, x2.device)
+    xt = transposed_buffer(x2)
     p = P.plan(P.signature(x2), x2.device, lambda: _transpose_graph(x2, xt), "transpose")
     p.run({"x": x2, "xt": xt.t()})
     return xt

@@ -189,10 +189,10 @@ add_rms_norm_op.register_autograd(_add_rms_backward, setup_context=_add_rms_setu
 # ---------------------------------------------------------------- layer_norm
 def _ln_fwd_graph(x2, w2, b2, eps):
     g, io = _graph("layer_norm", x2)
-    t = _inputs(g, x=x2, w=w2) if b2 is None else _inputs(g, x=x2, w=w2, b=b2)
-    y, mean, rstd = g.layernorm(t["x"], t["w"], t.get("b", 0.0), float(eps), training=True)
+    t = _inputs(g, x=x2, w=w2, b=w2 if b2 is None else b2)  # no bias: a zeros constant (the op needs one)
+    y, mean, rstd = g.layernorm(t["x"], t["w"], t["b"], float(eps), training=True)
     _outputs(t, y=y, mean=mean, rstd=rstd)
-    return g, t, {}
+    return g, t, ({"b": (tuple(w2.shape), w2.dtype, 0.0)} if b2 is None else {})
 
 
 @torch.library.custom_op("hipdnn_jit::layer_norm", mutates_args=())

@@ -48,7 +48,6 @@ int hc_show(hipdnnKernelCache_ext_t c, const char *hex, bool source, bool json);
  * "hipdnn-cache: <message> (hipdnn-cache help COMMAND)" and the usage line of `command` (NULL or
  * unknown: the tool's) on stderr, and returns HC_EXIT_USAGE. Each returns an exit status. */
 bool hc_is_command(const char *name);
-const char *hc_command_name(int i); /* the i-th command of the table; NULL past the last */
 int hc_help(const char *command);
 int hc_man(const char *version);
 int hc_usage_error(const char *command, const char *fmt, ...) __attribute__((format(printf, 2, 3)));

@@ -119,8 +119,6 @@ static const hc_cmd *find(const char *name)
 
 bool hc_is_command(const char *name) { return find(name) != NULL; }
 
-const char *hc_command_name(int i) { return i >= 0 && i < N_CMDS ? cmds[i].name : NULL; }
-
 /* ---- text ------------------------------------------------------------------------------------ */
 
 /* Prints text filled to WIDTH columns, each line indented by `indent` (the first line already is,

@@ -3,7 +3,8 @@
  * public structs (keys as hex, kernel metadata parsed with fe_kernel_meta_parse), so that the
  * hipdnn-cache tool and any other program maintain a cache through the public API.
  * Owns: argument checks, the public structs, the "0 empties" meaning of prune's size limit.
- * Does not own: anything the cache does (cache/kc.h), the metadata format (fe_code_objects.c).
+ * Does not own: anything the cache does (cache/kc.h), the metadata format (fe_code_objects.c),
+ * what a plan's recipe describes (fe_jit_plan_describe), engines' and knobs' names (fe_engines.h).
  */
 #include <stdio.h>
 #include <string.h>
@@ -206,7 +207,7 @@ static hipdnnStatus_t hipdnnKernelCacheGetKernel_ext_body(hipdnnKernelCache_ext_
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnKernelCacheGetKernel_ext: '%.64s' is not a key "
                          "(32 hex digits)", key);
     kc_kernel rec;
-    if (!kc_get_kernel(cache->c, &k, &rec))
+    if (!kc_peek_kernel(cache->c, &k, &rec))
         return HIPDNN_STATUS_SUCCESS;
     fe_kernel_meta m;
     bool has_meta = fe_kernel_meta_parse(rec.meta, rec.meta_size, &m);
@@ -293,4 +294,85 @@ static hipdnnStatus_t hipdnnKernelCacheImport_ext_body(hipdnnKernelCache_ext_t c
     if (cache == NULL || path == NULL)
         return null_arg("hipdnnKernelCacheImport_ext", cache == NULL ? "cache" : "path");
     return kc_import(cache->c, path, records);
+}
+
+/* ---- plans ----------------------------------------------------------------------------------- */
+
+static void plan_fields(hipdnnKernelCachePlan_ext_t *out, const kc_plan *rec, const kc_plan_key *pk, size_t size)
+{
+    fe_plan_desc d;
+    out->described = fe_jit_plan_describe(rec->recipe, rec->recipe_size, &d);
+    if (out->described) {
+        snprintf(out->graph_key, sizeof out->graph_key, "%s", d.graph_key);
+        snprintf(out->ops, sizeof out->ops, "%s", d.ops);
+        snprintf(out->arch, sizeof out->arch, "%s", d.arch);
+        snprintf(out->compiler, sizeof out->compiler, "%s", d.compiler);
+        snprintf(out->compiler_version, sizeof out->compiler_version, "%d.%d", d.cc_major, d.cc_minor);
+        out->n_ops = d.n_ops, out->n_tensors = d.n_tensors, out->sm_count = d.sm_count;
+    }
+    const fe_engine *e = fe_engine_by_id(pk->engine_id);
+    snprintf(out->engine, sizeof out->engine, "%s", e != NULL ? e->name : "");
+    out->engine_id = pk->engine_id;
+    out->size = size, out->created = rec->created, out->last_used = rec->last_used;
+}
+
+/* One allocation: the struct, the knob values, the knob-name and kernel-key pointer arrays, then
+ * the kernel keys' text. */
+static hipdnnKernelCachePlan_ext_t *plan_copy(const kc_key *key, const kc_plan *rec, const kc_plan_key *pk,
+                                              size_t size)
+{
+    size_t nk = pk->n_knobs, nkern = rec->n_kernels;
+    size_t head = sizeof(hipdnnKernelCachePlan_ext_t) + nk * sizeof(int64_t) + (nk + nkern) * sizeof(char *);
+    hipdnnKernelCachePlan_ext_t *out = base_calloc(1, head + nkern * HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT);
+    if (out == NULL)
+        return NULL;
+    int64_t *knobs = (int64_t *)(out + 1);
+    const char **names = (const char **)(knobs + nk), **kernels = names + nk;
+    char *text = (char *)out + head;
+    const fe_engine *e = fe_engine_by_id(pk->engine_id);
+    for (size_t i = 0; i < nk; i++) {
+        knobs[i] = pk->knobs[i];
+        names[i] = e != NULL && i < (size_t)e->n_knobs ? e->knobs[i].id : "";
+    }
+    for (size_t i = 0; i < nkern; i++, text += HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT) {
+        kc_key_hex(&rec->kernels[i], text);
+        kernels[i] = text;
+    }
+    kc_key_hex(key, out->key);
+    out->n_knobs = (int)nk, out->knobs = knobs, out->knob_names = names;
+    out->n_kernels = (int)nkern, out->kernels = kernels;
+    plan_fields(out, rec, pk, size);
+    return out;
+}
+
+static hipdnnStatus_t hipdnnKernelCacheGetPlan_ext_body(hipdnnKernelCache_ext_t cache, const char *key,
+                                                        hipdnnKernelCachePlan_ext_t **plan);
+
+EXPORT hipdnnStatus_t hipdnnKernelCacheGetPlan_ext(hipdnnKernelCache_ext_t cache, const char *key,
+                                                   hipdnnKernelCachePlan_ext_t **plan)
+{
+    base_call_begin();
+    return base_call_done(hipdnnKernelCacheGetPlan_ext_body(cache, key, plan));
+}
+
+static hipdnnStatus_t hipdnnKernelCacheGetPlan_ext_body(hipdnnKernelCache_ext_t cache, const char *key,
+                                                        hipdnnKernelCachePlan_ext_t **plan)
+{
+    if (cache == NULL || key == NULL || plan == NULL)
+        return null_arg("hipdnnKernelCacheGetPlan_ext", cache == NULL ? "cache" : key == NULL ? "key" : "plan");
+    *plan = NULL;
+    kc_key k;
+    if (!kc_key_parse(key, &k))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "hipdnnKernelCacheGetPlan_ext: '%.64s' is not a key "
+                         "(32 hex digits)", key);
+    kc_plan rec;
+    kc_plan_key pk;
+    int64_t knobs[KC_MAX_KNOBS];
+    size_t size = 0;
+    if (!kc_peek_plan(cache->c, &k, &pk, knobs, &rec, &size))
+        return HIPDNN_STATUS_SUCCESS;
+    *plan = plan_copy(&k, &rec, &pk, size);
+    kc_plan_release(&rec);
+    return *plan != NULL ? HIPDNN_STATUS_SUCCESS
+                         : base_fail(HIPDNN_STATUS_ALLOC_FAILED, "hipdnnKernelCacheGetPlan_ext: out of memory");
 }

@@ -38,6 +38,7 @@
 #include "hipdnn_backend.h"
 
 #define KC_FORMAT_VERSION 2
+#define KC_BUNDLE_VERSION 1 /* the export / import file (kc_bundle.c) */
 #define KC_KEY_SIZE 16
 /* String limits of a kernel record (bytes, without the NUL). */
 #define KC_MAX_ARCH 63
@@ -235,6 +236,15 @@ hipdnnStatus_t kc_prune(kc_cache *c, uint64_t max_bytes, int64_t older_than_s, s
 
 /* Writes pending last-used times now (they are otherwise batched). */
 hipdnnStatus_t kc_flush(kc_cache *c);
+
+/* Maintenance reads (kc_table.c): a record by its key, checked in full, without noting a use or
+ * counting a hit (listing or showing a record is not using it). kc_peek_kernel fills *out as
+ * kc_get_kernel does (release with kc_kernel_release); kc_peek_plan fills *out, the plan key the
+ * record stores into *pk (its knobs in `knobs`, KC_MAX_KNOBS values) and the record's bytes into
+ * *record_size (release with kc_plan_release). False: no such record, or it fails its checks. */
+bool kc_peek_kernel(kc_cache *c, const kc_key *key, kc_kernel *out);
+bool kc_peek_plan(kc_cache *c, const kc_key *key, kc_plan_key *pk, int64_t knobs[KC_MAX_KNOBS], kc_plan *out,
+                  size_t *record_size);
 
 /* ---- bundles (kc_bundle.c) ----------------------------------------------------------------
  * A bundle is one file holding valid records of both tables with their keys, lengths and

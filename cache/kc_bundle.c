@@ -34,7 +34,7 @@
 
 #define B_MAGIC "HDKCBNDL"
 #define B_END "HDKCEND"
-#define B_VERSION 1
+#define B_VERSION KC_BUNDLE_VERSION
 #define B_HEAD 32
 #define B_ENTRY 40
 #define B_TRAIL 16

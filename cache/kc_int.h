@@ -49,6 +49,8 @@ const char *kc__kernel_check(const uint8_t *d, size_t len, const kc_key *key, bo
                              kc_kernel *view);
 const char *kc__plan_check(const uint8_t *d, size_t len, const kc_key *key, const kc_plan_key *pk,
                            kc_plan *view);
+/* The plan key a record that passed kc__plan_check stores; knobs: KC_MAX_KNOBS values. */
+void kc__plan_key_of(const uint8_t *d, kc_plan_key *pk, int64_t *knobs);
 const char *kc__rec_check(kc_table t, const uint8_t *d, size_t len, const kc_key *key);
 const char *kc__table_name(kc_table t);
 

@@ -369,6 +369,14 @@ const char *kc__plan_check(const uint8_t *d, size_t len, const kc_key *key, cons
     return NULL;
 }
 
+void kc__plan_key_of(const uint8_t *d, kc_plan_key *pk, int64_t *knobs)
+{
+    *pk = (kc_plan_key){.engine_id = (int64_t)kc__get64(d + 72), .knobs = knobs, .n_knobs = kc__get32(d + 32)};
+    memcpy(pk->graph.b, d + 56, KC_KEY_SIZE);
+    for (size_t i = 0; i < pk->n_knobs; i++)
+        knobs[i] = (int64_t)kc__get64(d + P_FIXED + 8 * i);
+}
+
 const char *kc__rec_check(kc_table t, const uint8_t *d, size_t len, const kc_key *key)
 {
     if (t == KC_TABLE_KERNEL)

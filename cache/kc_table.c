@@ -8,6 +8,7 @@
  * last-used times (kc_space.c); they are written once KC_TOUCH_BATCH are pending or the
  * oldest has waited KC_TOUCH_INTERVAL_S, with the next write, or at kc_close / kc_flush.
  * A put writes LMDB (when the handle may) and the front. Results are private copies.
+ * kc_peek_*: the maintenance reads (a record by key, checked in full, no use noted).
  */
 #include <string.h>
 
@@ -164,6 +165,66 @@ bool kc_get_kernel(kc_cache *c, const kc_key *key, kc_kernel *out)
     view.last_used = last_used;
     view.owned = d;
     *out = view;
+    return true;
+}
+
+/* ---- maintenance reads: a record by its key, without noting a use ------------------------------ */
+
+/* The front's copy, else LMDB's; nothing counted, no last-used time queued. */
+static uint8_t *peek(kc_cache *c, kc_table t, const kc_key *key, size_t *len, int64_t *last_used)
+{
+    kc_env *e = c->env;
+    pthread_mutex_lock(&e->mu);
+    kc_fent *f = kc__front_find(&e->front, t, key);
+    uint8_t *d = f != NULL ? base_memdup(f->data, f->len) : NULL;
+    if (d != NULL)
+        *len = f->len, *last_used = f->last_used;
+    pthread_mutex_unlock(&e->mu);
+    if (d == NULL && e->mode != KC_MODE_MEMORY)
+        d = lmdb_get(e, t, key, len, last_used);
+    return d;
+}
+
+bool kc_peek_kernel(kc_cache *c, const kc_key *key, kc_kernel *out)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (c == NULL || key == NULL || out == NULL)
+        return false;
+    size_t len = 0;
+    int64_t last_used = 0;
+    uint8_t *d = peek(c, KC_TABLE_KERNEL, key, &len, &last_used);
+    kc_kernel view;
+    if (d == NULL || kc__kernel_check(d, len, key, true, &view) != NULL) {
+        base_free(d);
+        return false;
+    }
+    view.last_used = last_used;
+    view.owned = d;
+    *out = view;
+    return true;
+}
+
+bool kc_peek_plan(kc_cache *c, const kc_key *key, kc_plan_key *pk, int64_t knobs[KC_MAX_KNOBS], kc_plan *out,
+                  size_t *record_size)
+{
+    if (out != NULL)
+        memset(out, 0, sizeof *out);
+    if (c == NULL || key == NULL || pk == NULL || knobs == NULL || out == NULL || record_size == NULL)
+        return false;
+    size_t len = 0;
+    int64_t last_used = 0;
+    uint8_t *d = peek(c, KC_TABLE_PLAN, key, &len, &last_used);
+    kc_plan view;
+    if (d == NULL || kc__plan_check(d, len, key, NULL, &view) != NULL) {
+        base_free(d);
+        return false;
+    }
+    kc__plan_key_of(d, pk, knobs);
+    view.last_used = last_used;
+    view.owned = d;
+    *out = view;
+    *record_size = len;
     return true;
 }
 

@@ -21,7 +21,9 @@
 #include "engines/fe_engines.h"
 #include "runtime/rt.h"
 
-#define KEY_FORMAT "hipdnn-jit kernel key 1"
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define KEY_FORMAT "hipdnn-jit kernel key " STR(FE_KERNEL_KEY_SCHEMA)
 
 static void put_str(XXH3_state_t *s, const char *text)
 {

@@ -29,6 +29,13 @@ typedef struct fe_target {
 hipdnnStatus_t fe_target_current(fe_target *t);
 /* ---- fe_code_objects.c: code objects through the kernel cache --------------------------------- */
 
+/* Schema versions of what the kernel cache holds for the engines (hipdnnKernelCacheGetSchema_ext):
+ * a change to what a kernel key or a plan key hashes, or to the recipe's layout, bumps its number
+ * (old records then miss). */
+#define FE_KERNEL_KEY_SCHEMA 1
+#define FE_PLAN_KEY_SCHEMA 1
+#define FE_PLAN_RECIPE_VERSION 4 /* 2: rank-4 tensor maps; 3: dependent launches; 4: a description */
+
 /* The cache key of an emitted kernel: XXH3-128 of the compiler (id, version), arch, options,
  * entry and source. NOT_SUPPORTED when no compiler serves arch. */
 hipdnnStatus_t fe_kernel_key(const char *source, const char *entry, const char *arch,
@@ -133,6 +140,24 @@ typedef struct fe_engine {
     hipdnnStatus_t (*execute)(fe_plan_impl *p, hipdnnHandle_t handle, const fe_varpack_view *pack);
     void (*destroy)(fe_plan_impl *p);
 } fe_engine;
+
+/* ---- fe_jit_plan_cache.c: what a JIT plan record describes (hipdnn-cache ls / show) ------------ */
+
+/* The description a plan recipe carries: the target and compiler it was built for, and the graph. */
+typedef struct fe_plan_desc {
+    char compiler[32];       /* "nvrtc", "hiprtc" */
+    int cc_major, cc_minor;
+    char arch[32];           /* "sm_90" */
+    int sm_count;
+    char graph_key[33];      /* the canonical graph key (hex) */
+    int n_ops;
+    char ops[256];           /* op names in topological order, comma separated; "...": cut */
+    int64_t n_tensors;       /* the graph's canonical tensors */
+} fe_plan_desc;
+
+/* Reads the description of a plan record's recipe; false when it is not a recipe of this
+ * library's format (FE_PLAN_RECIPE_VERSION). */
+bool fe_jit_plan_describe(const void *recipe, size_t n, fe_plan_desc *out);
 
 extern const fe_engine *const fe_engines[];
 extern const int fe_n_engines;

@@ -70,6 +70,7 @@ typedef struct fe_jit_plan_ref {
     bool valid;
     kc_plan_key key;
     int64_t knobs[FE_MAX_KNOBS];
+    int sm_count;            /* the target's, for the recipe's description */
 } fe_jit_plan_ref;
 
 void fe_jit_plan_ref_make(const fe_graph_state *g, const fe_target *t, int64_t engine_id, const int64_t *knobs,

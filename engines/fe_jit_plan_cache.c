@@ -15,8 +15,9 @@
  * compiler upgrade reaches a cached plan the first time a process that compiles builds it;
  * until then the cached code objects, valid for the arch, keep serving. Kernel keys always
  * include the compiler version.
- * Recipe (little-endian): magic "HJPR", version, the compiler (id, major, minor), the canonical
- * tensor count, the scratch offset,
+ * Recipe (little-endian): magic "HJPR", version, the compiler (id, major, minor), a description
+ * for tools (arch, multiprocessor count, the canonical graph key, the op count and names: read
+ * by fe_jit_plan_describe, skipped by a plan load), the canonical tensor count, the scratch offset,
  * the workspace slots (canonical tensor, offset), then per kernel: entry, arch, grid, block,
  * shared memory, alignment, scratch bytes, arguments (kind, canonical tensor, tensor-map fields,
  * int64 value) and further launches (entry, grid, block, shared memory, dependent). Tensors are named by
@@ -31,8 +32,11 @@
 #include "engines/fe_jit.h"
 
 #define RECIPE_MAGIC "HJPR"
-#define RECIPE_VERSION 3u /* 2: rank-4 tensor maps; 3: dependent launches */
-#define PLAN_KEY_FORMAT "hipdnn-jit plan key 1"
+#define RECIPE_VERSION ((uint32_t)FE_PLAN_RECIPE_VERSION)
+#define STR_(x) #x
+#define STR(x) STR_(x)
+#define PLAN_KEY_FORMAT "hipdnn-jit plan key " STR(FE_PLAN_KEY_SCHEMA)
+#define DESC_OPS_MAX 255
 
 /* ---- plan key ----------------------------------------------------------------------------------- */
 
@@ -70,6 +74,7 @@ void fe_jit_plan_ref_make(const fe_graph_state *g, const fe_target *t, int64_t e
     ref->key.engine_id = engine_id;
     ref->key.knobs = ref->knobs;
     ref->key.n_knobs = (size_t)n_knobs;
+    ref->sm_count = t->sm_count;
     ref->valid = true;
 }
 
@@ -134,7 +139,33 @@ static bool put_kernel(base_sb *sb, const jit_kernel *k, const int *tid)
     return true;
 }
 
-static bool encode(const fe_plan_impl *p, const int *tid, int n_canon, base_sb *sb)
+/* The graph's op names in order, comma separated, cut with "..." past DESC_OPS_MAX bytes. */
+static void op_names(const ir_graph *ir, char out[DESC_OPS_MAX + 1])
+{
+    size_t used = 0;
+    out[0] = '\0';
+    for (int i = 0; i < ir->n_ops; i++) {
+        const char *name = ir_op_info_of(ir->ops[i].kind)->name;
+        size_t need = strlen(name) + (i > 0);
+        if (used + need > DESC_OPS_MAX - 4) {
+            snprintf(out + used, DESC_OPS_MAX + 1 - used, "%s...", i > 0 ? "," : "");
+            return;
+        }
+        used += (size_t)snprintf(out + used, DESC_OPS_MAX + 1 - used, "%s%s", i > 0 ? "," : "", name);
+    }
+}
+
+/* What tools show of a plan record (fe_jit_plan_describe reads it back). */
+static void put_description(base_sb *sb, const fe_plan_impl *p, int sm_count)
+{
+    char ops[DESC_OPS_MAX + 1];
+    op_names(p->g->ir, ops);
+    put_str(sb, p->arch), put_u32(sb, (uint32_t)sm_count);
+    put_str(sb, p->g->key);
+    put_u32(sb, (uint32_t)p->g->ir->n_ops), put_str(sb, ops);
+}
+
+static bool encode(const fe_plan_impl *p, int sm_count, const int *tid, int n_canon, base_sb *sb)
 {
     const ir_graph *ir = p->g->ir;
     rt_compiler_info cc;
@@ -143,6 +174,7 @@ static bool encode(const fe_plan_impl *p, const int *tid, int n_canon, base_sb *
     base_sb_putn(sb, RECIPE_MAGIC, 4);
     put_u32(sb, RECIPE_VERSION);
     put_str(sb, cc.id), put_u32(sb, (uint32_t)cc.major), put_u32(sb, (uint32_t)cc.minor);
+    put_description(sb, p, sm_count);
     put_i64(sb, n_canon), put_i64(sb, p->scratch_offset);
     int n_slots = 0;
     for (int i = 0; i < ir->n_t; i++)
@@ -279,6 +311,34 @@ static void check_compiler(reader *r, const char *arch)
         r->bad = strcmp(cc.id, id) != 0 || (uint32_t)cc.major != major || (uint32_t)cc.minor != minor;
 }
 
+/* The description after the compiler (put_description); d may be NULL to skip it. */
+static void get_description(reader *r, fe_plan_desc *d)
+{
+    fe_plan_desc skip;
+    d = d != NULL ? d : &skip;
+    get_str(r, d->arch, sizeof d->arch);
+    d->sm_count = (int)get_u32_max(r, INT32_MAX);
+    get_str(r, d->graph_key, sizeof d->graph_key);
+    d->n_ops = (int)get_u32_max(r, INT32_MAX);
+    get_str(r, d->ops, sizeof d->ops);
+}
+
+bool fe_jit_plan_describe(const void *recipe, size_t n, fe_plan_desc *out)
+{
+    *out = (fe_plan_desc){0};
+    reader r = {.p = recipe, .n = n};
+    r.bad = recipe == NULL || n < 4 || memcmp(recipe, RECIPE_MAGIC, 4) != 0;
+    r.at = 4;
+    r.bad |= get_u32(&r) != RECIPE_VERSION;
+    get_str(&r, out->compiler, sizeof out->compiler);
+    out->cc_major = (int)get_u32_max(&r, INT32_MAX), out->cc_minor = (int)get_u32_max(&r, INT32_MAX);
+    get_description(&r, out);
+    out->n_tensors = get_in(&r, 0, INT32_MAX);
+    if (r.bad)
+        *out = (fe_plan_desc){0};
+    return !r.bad;
+}
+
 /* Fills p's kernels and workspace layout from the recipe; false when it does not fit g. */
 static bool decode(const void *bytes, size_t n, const fe_graph_state *g, size_t n_kernels, fe_plan_impl *p)
 {
@@ -294,6 +354,7 @@ static bool decode(const void *bytes, size_t n, const fe_graph_state *g, size_t 
     r.at = 4;
     r.bad |= get_u32(&r) != RECIPE_VERSION;
     check_compiler(&r, p->arch);
+    get_description(&r, NULL);
     r.bad |= get_i64(&r) != n_canon;
     p->scratch_offset = get_in(&r, 0, INT64_MAX);
     for (int i = 0; i < ir->n_t; i++)
@@ -379,7 +440,7 @@ bool fe_jit_plan_store(kc_cache *c, const fe_jit_plan_ref *ref, const fe_plan_im
         return true; /* nothing to store it in, or a plan the table cannot key */
     kc_key *keys = base_malloc(((size_t)p->n_kernels + 1) * sizeof *keys);
     base_sb sb = {0};
-    bool ok = keys != NULL && encode(p, p->g->canon_tid, p->g->n_canon, &sb);
+    bool ok = keys != NULL && encode(p, ref->sm_count, p->g->canon_tid, p->g->n_canon, &sb);
     for (int k = 0; ok && k < p->n_kernels; k++)
         keys[k] = p->k[k].key;
     kc_plan rec = {.kernels = keys, .n_kernels = (size_t)p->n_kernels, .recipe = sb.p, .recipe_size = sb.len};

@@ -8,7 +8,9 @@
  *     HIPDNN_STATUS_NOT_SUPPORTED with a last-error message saying so;
  *   - ahead-of-time compilation for a named target (hipdnnSetCompileTarget_ext);
  *   - kernel cache maintenance (hipdnnKernelCache*_ext): list, inspect, verify, prune, export
- *     and import the records of a cache directory — what `hipdnn-cache` does. No GPU needed.
+ *     and import the records of a cache directory — what `hipdnn-cache` does. No GPU needed;
+ *   - what this library can use here: the run-time compilers found (hipdnnGetCompilers_ext) and
+ *     the kernel cache's format and key schema versions (hipdnnKernelCacheGetSchema_ext).
  * Every call that fails leaves a message in the thread's last-error slot
  * (hipdnnGetLastErrorString).
  */
@@ -49,6 +51,26 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnStreamSynchronize_ext(hipdnnHandle_t 
  * the message, or sm_count < 0). */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetCompileTarget_ext(const char *arch, int sm_count);
 
+/* ---- run-time compilers ----------------------------------------------------------------------- */
+
+typedef struct {
+    char id[16];        /* "nvrtc" (NVIDIA targets), "hiprtc" (AMD targets) */
+    char platform[16];  /* "nvidia", "amd" */
+    char targets[16];   /* the arch prefix it compiles: "sm_", "gfx" */
+    int found;          /* nonzero when its library loads on this machine */
+    int major, minor;   /* its version when found (hipRTC: the HIP version it comes with) */
+    char reason[256];   /* when not found: why (the libraries looked for and the loader's message) */
+} hipdnnCompilerInfo_ext_t;
+
+/* The run-time compilers this library compiles kernels with, found on this machine or not, one
+ * per platform (NVIDIA first). Loads a compiler library this process has not loaded yet (a few
+ * milliseconds each); needs no GPU. Fills the first min(capacity, *count) entries of `compilers`
+ * (which may be NULL when capacity is 0: a count query) and sets *count to how many there are.
+ * Returns SUCCESS (a compiler not found is not a failure: its entry says why);
+ * BAD_PARAM_NULL_POINTER (count, or compilers with capacity > 0); BAD_PARAM (capacity < 0). */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetCompilers_ext(hipdnnCompilerInfo_ext_t *compilers, int capacity,
+                                                          int *count);
+
 /* ---- kernel cache maintenance ---------------------------------------------------------------
  * A kernel cache directory (the one plans use through HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR or
  * by default) holds two kinds of records, each under a 16-byte key written as 32 lowercase hex
@@ -85,8 +107,8 @@ HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheDefaultDir_ext(char *dir, 
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheOpen_ext(const char *dir, hipdnnKernelCache_ext_t *cache);
 /* Closes a cache from hipdnnKernelCacheOpen_ext (writes pending last-use times). NULL: no-op. */
 HIPDNN_BACKEND_EXPORT void hipdnnKernelCacheClose_ext(hipdnnKernelCache_ext_t cache);
-/* Frees an array returned by hipdnnKernelCacheList_ext, hipdnnKernelCacheVerify_ext or
- * hipdnnKernelCacheGetKernel_ext. NULL: no-op. */
+/* Frees an array returned by hipdnnKernelCacheList_ext, hipdnnKernelCacheVerify_ext,
+ * hipdnnKernelCacheGetKernel_ext or hipdnnKernelCacheGetPlan_ext. NULL: no-op. */
 HIPDNN_BACKEND_EXPORT void hipdnnKernelCacheFree_ext(void *p);
 
 typedef struct {
@@ -125,6 +147,20 @@ typedef struct {
     int valid;          /* nonzero when the record passed its header checks */
 } hipdnnKernelCacheEntry_ext_t;
 
+/* The versions of what a kernel cache holds, as this library writes and reads it. A record written
+ * under another record format, or under other key schemas, is a miss for this library (never an
+ * error): it is recompiled and written again. */
+typedef struct {
+    int record_format;  /* the on-disk layout of kernel and plan records */
+    int kernel_key;     /* what a kernel's key hashes (compiler and version, arch, options, source) */
+    int plan_key;       /* what a plan's key hashes (graph, target, library build, engine, knobs) */
+    int plan_recipe;    /* the layout of a plan record's launch recipe */
+    int bundle_format;  /* the export / import file */
+} hipdnnKernelCacheSchema_ext_t;
+
+/* Returns SUCCESS; BAD_PARAM_NULL_POINTER. */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheGetSchema_ext(hipdnnKernelCacheSchema_ext_t *schema);
+
 /* Every record, kernels first, each kind in key order; *entries (NULL when there are none) is
  * freed with hipdnnKernelCacheFree_ext.
  * Returns SUCCESS; BAD_PARAM_NULL_POINTER; ALLOC_FAILED; INTERNAL_ERROR (the store). */
@@ -145,10 +181,41 @@ typedef struct {
 
 /* The kernel record whose key is `key` (32 hex digits, either case). *kernel is NULL when no
  * kernel record has that key or the record fails its checks, else one allocation freed with
- * hipdnnKernelCacheFree_ext.
+ * hipdnnKernelCacheFree_ext. Reading a record does not count as a use (its last_used stays).
  * Returns SUCCESS (found or not); BAD_PARAM_NULL_POINTER; BAD_PARAM (not a key); ALLOC_FAILED. */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheGetKernel_ext(hipdnnKernelCache_ext_t cache, const char *key,
                                                                   hipdnnKernelCacheKernel_ext_t **kernel);
+
+typedef struct {
+    char key[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT];
+    int described;           /* nonzero when the record's recipe is of this library's format; else
+                              * the fields from graph_key to compiler_version are empty or 0 */
+    char graph_key[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT]; /* the canonical graph key the plan was built for */
+    int n_ops;               /* the graph's operations */
+    char ops[256];           /* their names in order, comma separated ("...": the list is cut) */
+    int64_t n_tensors;       /* the graph's tensors */
+    char arch[64];           /* the target: "sm_90", "gfx942" */
+    int sm_count;            /* and its multiprocessor count */
+    char compiler[32];       /* the compiler its kernels were built with: "nvrtc" */
+    char compiler_version[32]; /* "12.4" */
+    int64_t engine_id;       /* HIPDNN_ATTR_ENGINE_GLOBAL_INDEX */
+    char engine[32];         /* "jit_fused", "jit_unfused"; "" for an engine this library lacks */
+    int n_knobs;
+    const int64_t *knobs;    /* the knob values, in the engine's order */
+    const char *const *knob_names; /* "jit.tile_m"; "" where the engine is unknown */
+    int n_kernels;
+    const char *const *kernels; /* the kernel records' keys, in launch order */
+    uint64_t size;           /* the record's bytes */
+    int64_t created, last_used; /* unix seconds; last_used 0: never recorded */
+} hipdnnKernelCachePlan_ext_t;
+
+/* The plan record whose key is `key` (32 hex digits, either case), read as
+ * hipdnnKernelCacheGetKernel_ext reads a kernel: *plan is NULL when no plan record has that key or
+ * the record fails its checks, else one allocation freed with hipdnnKernelCacheFree_ext; reading
+ * it is not a use. Returns SUCCESS (found or not); BAD_PARAM_NULL_POINTER; BAD_PARAM (not a key);
+ * ALLOC_FAILED. */
+HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnKernelCacheGetPlan_ext(hipdnnKernelCache_ext_t cache, const char *key,
+                                                                hipdnnKernelCachePlan_ext_t **plan);
 
 typedef struct {
     hipdnnKernelCacheRecordKind_ext_t kind; /* FILE: a damaged page of the data file (key zero) */

@@ -243,6 +243,26 @@ static size_t chosen_index(void)
     return 0;
 }
 
+size_t rt_compiler_count(void) { return n_backends(); }
+
+hipdnnStatus_t rt_compiler_at(size_t i, rt_compiler_entry *out)
+{
+    if (out == NULL || i >= n_backends())
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "rt_compiler_at: no compiler %zu (there are %zu)", i,
+                         n_backends());
+    const rt_backend *b = backend(i);
+    *out = (rt_compiler_entry){.platform = b->name, .arch_prefix = b->arch_prefix};
+    out->found = compiler_ready(i) == HIPDNN_STATUS_SUCCESS;
+    pthread_mutex_lock(&cc_lock);
+    out->info = CC[i].info;
+    if (!out->found) /* named by the targets' vendor */
+        snprintf(out->info.id, sizeof out->info.id, "%s",
+                 strcmp(b->name, "nvidia") == 0 ? "nvrtc" : strcmp(b->name, "amd") == 0 ? "hiprtc" : b->name);
+    snprintf(out->why, sizeof out->why, "%s", out->found ? "" : CC[i].why);
+    pthread_mutex_unlock(&cc_lock);
+    return HIPDNN_STATUS_SUCCESS;
+}
+
 hipdnnStatus_t rt_compiler(rt_compiler_info *out)
 {
     if (out == NULL)

@@ -72,6 +72,18 @@ hipdnnStatus_t rt_compiler_for(const char *arch, rt_compiler_info *out);
 /* The compiler for `arch` when this process has already loaded it (never loads it: loading
  * NVRTC or hipRTC costs milliseconds); false otherwise. */
 bool rt_compiler_loaded(const char *arch, rt_compiler_info *out);
+/* Every run-time compiler this library can use, found on this machine or not (hipdnn-cache
+ * --version): backend i's platform, the targets it compiles ("sm_", "gfx"), whether its library
+ * loads (loading it if this process has not yet: milliseconds) and then its id and version, else
+ * why not. Returns SUCCESS; BAD_PARAM (i >= rt_compiler_count()). */
+typedef struct rt_compiler_entry {
+    const char *platform, *arch_prefix; /* static strings */
+    bool found;
+    rt_compiler_info info;              /* when found */
+    char why[512];                      /* when not */
+} rt_compiler_entry;
+size_t rt_compiler_count(void);
+hipdnnStatus_t rt_compiler_at(size_t i, rt_compiler_entry *out);
 /* Compiles HIP/CUDA C++ source for `arch` ("sm_90", "sm_90a", "sm_80", "gfx942") with extra
  * options (may be NULL), with the compiler for that arch (rt_compiler_for). On success *code
  * (malloc'd, caller frees) holds the code object (CUBIN / HSACO). On a compile error: HIPDNN_STATUS_INTERNAL_ERROR, the last-error message

@@ -1,13 +1,14 @@
 /* hipdnn_cache.c — the hipdnn-cache command line tool: inspect, maintain and warm a kernel cache.
  *
- * Owns: argument parsing, the text and JSON output of ls / stats / verify, size and age
- * parsing (64M, 2G, 30d, 12h), the cache directory (--dir, else hipdnnKernelCacheDefaultDir_ext),
- * exit statuses (0 success, 1 a failed operation with one line on stderr, 2 a usage error).
- * Does not own: anything about the cache itself — ls, stats, verify, prune, export and import
- * are one call each of the public maintenance API in include/hipdnn_jit.h
- * (hipdnnKernelCacheList_ext, _GetStats_ext, _Verify_ext, _Prune_ext, _Export_ext,
- * _Import_ext); warm (hipdnn_cache_warm.c) and show (hipdnn_cache_show.c) live in their own
- * files (hipdnn_cache.h). Like every tool, it includes only the public headers and links only
+ * Owns: argument parsing, the text and JSON output of stats / verify / prune / export / import,
+ * size and age parsing (64M, 2G, 30d, 12h), the cache directory (--dir, else
+ * hipdnnKernelCacheDefaultDir_ext), exit statuses (0 success, 1 a failed operation with one line on
+ * stderr, 2 a usage error, printed by hc_usage_error with the usage line).
+ * Does not own: anything about the cache itself — stats, verify, prune, export and import are one
+ * call each of the public maintenance API in include/hipdnn_jit.h (hipdnnKernelCacheGetStats_ext,
+ * _Verify_ext, _Prune_ext, _Export_ext, _Import_ext); the help text, usage lines and man page
+ * (hipdnn_cache_help.c), --version (hipdnn_cache_version.c), ls (hipdnn_cache_ls.c), warm
+ * (hipdnn_cache_warm.c) and show (hipdnn_cache_show.c) live in their own files (hipdnn_cache.h). Like every tool, it includes only the public headers and links only
  * libhipdnn_backend.so.
  */
 #include <errno.h>
@@ -28,49 +29,6 @@
 
 enum { EXIT_OK = HC_EXIT_OK, EXIT_FAIL = HC_EXIT_FAIL, EXIT_USAGE = HC_EXIT_USAGE };
 
-static const char usage_text[] =
-    "usage: hipdnn-cache [--dir DIR] [--json] COMMAND [ARGS]\n"
-    "\n"
-    "Inspects and maintains a hipdnn-jit kernel cache (default directory: $HIPDNN_CACHE_DIR,\n"
-    "else $XDG_CACHE_HOME/hipdnn-jit, else $HOME/.cache/hipdnn-jit).\n"
-    "\n"
-    "commands:\n"
-    "  ls                 every record: key, kind, arch, entry, size, age, last use\n"
-    "  stats              record counts, bytes, map size\n"
-    "  verify [--fix]     check every record in full; --fix deletes the bad ones\n"
-    "  prune [--max-size BYTES] [--older-than AGE]\n"
-    "                     delete records unused for AGE (30d, 12h, 90m, 3600s), then the least\n"
-    "                     recently used until the records fit in BYTES (123, 64K, 64M, 2G)\n"
-    "  export FILE        write every valid record to a bundle file\n"
-    "  import FILE        add the records of a bundle file (checked in full first)\n"
-    "  show KEY [--source]\n"
-    "                     one record (KEY: 32 hex digits, as ls prints): arch, compiler, entry,\n"
-    "                     sizes, times, compile options; --source prints only the kernel's HIP\n"
-    "                     source, byte for byte as it was compiled\n"
-    "  warm [--arch ARCH] [--sm-count N] [--jobs N] [--all-configs] [--skip-unsupported]\n"
-    "       GRAPH... \n"
-    "                     compile the kernels of operation graphs into the cache: each GRAPH is\n"
-    "                     a hipDNN graph file (FlatBuffer .bin or JSON .json) or a directory of\n"
-    "                     them; for each, the plan of the heuristics' first config whose engine\n"
-    "                     compiles kernels is built (--all-configs: of every such config)\n"
-    "\n"
-    "options:\n"
-    "  --dir DIR          the cache directory\n"
-    "  --json             JSON output (ls, stats, verify, show, warm)\n"
-    "  --arch ARCH        warm: compile for ARCH (sm_90, sm_80, gfx942, ...) without using a GPU;\n"
-    "                     required where there is no GPU (default: this machine's GPU)\n"
-    "  --sm-count N       warm: the target's multiprocessor count (default: the arch's usual one,\n"
-    "                     e.g. 132 for sm_90); plans are keyed by it\n"
-    "  --jobs N           warm: graphs compiled at once (default: the processors, at most 8)\n"
-    "  --all-configs      warm: every ranked config that compiles, not only the first\n"
-    "  --skip-unsupported warm: a graph no compiling engine supports is skipped, not a failure\n"
-    "  -h, --help         this text\n"
-    "\n"
-    "warm prints one line per graph (a progress bar on a terminal) and a summary; a graph that\n"
-    "fails is named on stderr with the reason.\n"
-    "exit status: 0 success, 1 the operation failed (or verify found bad records, or a graph\n"
-    "failed to warm), 2 usage.\n";
-
 typedef struct cli_args {
     const char *dir;
     const char *cmd;
@@ -80,22 +38,11 @@ typedef struct cli_args {
     const char *arch;       /* warm */
     int sm_count, jobs;     /* warm; jobs 0: not given */
     bool all_configs, skip_unsupported, source;
-    bool json, fix;
+    bool json, fix, help, version, man;
     bool has_max_size, has_older_than;
     uint64_t max_size;
     int64_t older_than;
 } cli_args;
-
-static int usage_error(const char *fmt, ...)
-{
-    va_list ap;
-    va_start(ap, fmt);
-    fputs("hipdnn-cache: ", stderr);
-    vfprintf(stderr, fmt, ap);
-    fputs(" (see hipdnn-cache --help)\n", stderr);
-    va_end(ap);
-    return EXIT_USAGE;
-}
 
 /* A failed operation: one line, the library's last error appended when there is one. */
 static int op_error(const char *what)
@@ -195,14 +142,14 @@ static int parse_warm_opt(int argc, char **argv, int *i, cli_args *a)
         a->skip_unsupported = true;
     } else if (opt_is(arg, "--arch")) {
         if ((v = opt_value(argc, argv, i, "--arch")) == NULL || v[0] == '\0')
-            return usage_error("--arch needs a target such as sm_90, sm_80 or gfx942");
+            return hc_usage_error(a->cmd, "--arch needs a target such as sm_90, sm_80 or gfx942");
         a->arch = v;
     } else if (opt_is(arg, "--sm-count")) {
         if (!parse_count(v = opt_value(argc, argv, i, "--sm-count"), 1, 65536, &a->sm_count))
-            return usage_error("--sm-count needs a multiprocessor count such as 132, not '%s'", v ? v : "");
+            return hc_usage_error(a->cmd, "--sm-count needs a multiprocessor count such as 132, not '%s'", v ? v : "");
     } else if (opt_is(arg, "--jobs")) {
         if (!parse_count(v = opt_value(argc, argv, i, "--jobs"), 1, 1024, &a->jobs))
-            return usage_error("--jobs needs a count from 1 to 1024, not '%s'", v ? v : "");
+            return hc_usage_error(a->cmd, "--jobs needs a count from 1 to 1024, not '%s'", v ? v : "");
     } else {
         return 0;
     }
@@ -216,23 +163,26 @@ static int parse_args(int argc, char **argv, cli_args *a)
     for (int i = 1; i < argc; i++) {
         const char *arg = argv[i], *v;
         if (strcmp(arg, "-h") == 0 || strcmp(arg, "--help") == 0) {
-            fputs(usage_text, stdout);
-            return EXIT_OK;
+            a->help = true;
+        } else if (strcmp(arg, "--version") == 0) {
+            a->version = true;
+        } else if (strcmp(arg, "--man") == 0) {
+            a->man = true;
         } else if (strcmp(arg, "--json") == 0) {
             a->json = true;
         } else if (strcmp(arg, "--fix") == 0) {
             a->fix = true;
         } else if (opt_is(arg, "--dir")) {
             if ((v = opt_value(argc, argv, &i, "--dir")) == NULL || v[0] == '\0')
-                return usage_error("--dir needs a directory");
+                return hc_usage_error(a->cmd, "--dir needs a directory");
             a->dir = v;
         } else if (opt_is(arg, "--max-size")) {
             if ((v = opt_value(argc, argv, &i, "--max-size")) == NULL || !parse_size(v, &a->max_size))
-                return usage_error("--max-size needs a byte count such as 1048576, 64M or 2G, not '%s'", v ? v : "");
+                return hc_usage_error(a->cmd, "--max-size needs a byte count such as 1048576, 64M or 2G, not '%s'", v ? v : "");
             a->has_max_size = true;
         } else if (opt_is(arg, "--older-than")) {
             if ((v = opt_value(argc, argv, &i, "--older-than")) == NULL || !parse_age(v, &a->older_than))
-                return usage_error("--older-than needs an age such as 30d, 12h or 3600s, not '%s'", v ? v : "");
+                return hc_usage_error(a->cmd, "--older-than needs an age such as 30d, 12h or 3600s, not '%s'", v ? v : "");
             a->has_older_than = true;
         } else if (strcmp(arg, "--source") == 0) {
             a->source = true;
@@ -240,57 +190,74 @@ static int parse_args(int argc, char **argv, cli_args *a)
             if (rc != 1)
                 return rc;
         } else if (arg[0] == '-' && arg[1] != '\0') {
-            return usage_error("unknown option '%s'", arg);
+            return hc_usage_error(a->cmd, "unknown option '%s'%s%s", arg, a->cmd != NULL ? " for " : "",
+                                  a->cmd != NULL ? a->cmd : "");
         } else if (a->cmd == NULL) {
             a->cmd = arg;
         } else if (is_cmd(a->cmd, "warm")) {
             a->paths[a->n_paths++] = arg;
-        } else if (a->file == NULL &&
-                   (is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import") || is_cmd(a->cmd, "show"))) {
+        } else if (a->file == NULL && (is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import") ||
+                                       is_cmd(a->cmd, "show") || is_cmd(a->cmd, "help"))) {
             a->file = arg;
         } else {
-            return usage_error("unexpected argument '%s'", arg);
+            return hc_usage_error(a->cmd, "unexpected argument '%s'", arg);
         }
     }
     return -1;
 }
 
+/* help, --help, --version, --man: printed here (or a usage error); -1 for any other command. */
+static int check_info(const cli_args *a)
+{
+    if (a->cmd != NULL && !hc_is_command(a->cmd))
+        return hc_usage_error(NULL, "unknown command '%s'", a->cmd);
+    if (a->help) /* COMMAND --help, help --help included */
+        return hc_help(a->cmd);
+    if (is_cmd(a->cmd, "help"))
+        return hc_help(a->file);
+    if ((a->version || a->man) && a->cmd != NULL)
+        return hc_usage_error(NULL, "%s takes no command ('%s')", a->version ? "--version" : "--man", a->cmd);
+    if (a->version && a->man)
+        return hc_usage_error(NULL, "--version or --man, not both");
+    if (a->man && a->json)
+        return hc_usage_error(NULL, "--man has no JSON form");
+    if (a->version)
+        return hc_version(a->json);
+    if (a->man)
+        return hc_man(hipdnnVersionString_ext());
+    if (a->cmd == NULL)
+        return hc_usage_error(NULL, "no command given");
+    return -1;
+}
+
 static int check_args(const cli_args *a)
 {
-    static const char *const cmds[] = {"ls", "stats", "verify", "prune", "export", "import", "show", "warm"};
-    bool known = false;
-    for (size_t i = 0; i < sizeof cmds / sizeof cmds[0]; i++)
-        known = known || is_cmd(a->cmd, cmds[i]);
-    if (a->cmd == NULL)
-        return usage_error("no command given");
-    if (!known)
-        return usage_error("unknown command '%s'", a->cmd);
-    if (a->json && !is_cmd(a->cmd, "ls") && !is_cmd(a->cmd, "stats") && !is_cmd(a->cmd, "verify") &&
-        !is_cmd(a->cmd, "show") && !is_cmd(a->cmd, "warm"))
-        return usage_error("--json applies to ls, stats, verify, show and warm");
+    int rc = check_info(a);
+    if (rc >= 0)
+        return rc;
     bool warm_opts = a->arch != NULL || a->sm_count != 0 || a->jobs != 0 || a->all_configs || a->skip_unsupported;
     if (warm_opts && !is_cmd(a->cmd, "warm"))
-        return usage_error("--arch, --sm-count, --jobs, --all-configs and --skip-unsupported apply to warm");
+        return hc_usage_error(a->cmd, "--arch, --sm-count, --jobs, --all-configs and --skip-unsupported apply to warm");
     if (a->sm_count != 0 && a->arch == NULL)
-        return usage_error("--sm-count applies with --arch");
+        return hc_usage_error(a->cmd, "--sm-count applies with --arch");
     if (is_cmd(a->cmd, "warm") && a->n_paths == 0)
-        return usage_error("warm needs graph files or directories");
+        return hc_usage_error(a->cmd, "warm needs graph files or directories");
     if (a->source && !is_cmd(a->cmd, "show"))
-        return usage_error("--source applies to show");
+        return hc_usage_error(a->cmd, "--source applies to show");
     char key[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT];
     if (is_cmd(a->cmd, "show") && a->file == NULL)
-        return usage_error("show needs a KEY");
+        return hc_usage_error(a->cmd, "show needs a KEY");
     if (is_cmd(a->cmd, "show") && !hc_key_canon(a->file, key))
-        return usage_error("show: '%s' is not a key (32 hex digits, as ls prints)", a->file);
+        return hc_usage_error(a->cmd, "show: '%s' is not a key (32 hex digits, as ls prints)", a->file);
     if (a->fix && !is_cmd(a->cmd, "verify"))
-        return usage_error("--fix applies to verify");
+        return hc_usage_error(a->cmd, "--fix applies to verify");
     bool limits = a->has_max_size || a->has_older_than;
     if (limits && !is_cmd(a->cmd, "prune"))
-        return usage_error("--max-size and --older-than apply to prune");
+        return hc_usage_error(a->cmd, "--max-size and --older-than apply to prune");
     if (is_cmd(a->cmd, "prune") && !limits)
-        return usage_error("prune needs --max-size or --older-than");
+        return hc_usage_error(a->cmd, "prune needs --max-size or --older-than");
     if ((is_cmd(a->cmd, "export") || is_cmd(a->cmd, "import")) && a->file == NULL)
-        return usage_error("%s needs a FILE", a->cmd);
+        return hc_usage_error(a->cmd, "%s needs a FILE", a->cmd);
     return -1;
 }
 
@@ -318,7 +285,7 @@ bool hc_key_canon(const char *hex, char out[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT])
 }
 
 /* "40s", "12m", "5h", "3d"; "never" for a time never recorded. */
-static void fmt_age(int64_t now, int64_t t, char *buf, size_t size)
+void hc_fmt_age(int64_t now, int64_t t, char *buf, size_t size)
 {
     if (t <= 0) {
         snprintf(buf, size, "never");
@@ -336,7 +303,7 @@ static void fmt_age(int64_t now, int64_t t, char *buf, size_t size)
 }
 
 /* Prints a JSON value (and frees it); false when it cannot be written. */
-static bool put_json(json_t *j)
+bool hc_put_json(json_t *j)
 {
     bool ok = j != NULL && json_dumpf(j, stdout, JSON_INDENT(2)) == 0;
     json_decref(j);
@@ -344,7 +311,7 @@ static bool put_json(json_t *j)
     return ok;
 }
 
-static json_t *u64_json(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
+json_t *hc_u64_json(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
 
 const char *hc_dir(hipdnnKernelCache_ext_t c)
 {
@@ -353,42 +320,6 @@ const char *hc_dir(hipdnnKernelCache_ext_t c)
 }
 
 /* ---- subcommands --------------------------------------------------------------------------- */
-
-static json_t *entry_json(const hipdnnKernelCacheEntry_ext_t *e)
-{
-    return json_pack("{s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:I, s:I, s:b}", "key", e->key, "kind",
-                     table_name(e->kind), "arch", e->arch, "compiler", e->compiler, "entry", e->entry,
-                     "size", u64_json(e->size), "code_size", u64_json(e->code_size), "created",
-                     (json_int_t)e->created, "last_used", (json_int_t)e->last_used, "valid", e->valid);
-}
-
-static int cmd_ls(hipdnnKernelCache_ext_t c, const cli_args *a)
-{
-    hipdnnKernelCacheEntry_ext_t *v = NULL;
-    size_t n = 0;
-    if (hipdnnKernelCacheList_ext(c, &v, &n) != HIPDNN_STATUS_SUCCESS)
-        return op_error("ls");
-    int64_t now = (int64_t)time(NULL);
-    json_t *arr = a->json ? json_array() : NULL;
-    if (!a->json)
-        printf("%-32s  %-6s  %-8s  %10s  %6s  %8s  %s\n", "KEY", "KIND", "ARCH", "SIZE", "AGE", "LAST USE", "ENTRY");
-    for (size_t i = 0; i < n; i++) {
-        if (a->json) {
-            json_array_append_new(arr, entry_json(&v[i]));
-            continue;
-        }
-        char age[24], used[24];
-        fmt_age(now, v[i].created, age, sizeof age);
-        fmt_age(now, v[i].last_used, used, sizeof used);
-        printf("%-32s  %-6s  %-8s  %10" PRIu64 "  %6s  %8s  %s%s\n", v[i].key, table_name(v[i].kind),
-               v[i].arch[0] ? v[i].arch : "-", v[i].size, age, used, v[i].entry[0] ? v[i].entry : "-",
-               v[i].valid ? "" : "  (invalid)");
-    }
-    hipdnnKernelCacheFree_ext(v);
-    if (a->json && !put_json(arr))
-        return op_error("ls: writing JSON failed");
-    return EXIT_OK;
-}
 
 static int cmd_stats(hipdnnKernelCache_ext_t c, const cli_args *a)
 {
@@ -399,10 +330,10 @@ static int cmd_stats(hipdnnKernelCache_ext_t c, const cli_args *a)
         return op_error("stats");
     if (a->json) {
         json_t *j = json_pack("{s:s, s:s, s:o, s:o, s:o, s:o, s:o, s:o}", "dir", info.dir, "mode",
-                              info.mode, "kernels", u64_json(s.kernels), "plans", u64_json(s.plans),
-                              "bytes", u64_json(s.bytes), "map_size", u64_json(s.map_size), "map_used",
-                              u64_json(s.map_used), "max_bytes", u64_json(s.max_bytes));
-        return put_json(j) ? EXIT_OK : op_error("stats: writing JSON failed");
+                              info.mode, "kernels", hc_u64_json(s.kernels), "plans", hc_u64_json(s.plans),
+                              "bytes", hc_u64_json(s.bytes), "map_size", hc_u64_json(s.map_size), "map_used",
+                              hc_u64_json(s.map_used), "max_bytes", hc_u64_json(s.max_bytes));
+        return hc_put_json(j) ? EXIT_OK : op_error("stats: writing JSON failed");
     }
     printf("directory  %s (%s)\n", info.dir, info.mode);
     printf("kernels    %" PRIu64 "\n", s.kernels);
@@ -428,7 +359,7 @@ static int cmd_verify(hipdnnKernelCache_ext_t c, const cli_args *a)
             printf("%s %s: %s%s\n", table_name(bad[i].kind), bad[i].key, bad[i].reason, a->fix ? " (removed)" : "");
     }
     hipdnnKernelCacheFree_ext(bad);
-    if (a->json && !put_json(json_pack("{s:o, s:b}", "bad", arr, "fixed", a->fix)))
+    if (a->json && !hc_put_json(json_pack("{s:o, s:b}", "bad", arr, "fixed", a->fix)))
         return op_error("verify: writing JSON failed");
     if (!a->json)
         printf("%zu bad record%s%s\n", n, n == 1 ? "" : "s", a->fix && n > 0 ? ", removed" : "");
@@ -446,6 +377,14 @@ static int cmd_prune(hipdnnKernelCache_ext_t c, const cli_args *a)
     if (hipdnnKernelCachePrune_ext(c, a->has_max_size ? a->max_size : HIPDNN_KERNEL_CACHE_NO_LIMIT_EXT,
                                    a->has_older_than ? a->older_than : 0, &removed) != HIPDNN_STATUS_SUCCESS)
         return op_error("prune");
+    if (a->json) {
+        json_t *j = json_pack("{s:s, s:o}", "dir", hc_dir(c), "removed", hc_u64_json(removed));
+        if (j != NULL && a->has_max_size)
+            json_object_set_new(j, "max_size", hc_u64_json(a->max_size));
+        if (j != NULL && a->has_older_than)
+            json_object_set_new(j, "older_than", json_integer((json_int_t)a->older_than));
+        return hc_put_json(j) ? EXIT_OK : op_error("prune: writing JSON failed");
+    }
     printf("removed %zu record%s\n", removed, removed == 1 ? "" : "s");
     return EXIT_OK;
 }
@@ -460,6 +399,11 @@ static int cmd_bundle(hipdnnKernelCache_ext_t c, const cli_args *a)
         snprintf(what, sizeof what, "%s %s", a->cmd, a->file);
         return op_error(what);
     }
+    if (a->json)
+        return hc_put_json(json_pack("{s:s, s:s, s:s, s:o}", "dir", hc_dir(c), "action", a->cmd, "file", a->file,
+                                  "records", hc_u64_json(n)))
+                   ? EXIT_OK
+                   : op_error("writing JSON failed");
     printf("%s %zu record%s %s %s\n", out ? "exported" : "imported", n, n == 1 ? "" : "s", out ? "to" : "from",
            a->file);
     return EXIT_OK;
@@ -480,7 +424,7 @@ static bool creates(const cli_args *a) { return is_cmd(a->cmd, "import") || is_c
 static int stats_of_nothing(const char *dir, const cli_args *a)
 {
     if (a->json)
-        return put_json(json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i}", "dir", dir, "mode", "missing",
+        return hc_put_json(json_pack("{s:s, s:s, s:i, s:i, s:i, s:i, s:i, s:i}", "dir", dir, "mode", "missing",
                                   "kernels", 0, "plans", 0, "bytes", 0, "map_size", 0, "map_used", 0,
                                   "max_bytes", 0))
                    ? EXIT_OK
@@ -561,7 +505,7 @@ int main(int argc, char **argv)
     if ((rc = open_cache(&a, &c, dir)) >= 0)
         return rc;
     if (is_cmd(a.cmd, "ls"))
-        rc = cmd_ls(c, &a);
+        rc = hc_ls(c, a.json);
     else if (is_cmd(a.cmd, "stats"))
         rc = cmd_stats(c, &a);
     else if (is_cmd(a.cmd, "verify"))

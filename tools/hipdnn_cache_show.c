@@ -4,7 +4,8 @@
  * compile options and emitted HIP source its metadata carries (hipdnnKernelCacheList_ext and
  * hipdnnKernelCacheGetKernel_ext of include/hipdnn_jit.h). --source prints that source alone, byte for byte as it was
  * compiled (so it can be diffed or compiled again); with --json it is the "source" field.
- * A plan record shows its kind, size and times (it has no source). A key no record has, or a
+ * A plan record (hipdnnKernelCacheGetPlan_ext): the graph it was built for, target, compiler,
+ * engine and knob values, its kernels' keys in launch order, size and times (it has no source). A key no record has, or a
  * record that fails its checks, is exit status 1 with one line on stderr.
  */
 #include <inttypes.h>
@@ -26,14 +27,9 @@ static void fmt_time(int64_t t, char *buf, size_t size)
         snprintf(buf, size, "never");
 }
 
-static json_t *u64_json(uint64_t v) { return json_integer(v > INT64_MAX ? INT64_MAX : (json_int_t)v); }
-
 static int show_json(json_t *j)
 {
-    bool ok = j != NULL && json_dumpf(j, stdout, JSON_INDENT(2)) == 0;
-    json_decref(j);
-    fputc('\n', stdout);
-    if (ok)
+    if (hc_put_json(j))
         return HC_EXIT_OK;
     fprintf(stderr, "hipdnn-cache: show: writing JSON failed\n");
     return HC_EXIT_FAIL;
@@ -62,8 +58,8 @@ static int show_kernel(const hipdnnKernelCacheKernel_ext_t *k, const hipdnnKerne
             json_array_append_new(opts, json_string(k->options[i]));
         json_t *j = json_pack("{s:s, s:s, s:s, s:s, s:s, s:s, s:o, s:o, s:o, s:I, s:I, s:o}", "key", k->key, "kind",
                               "kernel", "arch", k->arch, "compiler", k->compiler, "compiler_version",
-                              k->compiler_version, "entry", k->entry, "size", u64_json(e != NULL ? e->size : 0),
-                              "code_size", u64_json(k->code_size), "source_size", u64_json(src_len), "created",
+                              k->compiler_version, "entry", k->entry, "size", hc_u64_json(e != NULL ? e->size : 0),
+                              "code_size", hc_u64_json(k->code_size), "source_size", hc_u64_json(src_len), "created",
                               (json_int_t)k->created, "last_used", (json_int_t)k->last_used, "options", opts);
         if (j != NULL && source)
             json_object_set_new(j, "source", json_string(k->source));
@@ -85,21 +81,49 @@ static int show_kernel(const hipdnnKernelCacheKernel_ext_t *k, const hipdnnKerne
     return HC_EXIT_OK;
 }
 
-static int show_plan(const hipdnnKernelCacheEntry_ext_t *e, const char *hex, bool source, bool json)
+/* "jit.tile_m=64 jit.warps=4 ..." (knob_<i> where the engine is not this library's). */
+static void print_knobs(const hipdnnKernelCachePlan_ext_t *p)
+{
+    int col = 11;
+    for (int i = 0; i < p->n_knobs; i++) {
+        char one[96];
+        int n = p->knob_names[i][0] != '\0' ? snprintf(one, sizeof one, "%s=%" PRId64, p->knob_names[i], p->knobs[i])
+                                             : snprintf(one, sizeof one, "knob_%d=%" PRId64, i, p->knobs[i]);
+        if (col + 1 + n > 100 && col > 11) {
+            printf("\n%11s", "");
+            col = 11;
+        }
+        printf(" %s", one);
+        col += 1 + n;
+    }
+    printf("%s\n", p->n_knobs > 0 ? "" : " (none)");
+}
+
+static int show_plan(const hipdnnKernelCachePlan_ext_t *p, bool source, bool json)
 {
     if (source) {
-        fprintf(stderr, "hipdnn-cache: show: %s is a plan record; only kernel records carry a source\n", hex);
+        fprintf(stderr, "hipdnn-cache: show: %s is a plan record; only kernel records carry a source\n", p->key);
         return HC_EXIT_FAIL;
     }
     if (json)
-        return show_json(json_pack("{s:s, s:s, s:o, s:I, s:I}", "key", hex, "kind", "plan", "size",
-                                   u64_json(e->size), "created", (json_int_t)e->created, "last_used",
-                                   (json_int_t)e->last_used));
-    char created[40], used[40];
-    fmt_time(e->created, created, sizeof created);
-    fmt_time(e->last_used, used, sizeof used);
-    printf("key        %s\nkind       plan\nsize       %" PRIu64 " bytes\ncreated    %s\nlast used  %s\n", hex,
-           e->size, created, used);
+        return show_json(hc_plan_json(p, (int64_t)time(NULL)));
+    char created[40], used[40], size[24];
+    fmt_time(p->created, created, sizeof created);
+    fmt_time(p->last_used, used, sizeof used);
+    hc_fmt_size(p->size, size, sizeof size);
+    printf("key        %s\nkind       plan\n", p->key);
+    if (p->described)
+        printf("graph      %s (%d op%s, %" PRId64 " tensors; graph key %s)\ntarget     %s, %d multiprocessors\n"
+               "compiler   %s %s\n", p->ops, p->n_ops, p->n_ops == 1 ? "" : "s", p->n_tensors, p->graph_key, p->arch,
+               p->sm_count, p->compiler, p->compiler_version);
+    else
+        printf("graph      not described (a recipe of another hipdnn-jit version)\n");
+    printf("engine     %s (id %" PRId64 ")\nknobs     ", p->engine[0] ? p->engine : "unknown", p->engine_id);
+    print_knobs(p);
+    printf("kernels    %d\n", p->n_kernels);
+    for (int i = 0; i < p->n_kernels; i++)
+        printf("           %s\n", p->kernels[i]);
+    printf("size       %s (%" PRIu64 " bytes)\ncreated    %s\nlast used  %s\n", size, p->size, created, used);
     return HC_EXIT_OK;
 }
 
@@ -117,9 +141,7 @@ int hc_show(hipdnnKernelCache_ext_t c, const char *hex, bool source, bool json)
 {
     char canon[HIPDNN_KERNEL_CACHE_KEY_CHARS_EXT];
     if (!hc_key_canon(hex, canon)) {
-        fprintf(stderr, "hipdnn-cache: show: '%s' is not a key (32 hex digits, as ls prints) "
-                "(see hipdnn-cache --help)\n", hex);
-        return HC_EXIT_USAGE;
+        return hc_usage_error("show", "show: '%s' is not a key (32 hex digits, as ls prints)", hex);
     }
     hipdnnKernelCacheEntry_ext_t *v = NULL;
     size_t n = 0;
@@ -132,8 +154,19 @@ int hc_show(hipdnnKernelCache_ext_t c, const char *hex, bool source, bool json)
     const hipdnnKernelCacheEntry_ext_t *e = find_entry(v, n, canon);
     hipdnnKernelCacheKernel_ext_t *k = NULL;
     int rc = HC_EXIT_FAIL;
+    hipdnnKernelCachePlan_ext_t *p = NULL;
     if (e != NULL && e->kind == HIPDNN_KERNEL_CACHE_RECORD_PLAN_EXT) {
-        rc = show_plan(e, canon, source, json);
+        if (hipdnnKernelCacheGetPlan_ext(c, canon, &p) != HIPDNN_STATUS_SUCCESS) {
+            char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
+            hipdnnGetLastErrorString(msg, sizeof msg);
+            fprintf(stderr, "hipdnn-cache: show: reading plan %s: %s\n", canon, msg);
+        } else if (p == NULL) {
+            fprintf(stderr, "hipdnn-cache: show: plan %s in %s fails its checks (hipdnn-cache verify --fix "
+                    "removes it)\n", canon, hc_dir(c));
+        } else {
+            rc = show_plan(p, source, json);
+            hipdnnKernelCacheFree_ext(p);
+        }
     } else if (hipdnnKernelCacheGetKernel_ext(c, canon, &k) != HIPDNN_STATUS_SUCCESS) {
         char msg[HIPDNN_ERROR_STRING_MAX_LENGTH];
         hipdnnGetLastErrorString(msg, sizeof msg);

@@ -394,8 +394,7 @@ int hc_warm_target(const hc_warm_opts *o)
         if (hipdnnSetCompileTarget_ext(o->arch, o->sm_count) == HIPDNN_STATUS_SUCCESS)
             return -1;
         hipdnnGetLastErrorString(msg, sizeof msg);
-        fprintf(stderr, "hipdnn-cache: warm: --arch %s: %s (see hipdnn-cache --help)\n", o->arch, msg);
-        return HC_EXIT_USAGE;
+        return hc_usage_error("warm", "warm: --arch %s: %s", o->arch, msg);
     }
     void *probe = NULL;
     if (hipdnnDeviceMalloc_ext(&probe, 1) == HIPDNN_STATUS_SUCCESS) {
@@ -403,9 +402,7 @@ int hc_warm_target(const hc_warm_opts *o)
         return -1;
     }
     hipdnnGetLastErrorString(msg, sizeof msg);
-    fprintf(stderr, "hipdnn-cache: warm: no GPU here (%s); name the target with --arch, e.g. --arch sm_90 "
-            "(see hipdnn-cache --help)\n", msg);
-    return HC_EXIT_USAGE;
+    return hc_usage_error("warm", "warm: no GPU here (%s); name the target with --arch, e.g. --arch sm_90", msg);
 }
 
 int hc_warm(const hc_warm_opts *o)

@@ -24,7 +24,8 @@ kt_cli_run kt_cli_v(const char *work, const char *const *args);
 kt_cli_run kt_cli(const char *work, const char *arg, ...);
 void kt_cli_free(kt_cli_run *r);
 
-/* A failure: exit status `status`, nothing on stdout, one line on stderr containing `needle`. */
+/* A failure: exit status `status`, nothing on stdout, stderr whose first line holds
+ * `needle`; for status 2 (usage) that line and then the usage line ("usage: hipdnn-cache ..."). */
 void kt_cli_expect_fail(const kt_cli_run *r, int status, const char *needle, const char *what);
 /* stdout parsed as JSON (asserts that it parses). */
 json_t *kt_cli_json(const kt_cli_run *r, const char *what);

@@ -143,7 +143,7 @@ Test(kc_cli, usage_errors)
         {{"--dir", missing, "ls", "--bogus", NULL}, "--bogus"},
         {{"--dir", missing, "ls", "extra", NULL}, "extra"},
         {{"--dir", missing, "ls", "--fix", NULL}, "--fix"},
-        {{"--dir", missing, "--json", "prune", "--max-size", "1M"}, "--json"},
+        {{"--dir", missing, "help", "frobnicate", NULL}, "frobnicate"},
         {{"--dir", missing, "prune", NULL}, "prune needs"},
         {{"--dir", missing, "prune", "--max-size", "12X", NULL}, "12X"},
         {{"--dir", missing, "prune", "--max-size", "-5", NULL}, "-5"},

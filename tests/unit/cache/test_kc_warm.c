@@ -8,7 +8,9 @@
  * verify; two threads compiling for gfx90a with hipRTC (not thread safe) at once; --all-configs warms more plans; bad graph files fail with their names on stderr; usage errors (no --arch without a GPU, bad options) exit 2 and create
  * nothing; three warm processes on overlapping graph sets at once leave a cache that verifies
  * and that a further warm compiles nothing from; a warm onto a full disk (kt_enospc.c) reports
- * every kernel and plan it could not store and exits 1.
+ * every kernel and plan it could not store and exits 1; ls and show describe the kernel and plan
+ * records a warm leaves (compiler version, sizes, ages; the plan's graph, arch and SM count,
+ * engine, knobs and kernels), in JSON and text.
  */
 #include <dirent.h>
 #include <jansson.h>
@@ -619,4 +621,80 @@ Test(kc_warm, full_disk_reports_what_was_not_stored)
     cr_expect_not_null(strstr(r.out, "could not be written to the cache"), "and what: %s", r.out);
     cr_expect_not_null(strstr(r.err, "NOT STORED: compiled, but"), "each such graph on stderr: %s", r.err);
     kt_cli_free(&r);
+}
+
+/* ls and show describe both record kinds: warm rmsnorm_residual.json for sm_90 with 100
+ * multiprocessors, then every field ls --json gives a kernel and a plan, the same in show --json,
+ * and the text lines. */
+Test(kc_warm, ls_and_show_describe_both_record_kinds)
+{
+    need_nvrtc();
+    rt_compiler_info nv;
+    cr_assert_eq(rt_compiler_for("sm_90", &nv), HIPDNN_STATUS_SUCCESS);
+    char nv_version[32];
+    snprintf(nv_version, sizeof nv_version, "%d.%d", nv.major, nv.minor);
+    json_decref(warm_json(dir, 0, "--sm-count", "100", G("rmsnorm_residual.json"), NULL));
+    kt_cli_run r = cli("--dir", dir, "--json", "ls", NULL);
+    cr_assert_eq(r.status, 0, "%s", r.err);
+    json_t *all = kt_cli_json(&r, "ls"), *plan = NULL, *e;
+    kt_cli_free(&r);
+    size_t i, n_kernels = 0;
+    json_array_foreach(all, i, e) {
+        const char *kind = json_string_value(json_object_get(e, "kind"));
+        if (strcmp(kind, "plan") == 0) {
+            cr_assert_null(plan, "one plan");
+            plan = e;
+            continue;
+        }
+        n_kernels++;
+        cr_expect_str_eq(json_string_value(json_object_get(e, "arch")), "sm_90");
+        cr_expect_str_eq(json_string_value(json_object_get(e, "compiler_version")), nv_version);
+        cr_expect_gt(num(e, "code_size"), 0);
+        cr_expect_gt(num(e, "source_size"), 100, "a kernel the JIT engine compiled carries its source");
+        cr_expect(num(e, "age_s") >= 0 && num(e, "age_s") < 300, "age %lld s", (long long)num(e, "age_s"));
+        cr_expect(json_is_integer(json_object_get(e, "idle_s")), "used when it was stored");
+    }
+    cr_assert_not_null(plan, "the plan is listed");
+    cr_expect(json_is_true(json_object_get(plan, "described")));
+    json_t *g = json_object_get(plan, "graph");
+    cr_expect_str_eq(json_string_value(json_object_get(g, "ops")), "pointwise,rmsnorm", "residual add, then rmsnorm");
+    cr_expect_eq(num(g, "n_ops"), 2);
+    cr_expect_eq(num(g, "n_tensors"), 6, "x, residual, their sum, scale, epsilon, y");
+    cr_expect_eq(strlen(json_string_value(json_object_get(g, "key"))), 32);
+    cr_expect_str_eq(json_string_value(json_object_get(plan, "arch")), "sm_90");
+    cr_expect_eq(num(plan, "sm_count"), 100, "--sm-count reaches the record");
+    cr_expect_str_eq(json_string_value(json_object_get(plan, "compiler_version")), nv_version);
+    cr_expect_str_eq(json_string_value(json_object_get(plan, "engine")), "jit_fused");
+    cr_expect_eq(num(plan, "engine_id"), 1);
+    cr_expect(json_is_integer(json_object_get(json_object_get(plan, "knobs"), "jit.vector_width")), "named knobs");
+    cr_expect_eq(num(plan, "n_kernels"), (json_int_t)n_kernels, "the plan launches the kernels warm stored");
+    const char *pkey = json_string_value(json_object_get(plan, "key"));
+    const char *kkey = json_string_value(json_array_get(json_object_get(plan, "kernels"), 0));
+    bool listed = false;
+    json_array_foreach(all, i, e)
+        listed |= strcmp(json_string_value(json_object_get(e, "key")), kkey) == 0;
+    cr_expect(listed, "the plan's kernel %s is a listed kernel record", kkey);
+
+    r = cli("--dir", dir, "--json", "show", pkey, NULL);
+    json_t *shown = kt_cli_json(&r, "show plan");
+    kt_cli_free(&r);
+    for (const char *f = "sm_count\0n_kernels\0created\0size\0"; *f; f += strlen(f) + 1)
+        cr_expect_eq(num(shown, f), num(plan, f), "show and ls agree on %s", f);
+    cr_expect(json_equal(json_object_get(shown, "knobs"), json_object_get(plan, "knobs")));
+    json_decref(shown);
+
+    r = cli("--dir", dir, "show", pkey, NULL);
+    cr_expect_not_null(strstr(r.out, "graph      pointwise,rmsnorm (2 ops, 6 tensors; graph key "), "%s", r.out);
+    cr_expect_not_null(strstr(r.out, "target     sm_90, 100 multiprocessors\n"), "%s", r.out);
+    cr_expect_not_null(strstr(r.out, "engine     jit_fused (id 1)\nknobs      jit.vector_width="), "%s", r.out);
+    cr_expect_not_null(strstr(r.out, kkey), "show lists the kernels: %s", r.out);
+    kt_cli_free(&r);
+    r = cli("--dir", dir, "ls", NULL);
+    cr_expect_not_null(strstr(r.out, "sm_90/100"), "%s", r.out);
+    cr_expect_not_null(strstr(r.out, "pointwise,rmsnorm (2 ops, 6 tensors); jit_fused, 1 kernel"), "%s", r.out);
+    char nv_line[64];
+    snprintf(nv_line, sizeof nv_line, "(nvrtc %s; code ", nv_version);
+    cr_expect_not_null(strstr(r.out, nv_line), "%s", r.out);
+    kt_cli_free(&r);
+    json_decref(all);
 }

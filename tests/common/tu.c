@@ -160,3 +160,13 @@ hipdnnBackendDescriptor_t tu_pack(int n, const int64_t *uids, void *const *ptrs,
     TU_OK(hipdnnBackendFinalize(pack));
     return pack;
 }
+
+hipdnnBackendDescriptor_t tu_graph_of(hipdnnHandle_t handle, hipdnnBackendDescriptor_t op)
+{
+    hipdnnBackendDescriptor_t g;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
+    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
+    TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &op));
+    TU_OK(hipdnnBackendFinalize(g));
+    return g;
+}

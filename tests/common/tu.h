@@ -60,6 +60,8 @@ static inline const char *tu_st(hipdnnStatus_t s) { return hipdnnGetErrorString(
 hipdnnBackendDescriptor_t tu_example_graph(hipdnnHandle_t handle, const char *file);
 /* The same for a graph's JSON text of len bytes (`what` names it in failure messages). */
 hipdnnBackendDescriptor_t tu_json_graph(hipdnnHandle_t handle, const char *text, size_t len, const char *what);
+/* A finalized OPERATIONGRAPH on handle of one finalized operation. */
+hipdnnBackendDescriptor_t tu_graph_of(hipdnnHandle_t handle, hipdnnBackendDescriptor_t op);
 
 static inline void tu_destroy(hipdnnBackendDescriptor_t *d)
 {

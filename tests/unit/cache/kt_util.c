@@ -336,3 +336,15 @@ void kt_count_warnings(const char *needle)
 
 int kt_warnings(void) { return warn_count; }
 const char *kt_last_warning(void) { return warn_last; }
+
+void kt_dirs_make(char **dir, char **work)
+{
+    *dir = kt_tmpdir();
+    *work = kt_tmpdir();
+}
+
+void kt_dirs_remove(char *dir, char *work)
+{
+    kt_rmrf(dir);
+    kt_rmrf(work);
+}

@@ -36,6 +36,9 @@ int kt_get(kc_cache *c, uint64_t id, size_t code_size);
 /* A fresh directory (free with kt_rmrf, which removes it and its contents). */
 char *kt_tmpdir(void);
 void kt_rmrf(char *dir);
+/* The CLI suites' fixture: a fresh cache directory and working directory, removed after. */
+void kt_dirs_make(char **dir, char **work);
+void kt_dirs_remove(char *dir, char *work);
 /* Opens an LMDB cache (strict), asserting success. initial 0: default. */
 kc_cache *kt_open(const char *dir, uint64_t max_bytes, uint64_t initial);
 /* A file's mode bits. */

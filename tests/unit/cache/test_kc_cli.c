@@ -27,17 +27,8 @@
 
 static char *dir, *work;
 
-static void setup(void)
-{
-    dir = kt_tmpdir();
-    work = kt_tmpdir();
-}
-
-static void teardown(void)
-{
-    kt_rmrf(dir);
-    kt_rmrf(work);
-}
+static void setup(void) { kt_dirs_make(&dir, &work); }
+static void teardown(void) { kt_dirs_remove(dir, work); }
 
 TestSuite(kc_cli, .init = setup, .fini = teardown);
 

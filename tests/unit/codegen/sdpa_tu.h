@@ -19,7 +19,8 @@ int add(ir_graph *g, hipdnnDataType_t dt, int64_t d0, int64_t d1, int64_t d2, in
 /* A by-value integer scalar [1,1,1,1] of type dt holding v; its index. */
 int add_i64(ir_graph *g, hipdnnDataType_t dt, int64_t v);
 /* Dumps (HIPDNN_JIT_DUMP_DIR) and compiles kernel k with NVRTC for its arch, expecting success
- * (the compiler's log in the failure message); whether it compiled. */
+ * (the compiler's log in the failure message); whether it compiled. With HIPDNN_TEST_EMIT_ONLY=1
+ * (build.sh's sanitizer pass) it only dumps: the compile of that source ran in the gcc pass. */
 bool compile_emitted(const cg_kernel *k, const char *what);
 /* Fuses g into one kernel (p) that codegen supports, asserting both. */
 void one_supported_kernel(const ir_graph *g, ir_partition *p, const char *what);

@@ -136,16 +136,13 @@ class Plan:
         values = self.plan.get_int64(A.EXECUTION_PLAN_KERNEL_CACHE_STATS, 6)
         self.stats = dict(zip(self._STATS, values))
         self.is_host = self.engine_name in _HOST_ENGINES
+        self._produced = _produced_uids(graph)  # the graph as built: execute binds against it
         self._device_workspace = None
 
     # ---- execute
     def _bindings(self, tensors):
         """[(Tensor, ArrayInfo, is_output)] for every tensor the plan needs; raises on any
         missing, unknown or mismatched array."""
-        produced = {v.uid for n in self.graph.nodes for k, v in n["attributes"].items()
-                    if hasattr(v, "uid") and _is_output_port(n["attributes_type"], k)}
-        produced |= {v for n in self.graph.nodes for k, v in n["attributes"].items()
-                     if isinstance(v, int) and not isinstance(v, bool) and _is_output_port(n["attributes_type"], k)}
         out, seen = [], set()
         for key, array in tensors.items():
             t = self.graph.get_tensor(key)
@@ -157,7 +154,7 @@ class Plan:
             if t.value is not None:
                 raise ValueError(f"tensor {t.name!r} is a by-value scalar ({t.value}); it takes no array")
             info = describe(array)
-            check_binding(t, info, t.uid in produced, self.is_host, self.engine_name)
+            check_binding(t, info, t.uid in self._produced, self.is_host, self.engine_name)
             seen.add(t.uid)
             out.append((t, info))
         missing = [t for t in self.graph.tensors if not t.is_virtual and t.value is None and t.uid not in seen]
@@ -236,6 +233,17 @@ _INPUT_WHEN = {  # fields that are outputs above but inputs of these ops
     "BatchnormBackwardAttributes": {"mean_tensor_uid", "inv_variance_tensor_uid"},
     "SdpaBackwardAttributes": {"o_tensor_uid", "stats_tensor_uid"},
 }
+
+
+def _produced_uids(graph):
+    """The uids the graph's nodes write (their output ports), Tensor-valued or plain uids."""
+    produced = set()
+    for n in graph.nodes:
+        for k, v in n["attributes"].items():
+            uid = v.uid if hasattr(v, "uid") else v if isinstance(v, int) and not isinstance(v, bool) else None
+            if uid is not None and _is_output_port(n["attributes_type"], k):
+                produced.add(uid)
+    return produced
 
 
 def _is_output_port(attributes_type, field):

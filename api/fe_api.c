@@ -6,8 +6,9 @@
  * Every exported function that returns a status (here and in the other files that export:
  * fe_cache_api.c, fe_device.c, engines/fe_engine.c, fe_plan.c, fe_target.c,
  * serialize/fe_serialize_api.c) is a wrapper around <name>_body between base_call_begin and
- * base_call_done: a call that succeeds leaves the last error as it found it (a failure it met
- * and got past, such as a GPU probe, is not left behind), a call that fails leaves its message.
+ * base_call_done: a call that fails leaves its message, a call that succeeds clears the last
+ * error (so a failure it met and got past, such as a GPU probe, is not left behind). The
+ * releasing calls (destroy, free) end with base_call_done_release and leave it as it was.
  */
 #include <stdio.h>
 #include <string.h>
@@ -44,7 +45,7 @@ static hipdnnStatus_t hipdnnDestroy_body(hipdnnHandle_t handle);
 EXPORT hipdnnStatus_t hipdnnDestroy(hipdnnHandle_t handle)
 {
     base_call_begin();
-    return base_call_done(hipdnnDestroy_body(handle));
+    return base_call_done_release(hipdnnDestroy_body(handle));
 }
 
 static hipdnnStatus_t hipdnnDestroy_body(hipdnnHandle_t handle)
@@ -127,7 +128,7 @@ static hipdnnStatus_t hipdnnBackendDestroyDescriptor_body(hipdnnBackendDescripto
 EXPORT hipdnnStatus_t hipdnnBackendDestroyDescriptor(hipdnnBackendDescriptor_t descriptor)
 {
     base_call_begin();
-    return base_call_done(hipdnnBackendDestroyDescriptor_body(descriptor));
+    return base_call_done_release(hipdnnBackendDestroyDescriptor_body(descriptor));
 }
 
 static hipdnnStatus_t hipdnnBackendDestroyDescriptor_body(hipdnnBackendDescriptor_t descriptor)

@@ -38,7 +38,7 @@ static hipdnnStatus_t hipdnnDeviceFree_ext_body(void *ptr);
 EXPORT hipdnnStatus_t hipdnnDeviceFree_ext(void *ptr)
 {
     base_call_begin();
-    return base_call_done(hipdnnDeviceFree_ext_body(ptr));
+    return base_call_done_release(hipdnnDeviceFree_ext_body(ptr));
 }
 
 static hipdnnStatus_t hipdnnDeviceFree_ext_body(void *ptr)

@@ -34,12 +34,18 @@ void base_last_error(char *msg, size_t max_size, bool clear);
 hipdnnStatus_t base_fail_quiet(hipdnnStatus_t status, const char *fmt, ...) BASE_PRINTF(2, 3);
 /* Every public entry point runs between these two (api/fe_api.c): while a call runs, failures it
  * raises go to a pending message; base_call_done publishes it to the last-error slot when the
- * call fails and drops it when the call succeeds, so a successful call leaves the slot as it
- * was (hipDNN's rule: the message stays until hipdnnGetLastErrorString reads it) and never
- * leaves behind a failure it met and got past. Nested calls publish at the outermost one.
- * Outside a call (unit tests of a module) base_fail writes the slot directly. Returns st. */
+ * call fails and clears the slot when the call succeeds, so the slot always describes the
+ * thread's last call (hipDNN keeps a message until hipdnnGetLastErrorString reads it; a stale
+ * message after a successful call misled users, so we differ there) and never holds a failure
+ * that a successful call met and got past. The error readers themselves do not count as calls.
+ * Nested calls publish at the outermost one. Outside a call (unit tests of a module) base_fail
+ * writes the slot directly. Returns st. */
 void base_call_begin(void);
 hipdnnStatus_t base_call_done(hipdnnStatus_t st);
+/* base_call_done for the calls that release something (hipdnnDestroy,
+ * hipdnnBackendDestroyDescriptor, hipdnnDeviceFree_ext): when they succeed the slot stays as it
+ * was, so C's "fail, clean up, then report" pattern still reads the failure. */
+hipdnnStatus_t base_call_done_release(hipdnnStatus_t st);
 /* The enum name of a status, e.g. "HIPDNN_STATUS_BAD_PARAM"; never NULL. */
 const char *base_status_name(hipdnnStatus_t status);
 

@@ -3,7 +3,7 @@
  * The slot holds at most HIPDNN_ERROR_STRING_MAX_LENGTH bytes including the NUL. It is
  * read by hipdnnGetLastErrorString (which clears it) and hipdnnPeekLastErrorString_ext. Inside a
  * public call (base_call_begin .. base_call_done) failures go to a pending slot, published only
- * when the call fails.
+ * when the call fails; a call that succeeds clears the slot, except a release (destroy, free).
  */
 #include <stdio.h>
 #include <string.h>
@@ -50,15 +50,23 @@ void base_call_begin(void)
         pending_set = false;
 }
 
-hipdnnStatus_t base_call_done(hipdnnStatus_t st)
+static hipdnnStatus_t call_done(hipdnnStatus_t st, bool success_clears)
 {
     if (call_depth > 0 && --call_depth == 0) {
-        if (st != HIPDNN_STATUS_SUCCESS && pending_set)
-            memcpy(last_error, pending, sizeof last_error);
+        if (st != HIPDNN_STATUS_SUCCESS) {
+            if (pending_set)
+                memcpy(last_error, pending, sizeof last_error);
+        } else if (success_clears) {
+            last_error[0] = '\0';
+        }
         pending_set = false;
     }
     return st;
 }
+
+hipdnnStatus_t base_call_done(hipdnnStatus_t st) { return call_done(st, true); }
+
+hipdnnStatus_t base_call_done_release(hipdnnStatus_t st) { return call_done(st, false); }
 
 void base_last_error(char *msg, size_t max_size, bool clear)
 {

@@ -177,6 +177,11 @@ static bool enc_fail(enc *e, hipdnnStatus_t st)
     return false;
 }
 
+static hipdnnStatus_t enc_oom(const fb_field *f)
+{
+    return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "serializing a graph: out of memory (field '%s')", f->name);
+}
+
 static bool int_in(const json_t *j, int64_t lo, int64_t hi, int64_t *v)
 {
     if (!json_is_integer(j) || json_integer_value(j) < lo || json_integer_value(j) > hi)
@@ -194,8 +199,7 @@ static bool enc_vec_ints(enc *e, fe_fbt *t, const fb_field *f, const json_t *j)
     uint8_t *buf = base_malloc(n * es + 1);
     if (!json_is_array(j) || buf == NULL) {
         base_free(buf);
-        return enc_fail(e, json_is_array(j) ? HIPDNN_STATUS_ALLOC_FAILED
-                                            : CFAIL("field '%s' must be an array", f->name));
+        return enc_fail(e, json_is_array(j) ? enc_oom(f) : CFAIL("field '%s' must be an array", f->name));
     }
     for (size_t i = 0; i < n; i++) {
         int64_t v;
@@ -279,8 +283,7 @@ static bool enc_vec_tables(enc *e, fe_fbt *t, const fb_field *f, const json_t *j
     fe_fbt **subs = base_calloc(n + 1, sizeof *subs);
     if (!json_is_array(j) || subs == NULL) {
         base_free(subs);
-        return enc_fail(e, json_is_array(j) ? HIPDNN_STATUS_ALLOC_FAILED
-                                            : CFAIL("field '%s' must be an array", f->name));
+        return enc_fail(e, json_is_array(j) ? enc_oom(f) : CFAIL("field '%s' must be an array", f->name));
     }
     bool ok = true;
     for (size_t i = 0; ok && i < n; i++)

@@ -201,10 +201,10 @@ Test(log_env, a_missing_gpu_is_logged_once)
                 cr_expect_str_neq(lines[i], lines[j], "logged twice: %s", lines[i]);
 }
 
-/* hipDNN's rule: the message of the last failed call stays until hipdnnGetLastErrorString reads
- * it; a successful call changes nothing, and in particular leaves behind no failure it met and
- * got past (the heuristics probe the GPU engines' device: without a GPU that probe fails, the
- * call succeeds with the reference engine, and no "no GPU" message may be left). */
+/* The slot describes the thread's last call: a successful call clears it, and in particular
+ * leaves behind no failure it met and got past (the heuristics probe the GPU engines' device:
+ * without a GPU that probe fails, the call succeeds with the reference engine, and no "no GPU"
+ * message may be left). hipDNN keeps a message until it is read; we differ on purpose. */
 Test(log_env, a_successful_call_leaves_no_message_of_its_own)
 {
     char msg[256];
@@ -223,17 +223,39 @@ Test(log_env, a_successful_call_leaves_no_message_of_its_own)
     TU_OK(hipdnnDestroy(h));
 }
 
-Test(log_env, a_failed_calls_message_stays_until_read)
+Test(log_env, a_successful_call_clears_the_last_failure)
 {
     char msg[256], again[256];
+    hipdnnHandle_t h;
     cr_assert_eq(hipdnnCreate(NULL), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
-    hipdnnBackendDescriptor_t d = NULL;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &d));
-    tu_destroy(&d);
-    hipdnnPeekLastErrorString_ext(msg, sizeof msg);
+    hipdnnPeekLastErrorString_ext(msg, sizeof msg); /* peeking does not clear */
     cr_expect(strstr(msg, "hipdnnCreate: handle is NULL") != NULL, "%s", msg);
+    hipdnnPeekLastErrorString_ext(again, sizeof again);
+    cr_expect_str_eq(again, msg);
     hipdnnGetLastErrorString(again, sizeof again); /* reads and clears */
     cr_expect_str_eq(again, msg);
     hipdnnPeekLastErrorString_ext(msg, sizeof msg);
     cr_expect_str_eq(msg, "");
+
+    cr_assert_eq(hipdnnCreate(NULL), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    hipdnnBackendDescriptor_t d = NULL;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &d));
+    hipdnnPeekLastErrorString_ext(msg, sizeof msg);
+    cr_expect_str_eq(msg, "", "a successful call left the earlier failure: %s", msg);
+    TU_OK(hipdnnCreate(&h));
+    /* a failed call after a successful one: its own message, not a leftover */
+    cr_assert_eq(hipdnnBackendFinalize(NULL), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+    hipdnnPeekLastErrorString_ext(msg, sizeof msg);
+    cr_expect(msg[0] != '\0' && strstr(msg, "hipdnnCreate") == NULL, "%s", msg);
+    /* releasing calls keep it, so "fail, clean up, then report" still reads the failure */
+    tu_destroy(&d);
+    hipdnnPeekLastErrorString_ext(again, sizeof again);
+    cr_expect_str_eq(again, msg);
+    TU_OK(hipdnnDestroy(h));
+    hipdnnPeekLastErrorString_ext(again, sizeof again);
+    cr_expect_str_eq(again, msg);
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &d));
+    hipdnnPeekLastErrorString_ext(msg, sizeof msg);
+    cr_expect_str_eq(msg, "", "%s", msg);
+    tu_destroy(&d);
 }

@@ -4,10 +4,11 @@
 Rows: attention forward and forward+backward (ours vs torch SDPA with the CUDNN and FLASH
 backends, torch.nn.attention.sdpa_kernel), rms_norm / layer_norm / add_rms_norm (ours vs
 F.rms_norm, F.layer_norm, x + r then F.rms_norm). Timing: CUDA events around each call after
-warm-up, the median of --iters; inputs rotate over enough copies to exceed L2 when one set is
-smaller. Attention is reported in TFLOP/s (4·B·H·Sq·Skv·D forward, halved under a causal mask;
+warm-up, recorded back to back (see timed()), the median of --iters; inputs rotate over enough
+copies to exceed L2 when one set is smaller. Attention is reported in TFLOP/s (4·B·H·Sq·Skv·D forward, halved under a causal mask;
 backward counted as 2.5x forward) against --peak-tflops, norms in GB/s of compulsory traffic
-against --peak-gbs; "ratio" is ours / torch's (> 1: ours faster).
+against --peak-gbs; "ratio" is ours / torch's (> 1: ours faster); "host µs/call" is the Python-side
+cost of one call (ours, then each torch backend's), which decides small shapes.
 A benchmark, never a test. Needs CUDA: exits with a message where there is none.
 
     python bench/bench_torch.py [--dtype bf16] [--iters 50] [--attn 2x16x4096x128 ...] [--norm 8192x4096 ...]
@@ -15,6 +16,7 @@ A benchmark, never a test. Needs CUDA: exits with a message where there is none.
 import argparse
 import statistics
 import sys
+import time
 
 L2_BYTES = 60 << 20  # H100/H200 L2 is 50 MiB: rotate inputs when one set is smaller than this
 
@@ -44,18 +46,23 @@ def parse_args(argv=None):
 
 
 def timed(torch, fn, sets, iters, warmup):
-    """Median milliseconds of fn(*set) with the sets taken in turn (CUDA events per call)."""
+    """(median device ms per call, host µs per call) of fn(*set) with the sets taken in turn.
+    Events are recorded around each call without waiting in between, as triton's do_bench does:
+    while the host enqueues faster than the GPU runs, each call's events time its kernels alone;
+    when the host is the slower side, the device times grow to the host's pace. The host cost is
+    the enqueue loop's wall time per call, measured in the same loop."""
     for i in range(warmup):
         fn(*sets[i % len(sets)])
-    times = []
-    for i in range(iters):
-        start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)
+    torch.cuda.synchronize()
+    events = [(torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)) for _ in range(iters)]
+    t0 = time.perf_counter()
+    for i, (start, end) in enumerate(events):
         start.record()
         fn(*sets[i % len(sets)])
         end.record()
-        end.synchronize()
-        times.append(start.elapsed_time(end))
-    return statistics.median(times)
+    host_us = (time.perf_counter() - t0) / iters * 1e6
+    torch.cuda.synchronize()
+    return statistics.median(s.elapsed_time(e) for s, e in events), host_us
 
 
 def input_sets(torch, make, nbytes):
@@ -88,14 +95,15 @@ def attention_rows(torch, hjt, args, dt):
             if not args.no_backward:
                 passes.append(("fwd+bwd", 3.5, lambda f: (lambda q, k, v: f(q, k, v).backward(q.detach()))))
             for name, factor, wrap in passes:
-                t_ours = timed(torch, wrap(ours), sets, args.iters, args.warmup)
+                t_ours, host = timed(torch, wrap(ours), sets, args.iters, args.warmup)
                 tf = flops * factor / t_ours / 1e9
                 row = {"what": f"sdpa {name} {b}x{h}x{s}x{d}{' causal' if causal else ''}", "ours": tf,
-                       "unit": "TFLOP/s", "peak": args.peak_tflops}
+                       "unit": "TFLOP/s", "peak": args.peak_tflops, "host": [host]}
                 for label, backend in (("CUDNN", SDPBackend.CUDNN_ATTENTION), ("FLASH", SDPBackend.FLASH_ATTENTION)):
                     try:
-                        t = timed(torch, wrap(theirs(backend)), sets, args.iters, args.warmup)
+                        t, host = timed(torch, wrap(theirs(backend)), sets, args.iters, args.warmup)
                         row[label] = flops * factor / t / 1e9
+                        row["host"].append(host)
                     except RuntimeError as e:  # backend unavailable for the shape / build
                         row[label] = None
                         print(f"<!-- {label} unavailable for {row['what']}: {str(e).splitlines()[0]} -->")
@@ -123,22 +131,23 @@ def norm_rows(torch, hjt, args, dt):
         sets = input_sets(torch, make, 2 * m * n * e)
         with torch.no_grad():
             for name, (ours, theirs, nbytes) in cases.items():
-                t_ours = timed(torch, ours, sets, args.iters, args.warmup)
-                t_torch = timed(torch, theirs, sets, args.iters, args.warmup)
+                t_ours, h_ours = timed(torch, ours, sets, args.iters, args.warmup)
+                t_torch, h_torch = timed(torch, theirs, sets, args.iters, args.warmup)
                 rows.append({"what": f"{name} {m}x{n}", "ours": nbytes / t_ours / 1e6, "torch": nbytes / t_torch / 1e6,
-                             "unit": "GB/s", "peak": args.peak_gbs})
+                             "unit": "GB/s", "peak": args.peak_gbs, "host": [h_ours, h_torch]})
     return rows
 
 
 def table(rows):
-    lines = ["| what | unit | ours | % of peak | torch (CUDNN / FLASH / eager) | ratio |", "|---|---|---|---|---|---|"]
+    lines = ["| what | unit | ours | % of peak | torch (CUDNN / FLASH / eager) | ratio | host µs/call (ours / torch's) |",
+             "|---|---|---|---|---|---|---|"]
     for r in rows:
         others = [r.get(k) for k in ("CUDNN", "FLASH", "torch") if k in r]
         shown = " / ".join("n/a" if v is None else f"{v:.1f}" for v in others)
         best = max((v for v in others if v is not None), default=None)
         ratio = f"{r['ours'] / best:.2f}x" if best else "n/a"
         lines.append(f"| {r['what']} | {r['unit']} | {r['ours']:.1f} | {100 * r['ours'] / r['peak']:.0f}% | "
-                     f"{shown} | {ratio} |")
+                     f"{shown} | {ratio} | {' / '.join(f'{h:.0f}' for h in r['host'])} |")
     return "\n".join(lines)
 
 

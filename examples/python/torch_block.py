@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
 """torch_block.py — the attention half of a transformer block through hipdnn_jit.torch, checked
-against the same block in plain PyTorch (forward and gradients, element by element).
+against the same block in float64 (forward and gradients, element by element), beside plain
+PyTorch in the same dtype: on CUDA, ours must be within twice PyTorch's own bf16 error.
 
     h, x = add_rms_norm(x, residual, w_norm)      # residual add + RMSNorm
     q, k, v = matmul_bias_act(h, w_qkv) split into heads [B,H,S,D] (GQA: fewer K/V heads)
@@ -71,23 +72,35 @@ def main():
         p["w_norm"] += 1
     x, residual = param(b, s, d), param(b, s, d)
 
+    leaves = [x, residual, *p.values()]
     ours = block(x, residual, p, heads, kv_heads, hjt)
     grad = torch.randn_like(ours)
-    leaves = [x, residual, *p.values()]
     g_ours = torch.autograd.grad(ours, leaves, grad)
-    want = block(x, residual, p, heads, kv_heads, TorchOps)
-    g_want = torch.autograd.grad(want, leaves, grad)
+    torch_same = block(x, residual, p, heads, kv_heads, TorchOps)  # PyTorch in the same dtype
+    g_torch = torch.autograd.grad(torch_same, leaves, grad)
+    # the reference: the same block in float64 on the CPU
+    leaves64 = [t.detach().cpu().double().requires_grad_() for t in leaves]
+    p64 = dict(zip(p, leaves64[2:]))
+    ref = block(leaves64[0], leaves64[1], p64, heads, kv_heads, TorchOps)
+    g_ref = torch.autograd.grad(ref, leaves64, grad.cpu().double())
 
-    tol = 1e-4 if dt == torch.float32 else 6e-2
-    worst = 0.0
+    def err(a, r):
+        """max over elements of |a − r| / (|r| + 1% of max |r|): per element, with a floor for
+        the elements of a long sum that cancel to near zero."""
+        a, r = a.detach().cpu().double(), r.detach()
+        return ((a - r).abs() / (r.abs() + 0.01 * r.abs().max() + 1e-30)).max().item()
+
+    # fp32 on the reference engine: a fixed bound; bf16: no worse than twice PyTorch's own bf16
     names = ["x", "residual", *p]
-    for name, a, w in [("y", ours, want)] + [(f"d{n}", a, w) for n, a, w in zip(names, g_ours, g_want)]:
-        err = ((a.float() - w.float()).abs() / (w.float().abs() + 1)).max().item()
-        worst = max(worst, err)
-        print(f"{name:>8}: max |ours - torch| / (|torch| + 1) = {err:.2e}")
-    print(f"{dev.type} {dt}: {'OK' if worst <= tol else 'MISMATCH'} (tolerance {tol}); plans: {hjt.cache_info()}")
-    raise SystemExit(0 if worst <= tol else 1)
-
+    ok = True
+    print(f"{'':>10}  error vs float64 (max |a − ref| / (|ref| + 1% max|ref|)): ours, PyTorch {dt}")
+    for name, a, t, r in [("y", ours, torch_same, ref)] + [(f"d{n}", *v) for n, *v in zip(names, g_ours, g_torch, g_ref)]:
+        e_ours, e_torch = err(a, r), err(t, r)
+        bound = 1e-4 if dt == torch.float32 else max(2 * e_torch, 1e-2)
+        ok &= e_ours <= bound
+        print(f"{name:>10}  {e_ours:.2e}  {e_torch:.2e}{'' if e_ours <= bound else f'  > bound {bound:.2e}'}")
+    print(f"{dev.type} {dt}: {'OK' if ok else 'MISMATCH'}; plans: {hjt.cache_info()}")
+    raise SystemExit(0 if ok else 1)
 
 if __name__ == "__main__":
     main()

@@ -68,7 +68,7 @@ def _fwd_graph(arrays, act):
     return g, t, {}
 
 
-@torch.library.custom_op("hipdnn_jit::matmul_bias_act", mutates_args=())
+@P.custom_op("hipdnn_jit::matmul_bias_act")
 def matmul_bias_act_op(x: Tensor, weight: Tensor, bias: Optional[Tensor], act: str) -> Tensor:
     """y [..., N] = act(x [..., K] · weight [K, N] + bias [N])."""
     dev = P.check_devices(("x", x), ("weight", weight), ("bias", bias))
@@ -128,7 +128,7 @@ def _bwd_graph(arrays, act):
     return g, t, consts
 
 
-@torch.library.custom_op("hipdnn_jit::matmul_bias_act_backward", mutates_args=())
+@P.custom_op("hipdnn_jit::matmul_bias_act_backward")
 def matmul_bias_act_backward_op(dy: Tensor, x: Tensor, weight: Tensor, bias: Optional[Tensor],
                                 act: str) -> tuple[Tensor, Tensor, Tensor]:
     """(dx, dweight, dbias) of matmul_bias_act; dbias is empty when bias is None."""

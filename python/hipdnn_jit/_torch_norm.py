@@ -79,7 +79,7 @@ def _rms_fwd_graph(x2, w2, eps, residual2=None):
     return g, t, {}
 
 
-@torch.library.custom_op("hipdnn_jit::rms_norm", mutates_args=())
+@P.custom_op("hipdnn_jit::rms_norm")
 def rms_norm_op(x: Tensor, weight: Tensor, eps: float) -> tuple[Tensor, Tensor]:
     """(y [..., N], inv_rms [...] FLOAT) = RMSNorm of x over its last dim."""
     dev = P.check_devices(("x", x), ("weight", weight))
@@ -115,7 +115,7 @@ def _rms_bwd_graph(dy2, x2, w2, inv2, dh2=None):
     return g, t, consts
 
 
-@torch.library.custom_op("hipdnn_jit::rms_norm_backward", mutates_args=())
+@P.custom_op("hipdnn_jit::rms_norm_backward")
 def rms_norm_backward_op(dy: Tensor, x: Tensor, weight: Tensor, inv_rms: Tensor,
                          dh: Optional[Tensor] = None) -> tuple[Tensor, Tensor]:
     """(dx, dweight) of rms_norm; dh (a gradient arriving at the norm's input, as in add_rms_norm)
@@ -152,7 +152,7 @@ rms_norm_op.register_autograd(_rms_backward, setup_context=_rms_setup)
 
 
 # ---------------------------------------------------------------- add_rms_norm
-@torch.library.custom_op("hipdnn_jit::add_rms_norm", mutates_args=())
+@P.custom_op("hipdnn_jit::add_rms_norm")
 def add_rms_norm_op(x: Tensor, residual: Tensor, weight: Tensor, eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """(y, h, inv_rms): h = x + residual (the new residual stream), y = RMSNorm(h)."""
     dev = P.check_devices(("x", x), ("residual", residual), ("weight", weight))
@@ -195,7 +195,7 @@ def _ln_fwd_graph(x2, w2, b2, eps):
     return g, t, ({"b": (tuple(w2.shape), w2.dtype, 0.0)} if b2 is None else {})
 
 
-@torch.library.custom_op("hipdnn_jit::layer_norm", mutates_args=())
+@P.custom_op("hipdnn_jit::layer_norm")
 def layer_norm_op(x: Tensor, weight: Tensor, bias: Optional[Tensor], eps: float) -> tuple[Tensor, Tensor, Tensor]:
     """(y [..., N], mean [...], rstd [...]) = LayerNorm of x over its last dim (FLOAT statistics)."""
     dev = P.check_devices(("x", x), ("weight", weight), ("bias", bias))
@@ -230,7 +230,7 @@ def _ln_bwd_graph(dy2, x2, w2, mean2, rstd2, with_bias):
     return g, t, consts
 
 
-@torch.library.custom_op("hipdnn_jit::layer_norm_backward", mutates_args=())
+@P.custom_op("hipdnn_jit::layer_norm_backward")
 def layer_norm_backward_op(dy: Tensor, x: Tensor, weight: Tensor, mean: Tensor, rstd: Tensor,
                            with_bias: bool) -> tuple[Tensor, Tensor, Tensor]:
     """(dx, dweight, dbias) of layer_norm; dbias is an empty tensor when not with_bias."""

@@ -2,7 +2,8 @@
 cache, the engine choice per device, output allocation, and the torch dtype → hipDNN data type
 mapping.
 
-Owns: signature() (the cache key part of a tensor: shape, strides, dtype, device), plan() (one
+Owns: Op and custom_op() (how an op is registered with torch.library and called: eager calls
+go straight to the function), signature() (the cache key part of a tensor: shape, strides, dtype, device), plan() (one
 built Graph per key, built once under a lock), CachedPlan.run() (binds torch tensors by tensor
 name and executes: CUDA tensors on the current torch stream with a torch-allocated workspace —
 plan.py does both —, CPU tensors on the reference engine), empty() (outputs; NaN-filled while
@@ -10,6 +11,7 @@ POISON is set, so a test sees any element the library did not write).
 Does not own: the graphs of each op family (_torch_norm.py, _torch_sdpa.py, _torch_matmul.py)
 or the custom-op registrations (same files).
 """
+import ctypes
 import threading
 
 import torch
@@ -98,7 +100,12 @@ def empty(shape, dtype, device):
 
 
 class CachedPlan:
-    """A built Graph, its tensors by name, and constant inputs the graph needs (ones vectors)."""
+    """A built Graph, its tensors by name, and constant inputs the graph needs (ones vectors).
+
+    run() checks a binding in full (Graph.execute) the first time it sees its layout: the
+    names bound and each tensor's shape, strides, dtype and device. A later call with the same
+    layout skips those checks and goes straight to Plan.execute_raw (data pointers, the current
+    stream, a workspace): the Python-side cost of a call is what decides small ops."""
 
     def __init__(self, graph, tensors, constants, device):
         self.graph, self.tensors, self.device = graph, tensors, device
@@ -108,14 +115,86 @@ class CachedPlan:
             torch.cuda.synchronize(device)  # made on one stream, read on whichever is current later
         self.lock = threading.Lock()
         self.runs = 0
+        self.checked_runs = 0  # runs that went through the full checks (tests read it)
+        self._layout = None    # the checked layout; _uids is its uid array for execute_raw
+        self._uids = None
 
     def run(self, arrays):
         """Executes with {tensor name: torch tensor} (the constants are added here)."""
-        binds = {self.tensors[name]: a for name, a in arrays.items() if a is not None}
-        binds.update({self.tensors[name]: a for name, a in self.constants.items()})
+        items = [(name, a) for name, a in arrays.items() if a is not None]
+        items += list(self.constants.items())
+        layout = tuple((name, a.shape, a.stride(), a.dtype, a.device) for name, a in items)
         with self.lock:
-            self.graph.execute(binds)
+            if layout == self._layout:
+                self._run_raw(items)
+            else:
+                self.graph.execute({self.tensors[name]: a for name, a in items})
+                uids = [self.tensors[name].uid for name, _ in items]
+                self._layout, self._uids = layout, (ctypes.c_int64 * len(uids))(*uids)
+                self.checked_runs += 1
             self.runs += 1
+
+    def _run_raw(self, items):
+        plan = self.graph._built()
+        ws, stream = None, None
+        if self.device.type == "cuda":
+            stream = torch.cuda.current_stream(self.device).cuda_stream
+            if plan.workspace_size:
+                ws = torch.empty(plan.workspace_size, dtype=torch.uint8, device=self.device)
+        elif plan.workspace_size:
+            ws = torch.empty(plan.workspace_size, dtype=torch.uint8)
+        plan.execute_raw(self._uids, [a.data_ptr() for _, a in items],
+                         ws.data_ptr() if ws is not None else None, stream)
+
+
+EAGER_DIRECT = True  # eager calls skip torch.library's dispatch (tests turn it off to cover both routes)
+_PLAIN = (torch.Tensor, torch.nn.Parameter)
+
+
+class Op:
+    """A torch.library custom op (self.op, torch.ops.hipdnn_jit.<name>) and the function behind it
+    (self.impl). Calling an Op takes one of two routes that run the same code:
+    - the registered op, under torch.compile, while tracing (inputs that are tensor subclasses:
+      fake, functional) or with EAGER_DIRECT off;
+    - in plain eager mode, the function itself, through a torch.autograd.Function made of the
+      op's own setup_context and backward when an input needs a gradient. torch.library's
+      dispatch of a Python op costs tens of µs per call (bench/NOTES.md), more than a small
+      norm's kernel."""
+
+    def __init__(self, name, fn):
+        self.name, self.impl = name, fn
+        self.op = torch.library.custom_op(name, fn, mutates_args=())
+        self._function = None  # the eager autograd.Function, once register_autograd is called
+
+    def register_fake(self, fn):
+        self.op.register_fake(fn)
+        return fn
+
+    def register_autograd(self, backward, setup_context):
+        self.op.register_autograd(backward, setup_context=setup_context)
+        impl = self.impl
+
+        def forward(ctx, *args):
+            out = impl(*args)
+            setup_context(ctx, args, out)
+            return out
+        self._function = type(self.name.replace("::", "_"), (torch.autograd.Function,),
+                              {"forward": staticmethod(forward),
+                               "backward": staticmethod(lambda ctx, *grads: backward(ctx, *grads))})
+
+    def __call__(self, *args):
+        if (not EAGER_DIRECT or torch.compiler.is_compiling()
+                or any(isinstance(a, torch.Tensor) and type(a) not in _PLAIN for a in args)):
+            return self.op(*args)
+        if (self._function is not None and torch.is_grad_enabled()
+                and any(isinstance(a, torch.Tensor) and a.requires_grad for a in args)):
+            return self._function.apply(*args)
+        return self.impl(*args)
+
+
+def custom_op(name):
+    """Decorator: the function as an Op registered under `name` (no argument is mutated)."""
+    return lambda fn: Op(name, fn)
 
 
 def _build(graph, device, what):

@@ -115,7 +115,7 @@ def _inputs(q, k, v, attn_mask, dropout_p, seq_len_q, seq_len_kv, rng):
             "seq_q": _lens(seq_len_q, b), "seq_kv": _lens(seq_len_kv, b), "seed": seed, "offset": offset}
 
 
-@torch.library.custom_op("hipdnn_jit::sdpa", mutates_args=())
+@P.custom_op("hipdnn_jit::sdpa")
 def sdpa_op(q: Tensor, k: Tensor, v: Tensor, attn_mask: Optional[Tensor], dropout_p: float, is_causal: bool,
             scale: float, diagonal_alignment: str, left_bound: Optional[int], right_bound: Optional[int],
             seq_len_q: Optional[Tensor], seq_len_kv: Optional[Tensor],
@@ -149,7 +149,7 @@ def _bwd_graph(arrays, opts, want_dbias):
     return g, t, {}
 
 
-@torch.library.custom_op("hipdnn_jit::sdpa_backward", mutates_args=())
+@P.custom_op("hipdnn_jit::sdpa_backward")
 def sdpa_backward_op(do: Tensor, q: Tensor, k: Tensor, v: Tensor, o: Tensor, stats: Tensor,
                      attn_mask: Optional[Tensor], dropout_p: float, is_causal: bool, scale: float,
                      diagonal_alignment: str, left_bound: Optional[int], right_bound: Optional[int],

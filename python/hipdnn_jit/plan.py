@@ -21,6 +21,11 @@ from ._enums import HeurMode
 from .arrays import check_binding, describe
 
 _HOST_ENGINES = {"reference"}  # engines that run on host memory
+# what execute_raw passes as plain ints (a ctypes call converts enums each time otherwise)
+_VP = ctypes.c_void_p
+_VARIANT_PACK = int(D.BACKEND_VARIANT_PACK_DESCRIPTOR)
+_UIDS, _PTRS, _WS = int(A.VARIANT_PACK_UNIQUE_IDS), int(A.VARIANT_PACK_DATA_POINTERS), int(A.VARIANT_PACK_WORKSPACE)
+_INT64, _VOID_PTR = int(T.INT64), int(T.VOID_PTR)
 
 
 def finalized_graph(json_text, handle=None):
@@ -138,6 +143,7 @@ class Plan:
         self.is_host = self.engine_name in _HOST_ENGINES
         self._produced = _produced_uids(graph)  # the graph as built: execute binds against it
         self._device_workspace = None
+        self._stream_set = None  # the stream execute_raw last set on the handle
 
     # ---- execute
     def _bindings(self, tensors):
@@ -205,6 +211,7 @@ class Plan:
         ws_ptr, ws_keep = self._workspace(workspace, bound)
         if not self.is_host:
             self.handle.set_stream(self._stream(stream, bound))
+            self._stream_set = None
         pack = Descriptor(D.BACKEND_VARIANT_PACK_DESCRIPTOR)
         if bound:
             pack.set_int64(A.VARIANT_PACK_UNIQUE_IDS, [t.uid for t, _ in bound])
@@ -214,6 +221,37 @@ class Plan:
         pack.finalize()
         _lib.call("hipdnnBackendExecute", self.handle.ptr, self.plan.ptr, pack.ptr)
         del ws_keep  # the host workspace lives until the call returns
+
+    def execute_raw(self, uids, pointers, workspace_ptr=None, stream=None):
+        """hipdnnBackendExecute without any check on this side, for a caller that binds the same
+        tensors with the same layouts, dtypes and devices as an execute() that passed its checks
+        (the torch ops: hipdnn_jit.torch compares each call's layouts with the checked ones).
+        uids: a ctypes c_int64 array (made once by the caller); pointers: addresses in that
+        order; workspace_ptr: at least workspace_size bytes where it is non-zero; stream: set on
+        the handle when it differs from the last one set here. The library still checks the
+        variant pack (every uid bound, device memory) and reports through HipdnnError."""
+        if stream is not None and stream != self._stream_set:
+            self.handle.set_stream(stream)
+            self._stream_set = stream
+        n = len(uids)
+        ptrs = (_VP * n)(*pointers)
+        pack = _VP()
+        lib = _lib.lib
+        _lib.check(lib.hipdnnBackendCreateDescriptor(_VARIANT_PACK, ctypes.byref(pack)),
+                   "hipdnnBackendCreateDescriptor")
+        try:
+            st = lib.hipdnnBackendSetAttribute(pack, _UIDS, _INT64, n, uids)
+            if st == 0:
+                st = lib.hipdnnBackendSetAttribute(pack, _PTRS, _VOID_PTR, n, ptrs)
+            if st == 0 and workspace_ptr:
+                st = lib.hipdnnBackendSetAttribute(pack, _WS, _VOID_PTR, 1, ctypes.byref(_VP(workspace_ptr)))
+            if st == 0:
+                st = lib.hipdnnBackendFinalize(pack)
+            if st == 0:
+                st = lib.hipdnnBackendExecute(self.handle.ptr, self.plan.ptr, pack)
+            _lib.check(st, "hipdnnBackendExecute (variant pack)")
+        finally:
+            lib.hipdnnBackendDestroyDescriptor(pack)
 
     def __del__(self):
         if getattr(self, "_device_workspace", None):

@@ -16,7 +16,7 @@ from conftest import assert_close
 torch = pytest.importorskip("torch")
 hjt = pytest.importorskip("hipdnn_jit.torch")
 F = torch.nn.functional
-from hipdnn_jit import _torch_plans, _torch_sdpa  # noqa: E402  (after the importorskip)
+from hipdnn_jit import _torch_norm, _torch_plans, _torch_sdpa  # noqa: E402  (after the importorskip)
 
 DEVICES = ["cpu", pytest.param("cuda", marks=pytest.mark.gpu)]
 # (forward atol/rtol, gradient atol/rtol) per dtype: fp32 I/O on the reference engine is one
@@ -41,12 +41,14 @@ def check(got, want, rng, tol, what):
     assert_close(got.detach().double().cpu().numpy(), want.detach().double().cpu().numpy(), rng, *tol, what)
 
 
-def compare(fn, ref, inputs, rng, dtype, what):
+def compare(fn, ref, inputs, rng, dtype, what, grad_atol=None):
     """Runs fn on inputs and ref on their float64 copies; compares outputs and the gradients of
-    sum(out · G) for a random G, element by element."""
+    sum(out · G) for a random G, element by element. grad_atol(ref_inputs, G) may give per-input
+    arrays of absolute tolerances (None: the dtype's) for gradients that are long sums."""
     outs = fn(*inputs)
     outs = outs if isinstance(outs, tuple) else (outs,)
-    ref_in = [t.detach().double().requires_grad_(t.requires_grad) if t is not None else None for t in inputs]
+    ref_in = [t.detach().cpu().double().requires_grad_(t.requires_grad) if t is not None else None
+              for t in inputs]  # float64 on the CPU: the reference is torch's own math
     refs = ref(*ref_in)
     refs = refs if isinstance(refs, tuple) else (refs,)
     fwd_tol, grad_tol = TOL[dtype]
@@ -55,10 +57,12 @@ def compare(fn, ref, inputs, rng, dtype, what):
     gs = [torch.from_numpy(rng.standard_normal(tuple(o.shape))) for o in outs]
     torch.autograd.backward(outs, [g.to(o.device, o.dtype) for g, o in zip(gs, outs)])
     torch.autograd.backward(refs, gs)
+    atols = grad_atol(ref_in, gs) if grad_atol is not None else [None] * len(inputs)
     for i, (t, r) in enumerate(zip(inputs, ref_in)):
         if t is not None and t.requires_grad:
             assert t.grad is not None, f"{what}: no gradient for input {i}"
-            check(t.grad, r.grad, rng, grad_tol, f"{what} d(input {i})")
+            tol = grad_tol if atols[i] is None else (atols[i], grad_tol[1])
+            check(t.grad, r.grad, rng, tol, f"{what} d(input {i})")
 
 
 def rms_ref(x, w, eps):
@@ -111,7 +115,23 @@ def test_matmul_bias_act(rng, device, act):
     w = randn(rng, k, n, device=device, dtype=dt, scale=k ** -0.5)
     b = randn(rng, n, device=device, dtype=dt)
     compare(lambda x, w, b: hjt.matmul_bias_act(x, w, b, act), lambda x, w, b: _ACT_REF[act](x @ w + b),
-            [x, w, b], rng, dt, f"matmul_bias_act {act}")
+            [x, w, b], rng, dt, f"matmul_bias_act {act}",
+            grad_atol=None if dt == torch.float32 else lambda r, gs: matmul_grad_atol(r, gs[0], act))
+
+
+def matmul_grad_atol(ref_in, g, act, eps=2.0 ** -8):
+    """Per-element absolute tolerances of bf16 matmul gradients. Each is a sum of products whose
+    factors were rounded to bf16 twice on our side (the upstream gradient G on its way in, dZ
+    before its matmuls: 2^-9 relative each), so its error is bounded by 2^-8 of the sum of
+    |terms|, not of the result, which can cancel: dX = dZ·Wᵀ -> eps·|dZ|·|W|ᵀ,
+    dW = Xᵀ·dZ -> eps·|X|ᵀ·|dZ|, db = Σ dZ -> eps·Σ|dZ| (fp32 accumulation adds little; the
+    result's own rounding is the relative tolerance). dZ comes from float64 autograd."""
+    x, w, b = (t.detach() for t in ref_in)
+    z = (x @ w + b).requires_grad_()
+    _ACT_REF[act](z).backward(g)
+    dz, x2 = z.grad.reshape(-1, w.shape[1]).abs(), x.reshape(-1, w.shape[0]).abs()
+    return [(eps * (dz @ w.abs().t())).reshape(x.shape).numpy() + 1e-3, (eps * (x2.t() @ dz)).numpy() + 1e-3,
+            (eps * dz.sum(0)).numpy() + 1e-3]
 
 
 @pytest.mark.parametrize("device", DEVICES)
@@ -275,6 +295,40 @@ def _opcheck_cases(rng):
                                 "bottom_right", None, None, None, None, None))]
 
 
+@pytest.mark.parametrize("device", DEVICES)
+def test_eager_calls_and_the_registered_ops_agree(rng, device, monkeypatch):
+    """Eager calls run the op's function directly (an autograd.Function when a gradient is
+    needed); with EAGER_DIRECT off they go through torch.library's dispatch. Same outputs and
+    gradients either way, element by element, and the direct route really skips the dispatch."""
+    dt = dtype_for(device)
+    n = 64
+    x, r = randn(rng, 4, n, device=device, dtype=dt), randn(rng, 4, n, device=device, dtype=dt)
+    w, b = randn(rng, n, device=device, dtype=dt), randn(rng, n, device=device, dtype=dt)
+    q, k, v = (randn(rng, 1, 2, 16, n, device=device, dtype=dt) for _ in range(3))
+    cases = {"rms_norm": (lambda x, r, w, b: hjt.rms_norm(x, w), [x, None, w, None]),
+             "add_rms_norm": (lambda x, r, w, b: hjt.add_rms_norm(x, r, w), [x, r, w, None]),
+             "layer_norm": (lambda x, r, w, b: hjt.layer_norm(x, w, b), [x, None, w, b]),
+             "sdpa": (lambda q, k, v: hjt.scaled_dot_product_attention(q, k, v, is_causal=True), [q, k, v])}
+    for name, (fn, inputs) in cases.items():
+        got = {}
+        for direct in (True, False):
+            monkeypatch.setattr(_torch_plans, "EAGER_DIRECT", direct)
+            ins = [t.detach().clone().requires_grad_() if t is not None else None for t in inputs]
+            outs = fn(*ins)
+            outs = outs if isinstance(outs, tuple) else (outs,)
+            torch.autograd.backward(outs, [torch.ones_like(o) for o in outs])
+            got[direct] = ([o.detach() for o in outs], [t.grad for t in ins if t is not None])
+        for i, (a, c) in enumerate(zip(*[got[True][0] + got[True][1], got[False][0] + got[False][1]])):
+            check(a, c, rng, (1e-6, 1e-6) if device == "cpu" else (1e-2, 1e-2), f"{name}: direct vs op, tensor {i}")
+    calls = []
+    registered = _torch_norm.rms_norm_op.op
+    monkeypatch.setattr(_torch_norm.rms_norm_op, "op", lambda *a: calls.append(1) or registered(*a))
+    for direct, grad in ((True, False), (True, True), (False, False)):
+        monkeypatch.setattr(_torch_plans, "EAGER_DIRECT", direct)
+        hjt.rms_norm(x.detach().requires_grad_(grad), w.detach())
+    assert len(calls) == 1, f"{len(calls)} calls through the registered op; want only the EAGER_DIRECT=False one"
+
+
 @pytest.mark.skipif(not hasattr(torch.library, "opcheck"), reason="torch.library.opcheck missing")
 def test_opcheck(rng):
     for op, args in _opcheck_cases(rng):
@@ -327,6 +381,28 @@ def test_plans_are_cached_per_signature(rng):
     assert hjt.cache_info().get("rms_norm", 0) == before, "same signature: no new plan"
     hjt.rms_norm(randn(rng, 4, 12), w)
     assert hjt.cache_info().get("rms_norm", 0) == before + 1, "new shape: one new plan"
+
+
+@pytest.mark.parametrize("device", DEVICES)
+def test_a_plan_checks_a_layout_once_then_runs_unchecked(rng, device):
+    """The second call of a cached plan skips the binding checks (CachedPlan's fast path) and
+    still computes the right values; a layout the plan has not checked is checked again, so a
+    wrong stride is refused rather than run."""
+    dt = dtype_for(device)
+    n = 72
+    hjt.clear_cache()
+    w = randn(rng, n, device=device, dtype=dt).detach()
+    for call in range(3):
+        x = randn(rng, 5, n, device=device, dtype=dt).detach()
+        check(hjt.rms_norm(x, w, 1e-6), rms_ref(x.cpu().double(), w.cpu().double(), 1e-6), rng, TOL[dt][0],
+              f"rms_norm call {call}")
+    (p,) = _torch_plans._cache.values()
+    assert (p.runs, p.checked_runs) == (3, 1), (p.runs, p.checked_runs)
+    wide = torch.empty(5, 2 * n, device=device, dtype=dt)[:, :n]  # same shape, row stride 2n
+    y, inv = (torch.empty(5, n, device=device, dtype=dt), torch.empty(5, 1, device=device, dtype=torch.float32))
+    with pytest.raises(ValueError, match="strides"):
+        p.run({"x": wide, "w": w.view(1, n), "y": y, "inv_rms": inv})
+    assert p.checked_runs == 1, "a refused layout is not remembered as checked"
 
 
 def test_clear_errors(rng):

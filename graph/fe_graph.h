@@ -6,7 +6,7 @@
  * fe_ops.def (the op table), fe_op_attrs.c (each operation's attribute table and class),
  * fe_check*.c (finalize rules: fe_check.c dispatch and helpers, fe_check_common.c the rules
  * every op shares, one file per op family, fe_check_score_mod.c), fe_lower.c (descriptors ->
- * IR), fe_lower_attrs.c (each op's typed IR attributes). Private: fe_graph_int.h, fe_check.h.
+ * IR), fe_lower_attrs.c (each op's typed IR attributes), fe_custom.c (custom-op providers). Private: fe_graph_int.h, fe_check.h.
  * Uses desc/ (the object model), ir/ and base/.
  */
 #ifndef HIPDNN_FE_GRAPH_H
@@ -75,5 +75,18 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
 int fe_tensor_index(const fe_graph_info *gi, fe_obj *t);
 /* Dense byte size of an IR tensor's elements; 4-bit types pack two per byte. */
 int64_t fe_ir_tensor_bytes(const ir_tensor *t);
+
+/* ---- fe_custom.c: custom-op providers (include/hipdnn_jit_custom_op.h) ----------------------- */
+
+typedef struct hipdnnJitCustomOpProvider hipdnnJitCustomOpProvider_t;
+/* Adds a provider (origin: where it came from, for messages); refuses a bad table or a taken name. */
+hipdnnStatus_t fe_custom_register(const hipdnnJitCustomOpProvider_t *p, const char *origin);
+/* The provider owning op_id ("<provider>.<operation>"), or NULL. */
+const hipdnnJitCustomOpProvider_t *fe_custom_find(const char *op_id);
+/* For each CUSTOM op of a sealed IR graph: its provider, whose check must accept it (the op's
+ * owner and provider fields are set). NOT_SUPPORTED naming the op and the reason otherwise. */
+hipdnnStatus_t fe_custom_bind(ir_graph *g);
+/* Runs a bound CUSTOM op of g on host buffers through its provider's reference. */
+hipdnnStatus_t fe_custom_reference(const ir_graph *g, const ir_op *op, const ir_buf *const *in, ir_buf *const *out);
 
 #endif

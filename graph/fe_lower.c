@@ -167,17 +167,21 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
     }
     for (int k = 0; k < gi->n_ops && st == HIPDNN_STATUS_SUCCESS; k++) {
-        ir_op op;
+        ir_op op = {0};
         st = lower_op(gi->ops[k], gi, graph_compute, &op);
         if (st == HIPDNN_STATUS_SUCCESS)
             st = lower_score_mod(gi->ops[k], gi, graph_compute, out, &op);
         if (st == HIPDNN_STATUS_SUCCESS && ir_add_op(out, &op) < 0)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
+        if (st != HIPDNN_STATUS_SUCCESS)
+            ir_op_release(&op); /* what lower_op allocated, when the graph did not take it */
     }
     if (st == HIPDNN_STATUS_SUCCESS) {
         widen_pointwise_scalars(out);
         st = ir_graph_seal(out);
     }
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_custom_bind(out);
     if (st != HIPDNN_STATUS_SUCCESS)
         ir_graph_free(out);
     return st;

@@ -195,7 +195,20 @@ LOWER(fe_lower_custom)
         op->in[i] = fe_tensor_index(gi, ((fe_obj **)in->arr)[i]);
     for (int i = 0; i < op->n_out; i++)
         op->out[i] = fe_tensor_index(gi, ((fe_obj **)out->arr)[i]);
-    size_t n = (size_t)id->n < sizeof op->a.custom.id - 1 ? (size_t)id->n : sizeof op->a.custom.id - 1;
-    memcpy(op->a.custom.id, id->arr, n);
+    if ((size_t)id->n >= sizeof op->a.custom.id)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "custom op id of %lld characters: at most %zu",
+                         (long long)id->n, sizeof op->a.custom.id - 1);
+    memcpy(op->a.custom.id, id->arr, (size_t)id->n);
+    fe_val *data = fe_get(o, HIPDNN_ATTR_OPERATION_CUSTOM_OP_DATA_EXT);
+    if (data->n > 0) {
+        if (data->n > UINT32_MAX)
+            return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "custom op '%s': a payload of %lld bytes",
+                             op->a.custom.id, (long long)data->n);
+        op->a.custom.payload = base_malloc((size_t)data->n);
+        if (op->a.custom.payload == NULL)
+            return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering custom op '%s': out of memory", op->a.custom.id);
+        memcpy(op->a.custom.payload, data->arr, (size_t)data->n);
+        op->a.custom.payload_size = (uint32_t)data->n;
+    }
     return HIPDNN_STATUS_SUCCESS;
 }

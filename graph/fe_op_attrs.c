@@ -295,9 +295,9 @@ static const fe_attr custom_op[] = {
     STRING(HIPDNN_ATTR_OPERATION_CUSTOM_OP_ID_EXT, "custom_op_id", 0, FE_REQ, 4096),
     TINS(HIPDNN_ATTR_OPERATION_CUSTOM_OP_INPUTS_EXT, "input_tensor_uids", 1),
     TOUTS(HIPDNN_ATTR_OPERATION_CUSTOM_OP_OUTPUTS_EXT, "output_tensor_uids", 2),
-    /* the op's payload for a plugin: no engine here runs a custom op (the IR keeps its id only) */
+    /* the payload for the op's provider (graph/fe_custom.c): part of the key, it is semantics */
     {.id = HIPDNN_ATTR_OPERATION_CUSTOM_OP_DATA_EXT, .name = "HIPDNN_ATTR_OPERATION_CUSTOM_OP_DATA_EXT",
-     .type = HIPDNN_TYPE_CHAR, .shape = FE_STRING, .flags = FE_NO_KEY, .field = "data",
+     .type = HIPDNN_TYPE_CHAR, .shape = FE_STRING, .flags = 0, .field = "data",
      .wire = FE_W_BYTES, .fb_id = 3},
     COMP(HIPDNN_ATTR_CUSTOM_OP_COMP_TYPE_EXT),
 };

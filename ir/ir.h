@@ -169,7 +169,11 @@ typedef struct ir_quant {
 } ir_quant;
 
 typedef struct ir_custom {
-    char id[128];
+    char id[128];           /* "<provider>.<operation>" */
+    char provider[128];     /* the owning provider's "<name> <version>": part of every key */
+    const void *owner;      /* the provider itself (the frontend's; the IR never reads it) */
+    uint8_t *payload;       /* the op's DATA bytes, owned by the op (ir_op_release) */
+    uint32_t payload_size;
 } ir_custom;
 
 typedef union ir_attrs {
@@ -220,7 +224,11 @@ typedef struct ir_graph {
 } ir_graph;
 
 void ir_graph_init(ir_graph *g);
+/* Frees the arrays and what each op owns (ir_op_release). */
 void ir_graph_free(ir_graph *g);
+/* Frees what an op owns (a custom op's payload) and clears those fields: for an op that never
+ * made it into a graph. ir_add_op hands the ownership over to the graph. */
+void ir_op_release(ir_op *op);
 /* Appends a tensor / op (copied); returns its index, or -1 when out of memory. */
 int ir_add_tensor(ir_graph *g, const ir_tensor *t);
 int ir_add_op(ir_graph *g, const ir_op *op);

@@ -113,6 +113,11 @@ static void custom_bytes(const ir_attrs *a, base_sb *sb)
 {
     base_sb_putn(sb, a->custom.id, strnlen(a->custom.id, sizeof a->custom.id));
     put_i64(sb, 0);
+    base_sb_putn(sb, a->custom.provider, strnlen(a->custom.provider, sizeof a->custom.provider));
+    put_i64(sb, 0);
+    put_i64(sb, a->custom.payload_size);
+    if (a->custom.payload_size > 0)
+        base_sb_putn(sb, (const char *)a->custom.payload, a->custom.payload_size);
 }
 
 static void (*const attr_writers[IR_OP_COUNT])(const ir_attrs *a, base_sb *sb) = {

@@ -13,8 +13,18 @@
 
 void ir_graph_init(ir_graph *g) { *g = (ir_graph){0}; }
 
+void ir_op_release(ir_op *op)
+{
+    if (op->kind == IR_OP_CUSTOM) {
+        base_free(op->a.custom.payload);
+        op->a.custom.payload = NULL, op->a.custom.payload_size = 0;
+    }
+}
+
 void ir_graph_free(ir_graph *g)
 {
+    for (int k = 0; k < g->n_ops; k++)
+        ir_op_release(&g->ops[k]);
     base_free(g->t);
     base_free(g->ops);
     *g = (ir_graph){0};

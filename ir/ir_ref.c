@@ -2,7 +2,7 @@
  *
  * Owns: ir_ref_run (and ir_ref_run_mod, the same with an SDPA score modifier), which checks what every reference kernel relies on (a context, element
  * types that ir_load/ir_store implement, sane views) and calls the op family's ir_ref_* function
- * (ir_int.h). CUSTOM ops have no reference: NOT_SUPPORTED. The op table (ir_op_info_of) is
+ * (ir_int.h). CUSTOM ops are their providers' (the reference engine calls them): NOT_SUPPORTED here. The op table (ir_op_info_of) is
  * ir_ops.c's; the SDPA kernels are ir_ref_sdpa.c's.
  */
 #include "ir/ir_int.h"
@@ -43,9 +43,9 @@ static hipdnnStatus_t dispatch(ir_op_kind k, const ir_attrs *a, const ir_score_m
     case IR_OP_BS_QUANTIZE: return ir_ref_bs_quantize(&a->quant, c);
     case IR_OP_BS_DEQUANTIZE: return ir_ref_bs_dequantize(&a->quant, c);
     case IR_OP_PAGED_CACHE_LOAD: return ir_ref_paged_cache_load(c);
-    case IR_OP_CUSTOM:
+    case IR_OP_CUSTOM: /* its provider's job (the reference engine calls it, graph/fe_custom.c) */
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
-                         "reference: custom op '%.*s' has no reference implementation",
+                         "reference: custom op '%.*s' is run by its provider, not the interpreter",
                          (int)sizeof a->custom.id, a->custom.id);
     case IR_OP_COUNT: break;
     }

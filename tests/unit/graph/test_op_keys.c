@@ -18,9 +18,22 @@
 #include <string.h>
 
 #include "engines/fe_engines.h"
+#include "hipdnn_jit_custom_op.h"
 
 static hipdnnHandle_t handle;
-static void setup(void) { cr_assert_eq(hipdnnCreate(&handle), HIPDNN_STATUS_SUCCESS); }
+
+/* CustomOpAttributes' rows need a provider that owns their ids ("test.op", "test.other"). */
+static int accept(const hipdnnJitCustomOpCall_t *c, char *why, size_t n) { return (void)c, (void)why, (void)n, 0; }
+static const hipdnnJitCustomOpProvider_t test_provider = {
+    .api_version = HIPDNN_JIT_CUSTOM_OP_API_VERSION, .name = "test", .version = "0", .check = accept,
+    .reference = accept};
+
+static void setup(void)
+{
+    cr_assert_eq(hipdnnCreate(&handle), HIPDNN_STATUS_SUCCESS);
+    if (fe_custom_find("test.op") == NULL)
+        cr_assert_eq(hipdnnJitRegisterCustomOpProvider_ext(&test_provider), HIPDNN_STATUS_SUCCESS);
+}
 static void teardown(void) { hipdnnDestroy(handle); }
 TestSuite(op_keys, .init = setup, .fini = teardown);
 
@@ -186,6 +199,7 @@ static const vary varies[] = {
     {"BlockScaleDequantizeAttributes", "is_negative_scale", "false", "true", NULL, NULL, NULL, NULL},
     COMPUTE_VARIES("BlockScaleDequantizeAttributes"),
     {"CustomOpAttributes", "custom_op_id", "'test.op'", "'test.other'", NULL, NULL, NULL, NULL},
+    {"CustomOpAttributes", "data", "[1,2,3]", "[1,2,4]", NULL, NULL, NULL, NULL},
     COMPUTE_VARIES("CustomOpAttributes"),
 };
 

@@ -76,18 +76,6 @@ static hipdnnBackendDescriptor_t tensor(int64_t uid, bool is_virtual)
     return tu_tensor(uid, HIPDNN_DATA_FLOAT, 2, dims, is_virtual, NULL, 0);
 }
 
-static hipdnnBackendDescriptor_t pointwise(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in,
-                                           hipdnnBackendDescriptor_t out)
-{
-    hipdnnBackendDescriptor_t op;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &in));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &out));
-    TU_OK(hipdnnBackendFinalize(op));
-    return op;
-}
-
 static hipdnnBackendDescriptor_t custom(const char *id, const void *payload, size_t size,
                                         hipdnnBackendDescriptor_t in, hipdnnBackendDescriptor_t out)
 {
@@ -110,8 +98,8 @@ static hipdnnBackendDescriptor_t sandwich(hipdnnHandle_t h, const char *id, cons
                                           hipdnnBackendDescriptor_t *descs)
 {
     hipdnnBackendDescriptor_t x = tensor(1, false), e = tensor(2, true), a = tensor(3, true), y = tensor(4, false);
-    hipdnnBackendDescriptor_t ops[3] = {pointwise(HIPDNN_POINTWISE_EXP, x, e), custom(id, payload, size, e, a),
-                                        pointwise(HIPDNN_POINTWISE_RELU_FWD, a, y)};
+    hipdnnBackendDescriptor_t ops[3] = {tu_unary(HIPDNN_POINTWISE_EXP, x, e), custom(id, payload, size, e, a),
+                                        tu_unary(HIPDNN_POINTWISE_RELU_FWD, a, y)};
     hipdnnBackendDescriptor_t g;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &h));

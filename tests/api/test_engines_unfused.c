@@ -32,26 +32,14 @@ static hipdnnBackendDescriptor_t tensor(int64_t uid, hipdnnDataType_t dt, bool i
     return t;
 }
 
-static hipdnnBackendDescriptor_t unary(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in,
-                                       hipdnnBackendDescriptor_t out)
-{
-    hipdnnBackendDescriptor_t op;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &in));
-    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &out));
-    TU_OK(hipdnnBackendFinalize(op));
-    return op;
-}
-
 static void setup(void)
 {
     TU_OK(hipdnnCreate(&handle));
     ts[0] = tensor(1, HIPDNN_DATA_FLOAT, false), ts[1] = tensor(2, HIPDNN_DATA_FLOAT, true);
     ts[2] = tensor(3, HIPDNN_DATA_HALF, true), ts[3] = tensor(4, HIPDNN_DATA_FLOAT, false);
-    ops[0] = unary(HIPDNN_POINTWISE_ABS, ts[0], ts[1]);
-    ops[1] = unary(HIPDNN_POINTWISE_NEG, ts[1], ts[2]);
-    ops[2] = unary(HIPDNN_POINTWISE_RELU_FWD, ts[2], ts[3]);
+    ops[0] = tu_unary(HIPDNN_POINTWISE_ABS, ts[0], ts[1]);
+    ops[1] = tu_unary(HIPDNN_POINTWISE_NEG, ts[1], ts[2]);
+    ops[2] = tu_unary(HIPDNN_POINTWISE_RELU_FWD, ts[2], ts[3]);
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &graph));
     TU_OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
     TU_OK(hipdnnBackendSetAttribute(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 3, ops));

@@ -170,3 +170,16 @@ hipdnnBackendDescriptor_t tu_graph_of(hipdnnHandle_t handle, hipdnnBackendDescri
     TU_OK(hipdnnBackendFinalize(g));
     return g;
 }
+
+hipdnnBackendDescriptor_t tu_unary(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in,
+                                   hipdnnBackendDescriptor_t out)
+{
+    const hipdnnBackendAttributeType_t DESC = HIPDNN_TYPE_BACKEND_DESCRIPTOR;
+    hipdnnBackendDescriptor_t op;
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &in));
+    TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &out));
+    TU_OK(hipdnnBackendFinalize(op));
+    return op;
+}

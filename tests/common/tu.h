@@ -91,6 +91,10 @@ hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, 
 hipdnnStatus_t tu_try_plan(hipdnnHandle_t handle, hipdnnBackendDescriptor_t g, int64_t engine_id,
                            hipdnnBackendDescriptor_t *plan);
 
+/* A finalized unary POINTWISE op: out = mode(in). */
+hipdnnBackendDescriptor_t tu_unary(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in,
+                                   hipdnnBackendDescriptor_t out);
+
 /* A finalized variant pack binding n uids to pointers, with workspace ws (caller destroys it). */
 hipdnnBackendDescriptor_t tu_pack(int n, const int64_t *uids, void *const *ptrs, void *ws);
 

@@ -252,7 +252,7 @@ static hipdnnStatus_t hipdnnGetEngineIdByName_ext_body(hipdnnHandle_t handle, co
                      engineName);
 }
 
-/* ---- engine plugins: none yet (every engine is built in) ------------------------------------------ */
+/* ---- plugins: custom-op providers (graph/fe_custom_plugins.c); every engine is built in ------------ */
 
 static hipdnnStatus_t hipdnnSetEnginePluginPaths_ext_body(size_t numPaths, const char *const *pluginPaths, hipdnnPluginLoadingMode_ext_t loadingMode);
 
@@ -275,11 +275,7 @@ static hipdnnStatus_t hipdnnSetEnginePluginPaths_ext_body(size_t numPaths, const
         if (pluginPaths[i] == NULL)
             return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER,
                              "hipdnnSetEnginePluginPaths_ext: pluginPaths[%zu] is NULL", i);
-    if (numPaths > 0)
-        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "hipdnnSetEnginePluginPaths_ext: this backend's "
-                         "engines are built in and it loads no engine plugins; '%s' was not loaded",
-                         pluginPaths[0]);
-    return HIPDNN_STATUS_SUCCESS;
+    return fe_custom_load_plugins(numPaths, pluginPaths); /* custom-op plugins; engines are built in */
 }
 
 static hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext_body(hipdnnHandle_t handle, size_t *numPluginPaths, char **pluginPaths, size_t *maxStringLen);
@@ -293,15 +289,33 @@ EXPORT hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext(hipdnnHandle_t handle
 
 static hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext_body(hipdnnHandle_t handle, size_t *numPluginPaths, char **pluginPaths, size_t *maxStringLen)
 {
-    (void)pluginPaths; /* no path is ever copied: none is loaded */
     hipdnnStatus_t st = fe_check_handle(handle, "hipdnnGetLoadedEnginePluginPaths_ext");
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     if (numPluginPaths == NULL || maxStringLen == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnGetLoadedEnginePluginPaths_ext: "
                          "numPluginPaths and maxStringLen must be non-NULL");
-    *numPluginPaths = 0;
-    *maxStringLen = 0;
+    const char *paths[64];
+    size_t n = fe_custom_plugin_paths(paths, 64), longest = 0;
+    n = n < 64 ? n : 64;
+    for (size_t i = 0; i < n; i++)
+        longest = strlen(paths[i]) + 1 > longest ? strlen(paths[i]) + 1 : longest;
+    if (pluginPaths == NULL) { /* size query */
+        *numPluginPaths = n, *maxStringLen = longest;
+        return HIPDNN_STATUS_SUCCESS;
+    }
+    if (*numPluginPaths < n || *maxStringLen < longest)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnGetLoadedEnginePluginPaths_ext: room "
+                         "for %zu paths of %zu bytes; %zu paths of up to %zu bytes are loaded", *numPluginPaths,
+                         *maxStringLen, n, longest);
+    for (size_t i = 0; i < n; i++) {
+        if (pluginPaths[i] == NULL)
+            return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnGetLoadedEnginePluginPaths_ext: "
+                             "pluginPaths[%zu] is NULL", i);
+    }
+    for (size_t i = 0; i < n; i++)
+        memcpy(pluginPaths[i], paths[i], strlen(paths[i]) + 1);
+    *numPluginPaths = n, *maxStringLen = longest;
     return HIPDNN_STATUS_SUCCESS;
 }
 

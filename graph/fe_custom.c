@@ -2,7 +2,8 @@
  * op id's provider, and the library's calls into a provider.
  *
  * Owns: the provider registry (hipdnnJitRegisterCustomOpProvider_ext, plugins added through
- * fe_custom_register with their file as origin), fe_custom_bind (at graph finalize, after the
+ * fe_custom_register with their file as origin by fe_custom_plugins.c), fe_custom_validate (the
+ * table rules), fe_custom_bind (at graph finalize, after the
  * IR is sealed: every CUSTOM op gets its provider, and the provider's check accepts it, or the
  * graph gets no IR and the refusal names the op and the reason), and fe_custom_reference (the
  * reference engine's run of a custom op through the provider's host implementation).
@@ -29,7 +30,7 @@ static entry providers[MAX_PROVIDERS];
 static int n_providers;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
 
-static hipdnnStatus_t check_table(const hipdnnJitCustomOpProvider_t *p, const char *origin)
+hipdnnStatus_t fe_custom_validate(const hipdnnJitCustomOpProvider_t *p, const char *origin)
 {
     if (p == NULL)
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "custom-op provider (%s) is NULL", origin);
@@ -52,7 +53,7 @@ static hipdnnStatus_t check_table(const hipdnnJitCustomOpProvider_t *p, const ch
 
 hipdnnStatus_t fe_custom_register(const hipdnnJitCustomOpProvider_t *p, const char *origin)
 {
-    hipdnnStatus_t st = check_table(p, origin);
+    hipdnnStatus_t st = fe_custom_validate(p, origin);
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     pthread_mutex_lock(&lock);

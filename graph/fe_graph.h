@@ -6,7 +6,8 @@
  * fe_ops.def (the op table), fe_op_attrs.c (each operation's attribute table and class),
  * fe_check*.c (finalize rules: fe_check.c dispatch and helpers, fe_check_common.c the rules
  * every op shares, one file per op family, fe_check_score_mod.c), fe_lower.c (descriptors ->
- * IR), fe_lower_attrs.c (each op's typed IR attributes), fe_custom.c (custom-op providers). Private: fe_graph_int.h, fe_check.h.
+ * IR), fe_lower_attrs.c (each op's typed IR attributes), fe_custom.c (custom-op providers),
+ * fe_custom_plugins.c (their plugin libraries). Private: fe_graph_int.h, fe_check.h.
  * Uses desc/ (the object model), ir/ and base/.
  */
 #ifndef HIPDNN_FE_GRAPH_H
@@ -79,8 +80,15 @@ int64_t fe_ir_tensor_bytes(const ir_tensor *t);
 /* ---- fe_custom.c: custom-op providers (include/hipdnn_jit_custom_op.h) ----------------------- */
 
 typedef struct hipdnnJitCustomOpProvider hipdnnJitCustomOpProvider_t;
+/* A provider table's rules (version, required functions, name); origin names it in messages. */
+hipdnnStatus_t fe_custom_validate(const hipdnnJitCustomOpProvider_t *p, const char *origin);
 /* Adds a provider (origin: where it came from, for messages); refuses a bad table or a taken name. */
 hipdnnStatus_t fe_custom_register(const hipdnnJitCustomOpProvider_t *p, const char *origin);
+/* Loads custom-op plugin libraries and registers their providers: all of them or none
+ * (fe_custom_plugins.c; the path rules are hipdnnSetEnginePluginPaths_ext's). */
+hipdnnStatus_t fe_custom_load_plugins(size_t n_paths, const char *const *paths);
+/* The plugin files loaded so far (real paths; up to capacity of them in paths); returns the count. */
+size_t fe_custom_plugin_paths(const char **paths, size_t capacity);
 /* The provider owning op_id ("<provider>.<operation>"), or NULL. */
 const hipdnnJitCustomOpProvider_t *fe_custom_find(const char *op_id);
 /* For each CUSTOM op of a sealed IR graph: its provider, whose check must accept it (the op's

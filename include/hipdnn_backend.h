@@ -381,31 +381,38 @@ HIPDNN_BACKEND_EXPORT void hipdnnLoggingCallback_ext(hipdnnSeverity_t severity, 
 /* ---- Engine plugins (_ext) ------------------------------------------------------------- */
 
 /*
- * hipdnnSetEnginePluginPaths_ext — hipDNN's call that names engine plugin libraries to load.
- * hipdnn-jit's engines (jit_fused, jit_unfused, reference) are built into the library and
- * it loads no engine plugins yet, so this call only accepts what needs no loading: zero
- * paths, in either mode (hipDNN's frontend makes that call even when it loads no plugin).
- * Built-in engines stay available in both modes.
- *   numPaths     number of entries in pluginPaths.
+ * hipdnnSetEnginePluginPaths_ext — hipDNN's call that names plugin libraries to load.
+ * hipdnn-jit's engines (jit_fused, jit_unfused, reference) are built into the library; the
+ * plugins it loads are custom-op providers (hipdnn_jit_custom_op.h): a library that exports
+ * hipdnnJitCustomOpProviders. It loads them now (any time, before or after hipdnnCreate) and
+ * registers their providers for every handle; they stay loaded until exit. A relative path
+ * with a '/' is taken from this library's directory; a bare name is looked for there as given,
+ * as lib<name>.so and <name>.so, then by the system loader. One call loads all its files or
+ * none; a file loaded already is skipped. Both modes add to what is loaded (built-in engines
+ * and providers always stay).
+ *   numPaths     number of entries in pluginPaths (0: nothing to do).
  *   pluginPaths  numPaths NUL-terminated paths (may be NULL when numPaths is 0).
  *   loadingMode  HIPDNN_PLUGIN_LOADING_ADDITIVE or HIPDNN_PLUGIN_LOADING_ABSOLUTE.
- * Returns SUCCESS (numPaths 0), BAD_PARAM_NULL_POINTER (pluginPaths or an entry NULL),
- *   BAD_PARAM (unknown loadingMode), NOT_SUPPORTED (numPaths > 0: the message names the
- *   first path that would have been loaded).
+ * Returns SUCCESS, BAD_PARAM_NULL_POINTER (pluginPaths or an entry NULL), BAD_PARAM (unknown
+ *   loadingMode; a file that does not exist; a provider name taken), PLUGIN_ERROR (the library
+ *   does not load, or its table is empty), NOT_SUPPORTED (a library without
+ *   hipdnnJitCustomOpProviders, e.g. a hipDNN engine plugin; too many files),
+ *   VERSION_MISMATCH (a provider's api_version). The message names the file.
  */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnSetEnginePluginPaths_ext(size_t numPaths,
                                                                     const char* const* pluginPaths,
                                                                     hipdnnPluginLoadingMode_ext_t loadingMode);
 
 /*
- * hipdnnGetLoadedEnginePluginPaths_ext — the plugin files the handle's engines came from, in
- * hipDNN's two-call pattern. hipdnn-jit loads none, so the answer is always zero paths.
+ * hipdnnGetLoadedEnginePluginPaths_ext — the plugin files loaded (real paths, in load order), in
+ * hipDNN's two-call pattern.
  *   handle          a valid handle.
- *   numPluginPaths  out: the number of paths (0). In: with pluginPaths non-NULL, its capacity.
+ *   numPluginPaths  out: the number of paths. In: with pluginPaths non-NULL, its capacity.
  *   pluginPaths     NULL to query the sizes; else *numPluginPaths buffers of *maxStringLen bytes.
- *   maxStringLen    out: the longest path's size, NUL included (0).
+ *   maxStringLen    out: the longest path's size, NUL included. In: each buffer's size.
  * Returns SUCCESS, BAD_PARAM (handle not live), BAD_PARAM_NULL_POINTER (handle,
- *   numPluginPaths or maxStringLen NULL).
+ *   numPluginPaths, maxStringLen or a needed buffer NULL), BAD_PARAM_SIZE_INSUFFICIENT (too
+ *   few buffers, or too small).
  */
 HIPDNN_BACKEND_EXPORT hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext(hipdnnHandle_t handle,
                                                                           size_t* numPluginPaths,

@@ -254,7 +254,8 @@ static bool supports_with(partition_fn split, const fe_graph_state *g, char *why
     bool ok = true;
     for (int i = 0; ok && i < p.n; i++) {
         char kw[224] = "";
-        ok = cg_supports_on(g->ir, &p.k[i], &t, kw, sizeof kw);
+        ok = fe_jit_is_custom(g->ir, &p.k[i]) ? fe_jit_custom_supports(g->ir, &p.k[i], kw, sizeof kw)
+                                               : cg_supports_on(g->ir, &p.k[i], &t, kw, sizeof kw);
         if (!ok)
             snprintf(why, n, "kernel %d of %d (%s): %s", i, p.n, p.k[i].anchor >= 0 ?
                      ir_op_info_of(g->ir->ops[p.k[i].anchor].kind)->name : "pointwise region", kw);
@@ -359,9 +360,9 @@ static int fused_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS]
 static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, const cg_target *t,
                                      bool compile_only, fe_build_ctx *ctx, jit_kernel *out)
 {
-    hipdnnStatus_t st = cg_emit(ir, kn, t, &out->cg);
+    hipdnnStatus_t st = fe_jit_is_custom(ir, kn) ? fe_jit_custom_emit(ir, kn, t, &out->cg) : cg_emit(ir, kn, t, &out->cg);
     if (st == HIPDNN_STATUS_SUCCESS)
-        st = fe_jit_own_names(out);
+        st = fe_jit_own_names(out); /* a custom op's entry is the provider's string: copied here */
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     ir_key key;

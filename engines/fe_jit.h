@@ -5,7 +5,8 @@
  *   fe_jit_plan.c        a plan's kernels loaded (names, modules, functions), a plan freed: what
  *                        both of the above call, calling neither;
  *   fe_jit_modules.c     the process's loaded code objects, shared by every plan that uses them;
- *   fe_jit_counters.c    the device words a plan's kernels keep between launches, one per stream.
+ *   fe_jit_counters.c    the device words a plan's kernels keep between launches, one per stream;
+ *   fe_jit_custom.c      a custom op's kernel, from its provider.
  */
 #ifndef HIPDNN_FE_JIT_H
 #define HIPDNN_FE_JIT_H
@@ -50,6 +51,16 @@ struct fe_plan_impl {
 /* The plan's counter word for `stream` (allocated and zeroed on its first use there). */
 hipdnnStatus_t fe_counter_for(fe_counters *c, void *stream, void **out);
 void fe_counters_free(fe_counters *c);
+
+/* ---- fe_jit_custom.c: a custom op's kernel from its provider ------------------------------------- */
+
+/* Whether kernel k of g is a custom op. */
+bool fe_jit_is_custom(const ir_graph *g, const ir_kernel *k);
+/* Whether custom-op kernel k can be built (its provider gives GPU kernels); why says why not. */
+bool fe_jit_custom_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t n);
+/* cg_emit for a custom-op kernel: the provider's kernel for t->arch as a recipe (source owned;
+ * entry points into the provider's string until fe_jit_own_names copies it). */
+hipdnnStatus_t fe_jit_custom_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out);
 
 /* ---- fe_jit_plan.c ----------------------------------------------------------------------------------- */
 

@@ -176,6 +176,35 @@ hipdnnStatus_t fe_custom_reference(const ir_graph *g, const ir_op *op, const ir_
     return HIPDNN_STATUS_SUCCESS;
 }
 
+bool fe_custom_has_kernel(const ir_op *op)
+{
+    const hipdnnJitCustomOpProvider_t *p = op->a.custom.owner;
+    return p != NULL && p->kernel != NULL;
+}
+
+hipdnnStatus_t fe_custom_kernel(const ir_graph *g, const ir_op *op, const char *arch, hipdnnJitKernelSource_t *ks)
+{
+    const hipdnnJitCustomOpProvider_t *p = op->a.custom.owner;
+    if (p == NULL || p->kernel == NULL)
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "custom op '%s': provider '%s' gives no GPU kernel (host "
+                         "reference only)", op->a.custom.id, p != NULL ? p->name : "?");
+    hipdnnJitCustomTensor_t ti[IR_MAX_SLOTS], to[IR_MAX_SLOTS];
+    hipdnnJitCustomOpCall_t call;
+    make_call(g, op, ti, to, &call);
+    *ks = (hipdnnJitKernelSource_t){0};
+    char why[WHY_SIZE] = "";
+    if (p->kernel(&call, arch, ks, why, sizeof why) != 0) {
+        why[sizeof why - 1] = '\0';
+        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "custom op '%s': provider '%s' gives no kernel for %s: %s",
+                         op->a.custom.id, p->name, arch, why[0] ? why : "(no reason given)");
+    }
+    if (ks->source == NULL || ks->entry == NULL || ks->num_args < 0 || ks->num_args > HIPDNN_JIT_CUSTOM_OP_MAX_ARGS)
+        return base_fail(HIPDNN_STATUS_PLUGIN_ERROR, "custom op '%s': provider '%s' filled the kernel with %s",
+                         op->a.custom.id, p->name, ks->source == NULL ? "no source" : ks->entry == NULL ? "no entry"
+                         : "a bad argument count");
+    return HIPDNN_STATUS_SUCCESS;
+}
+
 /* ---- public API ----------------------------------------------------------------------------------- */
 
 static hipdnnStatus_t hipdnnJitRegisterCustomOpProvider_ext_body(const hipdnnJitCustomOpProvider_t *provider);

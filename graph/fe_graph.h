@@ -94,6 +94,12 @@ const hipdnnJitCustomOpProvider_t *fe_custom_find(const char *op_id);
 /* For each CUSTOM op of a sealed IR graph: its provider, whose check must accept it (the op's
  * owner and provider fields are set). NOT_SUPPORTED naming the op and the reason otherwise. */
 hipdnnStatus_t fe_custom_bind(ir_graph *g);
+typedef struct hipdnnJitKernelSource hipdnnJitKernelSource_t;
+/* Whether a bound CUSTOM op's provider gives GPU kernels. */
+bool fe_custom_has_kernel(const ir_op *op);
+/* The provider's GPU kernel of a bound CUSTOM op of g for arch; its strings are the provider's
+ * (copy them now). NOT_SUPPORTED with the provider's reason, PLUGIN_ERROR for a bad answer. */
+hipdnnStatus_t fe_custom_kernel(const ir_graph *g, const ir_op *op, const char *arch, hipdnnJitKernelSource_t *ks);
 /* Runs a bound CUSTOM op of g on host buffers through its provider's reference. */
 hipdnnStatus_t fe_custom_reference(const ir_graph *g, const ir_op *op, const ir_buf *const *in, ir_buf *const *out);
 

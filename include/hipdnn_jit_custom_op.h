@@ -71,27 +71,26 @@ typedef struct hipdnnJitCustomOpCall {
     const hipdnnJitCustomTensor_t* outputs;
 } hipdnnJitCustomOpCall_t;
 
-/* One kernel argument: a tensor's device address or a 64-bit integer value. */
+/* One kernel argument: a tensor's device address or a 64-bit integer value (sizes, strides;
+ * a kernel that wants a narrower type or a float takes int64_t and converts). */
 typedef enum hipdnnJitKernelArgKind {
-    HIPDNN_JIT_ARG_INPUT = 0,  /* index: which input's address (a pointer argument) */
+    HIPDNN_JIT_ARG_INPUT = 0,  /* index: which input's address (a pointer parameter) */
     HIPDNN_JIT_ARG_OUTPUT = 1, /* index: which output's address */
-    HIPDNN_JIT_ARG_INT64 = 2,  /* value: passed as int64_t */
-    HIPDNN_JIT_ARG_INT32 = 3,  /* value: passed as int32_t */
-    HIPDNN_JIT_ARG_FLOAT = 4,  /* fvalue: passed as float */
+    HIPDNN_JIT_ARG_INT64 = 2,  /* value: an int64_t parameter */
 } hipdnnJitKernelArgKind_t;
 
 typedef struct hipdnnJitKernelArg {
     hipdnnJitKernelArgKind_t kind;
     int32_t index;
     int64_t value;
-    float fvalue;
 } hipdnnJitKernelArg_t;
 
-/* The GPU side of one use of an op. The strings are the provider's (valid while it is loaded,
- * or until the call of `kernel` that filled them returns, if the library copies them first:
- * it does). */
+/* The GPU side of one use of an op. The library copies the strings before `kernel` returns
+ * control to it, so they need to live only that long. The source is compiled as given, with
+ * hipRTC (AMD) or NVRTC (NVIDIA) and no prelude: write it in the subset both take (__global__,
+ * extern "C", threadIdx / blockIdx / blockDim, plain C types). */
 typedef struct hipdnnJitKernelSource {
-    const char* source;  /* HIP source of the kernel, NUL-terminated; the entry is extern "C" */
+    const char* source;  /* the kernel's source, NUL-terminated; the entry is extern "C" */
     const char* entry;   /* the __global__ function's name */
     uint32_t grid[3];    /* blocks */
     uint32_t block[3];   /* threads per block */

@@ -11,9 +11,11 @@
 #include <criterion/criterion.h>
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hipdnn_backend.h"
+#include "hipdnn_jit.h"
 #include "hipdnn_jit_custom_op.h"
 #include "../common/tu.h"
 
@@ -241,4 +243,204 @@ Test(custom_op, bad_providers_are_refused_by_name)
         cr_expect(strstr(tu_msg(), cases[k].want) != NULL, "case %zu: want '%s' in: %s", k, cases[k].want, tu_msg());
     }
     TU_EQ(hipdnnJitRegisterCustomOpProvider_ext(NULL), HIPDNN_STATUS_BAD_PARAM_NULL_POINTER);
+}
+
+/* ---- the GPU side: a provider with a kernel ------------------------------------------------------
+ * "gk.scale2": y = 2·x + 1 on packed FLOAT tensors; its kernel is one thread per element. */
+
+static const char scale2_source[] =
+    "extern \"C\" __global__ void scale2(const float *x, float *y, long long n)\n"
+    "{\n"
+    "    long long i = (long long)blockIdx.x * blockDim.x + threadIdx.x;\n"
+    "    if (i < n)\n"
+    "        y[i] = 2.0f * x[i] + 1.0f;\n"
+    "}\n";
+
+static int64_t numel(const hipdnnJitCustomTensor_t *t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < t->rank; d++)
+        n *= t->dims[d];
+    return n;
+}
+
+static int scale2_check(const hipdnnJitCustomOpCall_t *c, char *why, size_t n)
+{
+    if (strcmp(c->op_id, "gk.scale2") != 0 || c->num_inputs != 1 || c->num_outputs != 1)
+        return snprintf(why, n, "gk has only scale2, one input to one output"), 1;
+    if (c->inputs[0].data_type != HIPDNN_DATA_FLOAT || c->outputs[0].data_type != HIPDNN_DATA_FLOAT ||
+        numel(&c->inputs[0]) != numel(&c->outputs[0]))
+        return snprintf(why, n, "FLOAT tensors of one size"), 1;
+    return 0;
+}
+
+static int scale2_reference(const hipdnnJitCustomOpCall_t *c, char *why, size_t n)
+{
+    (void)why, (void)n;
+    for (int64_t i = 0; i < numel(&c->inputs[0]); i++)
+        ((float *)c->outputs[0].data)[i] = 2.0f * ((const float *)c->inputs[0].data)[i] + 1.0f;
+    return 0;
+}
+
+static int scale2_kernel(const hipdnnJitCustomOpCall_t *c, const char *arch, hipdnnJitKernelSource_t *k, char *why,
+                         size_t n)
+{
+    (void)arch, (void)why, (void)n;
+    int64_t count = numel(&c->inputs[0]);
+    *k = (hipdnnJitKernelSource_t){.source = scale2_source, .entry = "scale2",
+                                   .grid = {(uint32_t)((count + 255) / 256), 1, 1}, .block = {256, 1, 1},
+                                   .num_args = 3};
+    k->args[0] = (hipdnnJitKernelArg_t){.kind = HIPDNN_JIT_ARG_INPUT, .index = 0};
+    k->args[1] = (hipdnnJitKernelArg_t){.kind = HIPDNN_JIT_ARG_OUTPUT, .index = 0};
+    k->args[2] = (hipdnnJitKernelArg_t){.kind = HIPDNN_JIT_ARG_INT64, .value = count};
+    return 0;
+}
+
+static const hipdnnJitCustomOpProvider_t gk_provider = {
+    .api_version = HIPDNN_JIT_CUSTOM_OP_API_VERSION, .name = "gk", .version = "3",
+    .check = scale2_check, .reference = scale2_reference, .kernel = scale2_kernel};
+
+static hipdnnBackendDescriptor_t one_op_graph(hipdnnHandle_t h, const char *id, int64_t rows,
+                                              hipdnnBackendDescriptor_t *descs)
+{
+    int64_t dims[] = {rows, 33};
+    descs[0] = tu_tensor(1, HIPDNN_DATA_FLOAT, 2, dims, false, NULL, 0);
+    descs[1] = tu_tensor(2, HIPDNN_DATA_FLOAT, 2, dims, false, NULL, 0);
+    descs[2] = custom(id, NULL, 0, descs[0], descs[1]);
+    return tu_graph_of(h, descs[2]);
+}
+
+static int64_t engine(hipdnnHandle_t h, const char *name)
+{
+    int64_t id;
+    TU_OK(hipdnnGetEngineIdByName_ext(h, name, &id));
+    return id;
+}
+
+static void register_gk(void)
+{
+    static bool done;
+    if (!done)
+        TU_OK(hipdnnJitRegisterCustomOpProvider_ext(&gk_provider));
+    done = true;
+}
+
+typedef struct built {
+    hipdnnStatus_t st;
+    int64_t stats[4]; /* kernels, compiled, cached, plan_cached */
+} built;
+
+/* A plan of graph g on the named engine, with a kernel cache in dir (NULL: none); destroyed. */
+static built plan_on(hipdnnHandle_t h, hipdnnBackendDescriptor_t g, const char *name, const char *dir)
+{
+    built b = {0};
+    hipdnnBackendDescriptor_t e = NULL, cfg = NULL, plan = NULL, cache = NULL;
+    int64_t id = engine(h, name);
+    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINE_DESCRIPTOR, &e));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_OPERATION_GRAPH, DESC, 1, &g));
+    TU_OK(hipdnnBackendSetAttribute(e, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &id));
+    b.st = hipdnnBackendFinalize(e);
+    if (b.st == HIPDNN_STATUS_SUCCESS) {
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
+        TU_OK(hipdnnBackendSetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &e));
+        TU_OK(hipdnnBackendFinalize(cfg));
+        TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_EXECUTION_PLAN_DESCRIPTOR, &plan));
+        TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_ENGINE_CONFIG, DESC, 1, &cfg));
+        if (dir != NULL) {
+            TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR, &cache));
+            TU_OK(hipdnnBackendSetAttribute(cache, HIPDNN_ATTR_KERNEL_CACHE_DIRECTORY_EXT, HIPDNN_TYPE_CHAR,
+                                            (int64_t)strlen(dir), dir));
+            TU_OK(hipdnnBackendFinalize(cache));
+            TU_OK(hipdnnBackendSetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE, DESC, 1, &cache));
+        }
+        b.st = hipdnnBackendFinalize(plan);
+        int64_t n = 0;
+        if (b.st == HIPDNN_STATUS_SUCCESS)
+            TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE_STATS_EXT,
+                                            HIPDNN_TYPE_INT64, 4, &n, b.stats));
+    }
+    hipdnnBackendDescriptor_t all[] = {plan, cfg, e, cache};
+    for (int i = 0; i < 4; i++)
+        if (all[i] != NULL)
+            hipdnnBackendDestroyDescriptor(all[i]);
+    return b;
+}
+
+/* Compile-only for sm_90 (real NVRTC, no GPU): the provider's kernel is compiled through the
+ * kernel cache, and a second plan takes it from there; a host-only provider's op is refused by
+ * the JIT engine with the reason. Skips without NVRTC. */
+Test(custom_op, a_providers_kernel_compiles_and_is_cached)
+{
+    register_once(), register_gk();
+    if (hipdnnSetCompileTarget_ext("sm_90", 0) != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no NVRTC on this machine: %s", tu_msg());
+    char dir[] = "/tmp/hipdnn-custom-XXXXXX";
+    cr_assert_not_null(mkdtemp(dir));
+    setenv("HIPDNN_CACHE_DISABLE", "1", 1);
+    hipdnnHandle_t h;
+    TU_OK(hipdnnCreate(&h));
+    hipdnnBackendDescriptor_t d[3];
+    hipdnnBackendDescriptor_t g = one_op_graph(h, "gk.scale2", 9, d);
+    built first = plan_on(h, g, "jit_fused", dir);
+    TU_OK(first.st);
+    cr_expect(first.stats[0] == 1 && first.stats[1] == 1, "one kernel, compiled: %lld %lld",
+              (long long)first.stats[0], (long long)first.stats[1]);
+    built second = plan_on(h, g, "jit_fused", dir);
+    TU_OK(second.st);
+    cr_expect(second.stats[1] == 0 && second.stats[3] == 1, "the second plan compiles nothing (%lld) and comes "
+              "from the plan table (%lld)", (long long)second.stats[1], (long long)second.stats[3]);
+    hipdnnBackendDestroyDescriptor(g), destroy_all(d, 3);
+
+    double ab[2] = {1, 2};
+    hipdnnBackendDescriptor_t d7[7];
+    g = sandwich(h, "test.affine", ab, sizeof ab, d7); /* "test" has no kernel */
+    built host_only = plan_on(h, g, "jit_fused", NULL);
+    TU_EQ(host_only.st, HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_expect(strstr(tu_msg(), "custom op 'test.affine'") != NULL && strstr(tu_msg(), "gives no GPU kernel") != NULL,
+              "%s", tu_msg());
+    hipdnnBackendDestroyDescriptor(g), destroy_all(d7, 7);
+    TU_OK(hipdnnDestroy(h));
+    hipdnnSetCompileTarget_ext(NULL, 0);
+    char cmd[64];
+    snprintf(cmd, sizeof cmd, "rm -rf '%s'", dir);
+    cr_expect_eq(system(cmd), 0);
+}
+
+/* On a GPU: the provider's kernel runs and matches its reference element by element (outputs
+ * poisoned first). Skips without a GPU. */
+Test(custom_op, a_providers_kernel_runs_on_the_gpu)
+{
+    register_gk();
+    void *dx = NULL, *dy = NULL;
+    enum { ROWS = 300, N = ROWS * 33 };
+    if (hipdnnDeviceMalloc_ext(&dx, N * sizeof(float)) != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no GPU: %s", tu_msg());
+    TU_OK(hipdnnDeviceMalloc_ext(&dy, N * sizeof(float)));
+    hipdnnHandle_t h;
+    TU_OK(hipdnnCreate(&h));
+    hipdnnBackendDescriptor_t d[3], plan;
+    hipdnnBackendDescriptor_t g = one_op_graph(h, "gk.scale2", ROWS, d);
+    TU_OK(tu_try_plan(h, g, engine(h, "jit_fused"), &plan));
+    static float x[N], y[N];
+    for (int i = 0; i < N; i++)
+        x[i] = tu_float(-4.0f, 4.0f), y[i] = NAN;
+    TU_OK(hipdnnMemcpyHostToDevice_ext(dx, x, sizeof x));
+    TU_OK(hipdnnMemcpyHostToDevice_ext(dy, y, sizeof y)); /* poisoned */
+    int64_t uids[] = {1, 2};
+    void *ptrs[] = {dx, dy};
+    hipdnnBackendDescriptor_t pack = tu_pack(2, uids, ptrs, NULL);
+    TU_OK(hipdnnBackendExecute(h, plan, pack));
+    TU_OK(hipdnnStreamSynchronize_ext(h));
+    TU_OK(hipdnnMemcpyDeviceToHost_ext(y, dy, sizeof y));
+    int bad = 0;
+    for (int i = 0; i < N; i++) {
+        float want = 2.0f * x[i] + 1.0f; /* one fma or mul+add: within one rounding */
+        if (!(fabsf(y[i] - want) <= 1e-6f + 1e-6f * fabsf(want)) && bad++ < 5)
+            cr_log_error("y[%d] = %.9g, want %.9g", i, y[i], want);
+    }
+    cr_expect_eq(bad, 0, "%d of %d elements off", bad, N);
+    hipdnnBackendDestroyDescriptor(pack), hipdnnBackendDestroyDescriptor(plan), hipdnnBackendDestroyDescriptor(g);
+    destroy_all(d, 3);
+    hipdnnDeviceFree_ext(dx), hipdnnDeviceFree_ext(dy);
+    TU_OK(hipdnnDestroy(h));
 }

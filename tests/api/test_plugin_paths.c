@@ -60,7 +60,7 @@ Test(plugin_paths, a_plugin_loads_once_and_is_listed)
     TU_OK(hipdnnSetEnginePluginPaths_ext(1, abs, HIPDNN_PLUGIN_LOADING_ADDITIVE)); /* again: skipped */
     size_t lib_dir = strlen(LIBRARY_DIR);
     cr_assert(strncmp(TEST_PLUGIN, LIBRARY_DIR "/", lib_dir + 1) == 0, "the test plugin is under the library's dir");
-    const char *rel[] = {TEST_PLUGIN + lib_dir + 1}; /* relative: from the library's directory */
+    const char *rel[] = {&TEST_PLUGIN[lib_dir + 1]}; /* relative: from the library's directory */
     TU_OK(hipdnnSetEnginePluginPaths_ext(1, rel, HIPDNN_PLUGIN_LOADING_ADDITIVE));
     hipdnnHandle_t h;
     TU_OK(hipdnnCreate(&h));

@@ -55,7 +55,7 @@ Test(ir_ref_run, argument_checks)
 
 Test(ir_ref_run, custom_and_sdpa_without_operands)
 {
-    ir_attrs a = {.custom = {"my_op"}};
+    ir_attrs a = {.custom = {.id = "my_op"}};
     ir_ref_ctx c = {NULL, NULL, 0, 0};
     char msg[256];
     CHECK(ir_ref_run(IR_OP_CUSTOM, &a, &c) == HIPDNN_STATUS_NOT_SUPPORTED);

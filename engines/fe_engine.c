@@ -296,10 +296,12 @@ static hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext_body(hipdnnHandle_t h
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnGetLoadedEnginePluginPaths_ext: "
                          "numPluginPaths and maxStringLen must be non-NULL");
     const char *paths[64];
-    size_t n = fe_custom_plugin_paths(paths, 64), longest = 0;
+    size_t n = fe_custom_plugin_paths(paths, 64), longest = 0, size[64];
     n = n < 64 ? n : 64;
-    for (size_t i = 0; i < n; i++)
-        longest = strlen(paths[i]) + 1 > longest ? strlen(paths[i]) + 1 : longest;
+    for (size_t i = 0; i < n; i++) {
+        size[i] = strlen(paths[i]) + 1;
+        longest = size[i] > longest ? size[i] : longest;
+    }
     if (pluginPaths == NULL) { /* size query */
         *numPluginPaths = n, *maxStringLen = longest;
         return HIPDNN_STATUS_SUCCESS;
@@ -308,13 +310,12 @@ static hipdnnStatus_t hipdnnGetLoadedEnginePluginPaths_ext_body(hipdnnHandle_t h
         return base_fail(HIPDNN_STATUS_BAD_PARAM_SIZE_INSUFFICIENT, "hipdnnGetLoadedEnginePluginPaths_ext: room "
                          "for %zu paths of %zu bytes; %zu paths of up to %zu bytes are loaded", *numPluginPaths,
                          *maxStringLen, n, longest);
-    for (size_t i = 0; i < n; i++) {
-        if (pluginPaths[i] == NULL)
+    for (size_t i = 0; i < n; i++)
+        if (pluginPaths[i] == NULL) /* checked before any copy: a failed call writes nothing */
             return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "hipdnnGetLoadedEnginePluginPaths_ext: "
                              "pluginPaths[%zu] is NULL", i);
-    }
     for (size_t i = 0; i < n; i++)
-        memcpy(pluginPaths[i], paths[i], strlen(paths[i]) + 1);
+        memcpy(pluginPaths[i], paths[i], size[i]);
     *numPluginPaths = n, *maxStringLen = longest;
     return HIPDNN_STATUS_SUCCESS;
 }

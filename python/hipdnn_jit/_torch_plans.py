@@ -179,8 +179,7 @@ class Op:
             setup_context(ctx, args, out)
             return out
         self._function = type(self.name.replace("::", "_"), (torch.autograd.Function,),
-                              {"forward": staticmethod(forward),
-                               "backward": staticmethod(lambda ctx, *grads: backward(ctx, *grads))})
+                              {"forward": staticmethod(forward), "backward": staticmethod(backward)})
 
     def __call__(self, *args):
         if (not EAGER_DIRECT or torch.compiler.is_compiling()

@@ -19,7 +19,9 @@ enum { B = 2, H = 3, S = 5, D = 8, N = B * H * S * D, HALF = D / 2 };
 
 static void load_plugin(void)
 {
-    const char *paths[] = {EXAMPLE_ROPE_PLUGIN};
+    /* the build's plugin, or HIPDNN_TEST_ROPE_PLUGIN where the test runs from a bundle elsewhere */
+    const char *env = getenv("HIPDNN_TEST_ROPE_PLUGIN");
+    const char *paths[] = {env != NULL && env[0] ? env : EXAMPLE_ROPE_PLUGIN};
     TU_OK(hipdnnSetEnginePluginPaths_ext(1, paths, HIPDNN_PLUGIN_LOADING_ADDITIVE));
 }
 

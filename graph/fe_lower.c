@@ -154,6 +154,19 @@ static void widen_pointwise_scalars(ir_graph *g)
     }
 }
 
+/* The packed (THD) layout, a tensor addressed through per-batch ragged offsets, is not lowered
+ * yet: refused here rather than run as if the tensor were dense (which reads the wrong rows). */
+static hipdnnStatus_t refuse_ragged(fe_obj *t)
+{
+    fe_val *ro = fe_get(t, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC);
+    if (ro->n == 0)
+        return HIPDNN_STATUS_SUCCESS;
+    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "tensor uid %lld has a ragged offset (HIPDNN_ATTR_TENSOR_"
+                     "RAGGED_OFFSET_DESC = uid %lld: the packed THD layout), which no engine of this library "
+                     "runs yet; pass the batch padded, with SEQ_LEN_Q / SEQ_LEN_KV and the padding mask",
+                     (long long)fe_tensor(t).uid, (long long)ro->one.i64);
+}
+
 hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
 {
     fe_val *gc = fe_get(graph, HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT);
@@ -162,6 +175,9 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
     ir_graph_init(out);
     out->dynamic_shape = fe_op_flag(graph, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED);
     for (int i = 0; i < gi->n_tensors && st == HIPDNN_STATUS_SUCCESS; i++) {
+        st = refuse_ragged(gi->tensors[i].t);
+        if (st != HIPDNN_STATUS_SUCCESS)
+            break;
         ir_tensor t = lower_tensor(gi->tensors[i].t);
         if (ir_add_tensor(out, &t) < 0)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");

@@ -5,6 +5,8 @@
  * Includes nothing but the public header.
  */
 #include <criterion/criterion.h>
+#include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 
 #include "hipdnn_backend.h"
@@ -49,12 +51,14 @@ static void teardown(void)
 
 TestSuite(engines, .init = setup, .fini = teardown);
 
-static int64_t reference_id(void)
+static int64_t reference_id_of(hipdnnHandle_t h)
 {
     int64_t id = -1;
-    TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &id));
+    TU_OK(hipdnnGetEngineIdByName_ext(h, "reference", &id));
     return id;
 }
+
+static int64_t reference_id(void) { return reference_id_of(handle); }
 
 static hipdnnBackendDescriptor_t engine(int64_t id, hipdnnStatus_t want)
 {
@@ -258,5 +262,33 @@ Test(engines, no_engine_for_the_graph_says_why, .init = NULL, .fini = NULL)
     hipdnnBackendDescriptor_t all[] = {heur, g, custom, in, out};
     for (size_t i = 0; i < sizeof all / sizeof all[0]; i++)
         hipdnnBackendDestroyDescriptor(all[i]);
+    hipdnnDestroy(h);
+}
+
+/* A tensor with a ragged offset (the packed THD layout) is refused with the reason by every
+ * engine, never run as if it were dense: here the attention example with Q made ragged. */
+Test(engines, a_ragged_tensor_is_refused_with_the_reason, .init = NULL, .fini = NULL)
+{
+    hipdnnHandle_t h;
+    TU_OK(hipdnnCreate(&h));
+    char path[512];
+    size_t n = 0;
+    snprintf(path, sizeof path, "%s/examples/graphs/sdpa_causal.json", HIPDNN_SOURCE_DIR);
+    char *text = tu_read_file(path, &n), *q = strstr(text, "\"name\": \"q\",");
+    cr_assert_not_null(q, "the example names its q tensor");
+    static const char ragged[] = "\"ragged_offset_tensor_uid\": 99, ";
+    char *edited = malloc(n + sizeof ragged);
+    size_t at = (size_t)(q - text);
+    memcpy(edited, text, at);
+    memcpy(edited + at, ragged, sizeof ragged - 1);
+    memcpy(edited + at + sizeof ragged - 1, q, n - at);
+    hipdnnBackendDescriptor_t g = tu_json_graph(h, edited, n + sizeof ragged - 1, "sdpa_causal.json, ragged q"),
+                              plan = NULL;
+    TU_EQ(tu_try_plan(h, g, reference_id_of(h), &plan), HIPDNN_STATUS_NOT_SUPPORTED);
+    cr_expect(strstr(tu_msg(), "tensor uid 1 has a ragged offset") && strstr(tu_msg(), "uid 99"), "%s", tu_msg());
+    cr_expect_null(plan);
+    hipdnnBackendDestroyDescriptor(g);
+    free(edited);
+    free(text);
     hipdnnDestroy(h);
 }

@@ -35,6 +35,8 @@ typedef struct cli_args {
     const char *file;       /* export / import; show: the key */
     const char **paths;     /* warm: graph files and directories */
     int n_paths;
+    const char **plugins;   /* warm: custom-op plugin libraries (--plugin) */
+    int n_plugins;
     const char *arch;       /* warm */
     int sm_count, jobs;     /* warm; jobs 0: not given */
     bool all_configs, skip_unsupported, source;
@@ -144,6 +146,10 @@ static int parse_warm_opt(int argc, char **argv, int *i, cli_args *a)
         if ((v = opt_value(argc, argv, i, "--arch")) == NULL || v[0] == '\0')
             return hc_usage_error(a->cmd, "--arch needs a target such as sm_90, sm_80 or gfx942");
         a->arch = v;
+    } else if (opt_is(arg, "--plugin")) {
+        if ((v = opt_value(argc, argv, i, "--plugin")) == NULL || v[0] == '\0')
+            return hc_usage_error(a->cmd, "--plugin needs a custom-op plugin library");
+        a->plugins[a->n_plugins++] = v;
     } else if (opt_is(arg, "--sm-count")) {
         if (!parse_count(v = opt_value(argc, argv, i, "--sm-count"), 1, 65536, &a->sm_count))
             return hc_usage_error(a->cmd, "--sm-count needs a multiprocessor count such as 132, not '%s'", v ? v : "");
@@ -235,9 +241,11 @@ static int check_args(const cli_args *a)
     int rc = check_info(a);
     if (rc >= 0)
         return rc;
-    bool warm_opts = a->arch != NULL || a->sm_count != 0 || a->jobs != 0 || a->all_configs || a->skip_unsupported;
+    bool warm_opts = a->arch != NULL || a->sm_count != 0 || a->jobs != 0 || a->all_configs || a->skip_unsupported ||
+                     a->n_plugins > 0;
     if (warm_opts && !is_cmd(a->cmd, "warm"))
-        return hc_usage_error(a->cmd, "--arch, --sm-count, --jobs, --all-configs and --skip-unsupported apply to warm");
+        return hc_usage_error(a->cmd, "--arch, --sm-count, --jobs, --plugin, --all-configs and --skip-unsupported "
+                              "apply to warm");
     if (a->sm_count != 0 && a->arch == NULL)
         return hc_usage_error(a->cmd, "--sm-count applies with --arch");
     if (is_cmd(a->cmd, "warm") && a->n_paths == 0)
@@ -473,7 +481,8 @@ static int run_warm(const cli_args *a)
     hc_warm_opts o = {.arch = a->arch, .sm_count = a->sm_count,
                       .jobs = a->jobs > 0 ? a->jobs : cpus < 1 ? 1 : cpus > 8 ? 8 : (int)cpus,
                       .all_configs = a->all_configs, .skip_unsupported = a->skip_unsupported, .json = a->json,
-                      .paths = a->paths, .n_paths = a->n_paths};
+                      .paths = a->paths, .n_paths = a->n_paths, .plugins = a->plugins,
+                      .n_plugins = a->n_plugins};
     hipdnnKernelCache_ext_t c = NULL;
     char dir[PATH_MAX];
     int rc = hc_warm_target(&o);
@@ -489,15 +498,20 @@ static int run_warm(const cli_args *a)
 
 int main(int argc, char **argv)
 {
-    cli_args a = {.paths = calloc((size_t)argc + 1, sizeof(char *))};
-    if (a.paths == NULL)
+    cli_args a = {.paths = calloc((size_t)argc + 1, sizeof(char *)),
+                  .plugins = calloc((size_t)argc + 1, sizeof(char *))};
+    if (a.paths == NULL || a.plugins == NULL) {
+        free(a.paths);
+        free(a.plugins);
         return op_error("out of memory");
+    }
     int rc = parse_args(argc, argv, &a);
     if (rc < 0)
         rc = check_args(&a);
     if (rc < 0 && is_cmd(a.cmd, "warm"))
         rc = run_warm(&a);
     free(a.paths);
+    free(a.plugins);
     if (rc >= 0)
         return rc;
     hipdnnKernelCache_ext_t c = NULL;

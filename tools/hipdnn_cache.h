@@ -29,11 +29,13 @@ typedef struct hc_warm_opts {
     bool json;                   /* one JSON object on stdout instead of lines */
     const char *const *paths;    /* graph files (.json or .bin) and directories of them */
     int n_paths;
+    const char *const *plugins;  /* custom-op plugin libraries, loaded before any handle */
+    int n_plugins;
 } hc_warm_opts;
 
-/* Sets the compile target (o->arch), or checks that this process has a GPU to compile for.
+/* Loads the custom-op plugins (o->plugins), then sets the compile target (o->arch), or checks that this process has a GPU to compile for.
  * Returns -1 to go on, else an exit status (usage: no GPU and no --arch, an arch no compiler
- * here targets). Call it first, before hc_warm. */
+ * here targets, a plugin that does not load). Call it first, before hc_warm. */
 int hc_warm_target(const hc_warm_opts *o);
 /* Warms the cache in o->dir; returns an exit status (1 when any graph failed). */
 int hc_warm(const hc_warm_opts *o);

@@ -26,7 +26,7 @@ typedef struct hc_cmd {
     const char *synopsis;  /* after "hipdnn-cache [--dir DIR] [--json] " */
     const char *summary;   /* one line for the command list */
     const char *paragraph; /* help COMMAND and the man page */
-    hc_opt opts[6];        /* ended by a NULL spelling */
+    hc_opt opts[7];        /* ended by a NULL spelling */
 } hc_cmd;
 
 static const char intro[] =
@@ -88,7 +88,7 @@ static const hc_cmd cmds[] = {
      "one leaves the cache unchanged. Creates the cache directory when it does not exist.",
      {{NULL, NULL}}},
     {"warm",
-     "warm [--arch ARCH] [--sm-count N] [--jobs N] [--all-configs] [--skip-unsupported] GRAPH...",
+     "warm [--arch ARCH] [--sm-count N] [--jobs N] [--plugin LIB]... [--all-configs] [--skip-unsupported] GRAPH...",
      "compile operation graphs' kernels and plans into the cache",
      "Compiles the kernels of operation graphs into the cache. Each GRAPH is a hipDNN graph file "
      "(FlatBuffer .bin or JSON .json) or a directory of them. For each, the plan of the heuristics' "
@@ -100,6 +100,8 @@ static const hc_cmd cmds[] = {
       {"--sm-count N", "the target's multiprocessor count (default: the arch's usual one, 132 for sm_90); "
                        "plans are keyed by it"},
       {"--jobs N", "graphs compiled at once (default: the processors, at most 8)"},
+      {"--plugin LIB", "load custom-op plugin library LIB (repeatable) before reading the graphs, for graphs "
+                       "whose custom ops it provides"},
       {"--all-configs", "every ranked config that compiles, not only the first"},
       {"--skip-unsupported", "a graph no compiling engine supports is skipped, not a failure"},
       {NULL, NULL}}},

@@ -10,6 +10,9 @@
  * many kernels (and whether the plan) could not be stored: a cache that is full or cannot be
  * written leaves a graph "not stored" — compiled, yet the next process compiles it again — which
  * the graph's line, the summary, --json and the exit status all report.
+ * --plugin names custom-op plugin libraries (include/hipdnn_jit_custom_op.h), loaded before any
+ * handle exists, so graphs with their custom ops warm like others (the library's built-in
+ * providers need none).
  * With --arch the process compiles for that target (hipdnnSetCompileTarget_ext; no GPU needed)
  * and its plans are compile-only; without it, for this process's GPU.
  *
@@ -390,6 +393,11 @@ static void *worker(void *arg)
 int hc_warm_target(const hc_warm_opts *o)
 {
     char msg[MSG_MAX];
+    if (o->n_plugins > 0 && hipdnnSetEnginePluginPaths_ext((size_t)o->n_plugins, o->plugins,
+                                                           HIPDNN_PLUGIN_LOADING_ADDITIVE) != HIPDNN_STATUS_SUCCESS) {
+        hipdnnGetLastErrorString(msg, sizeof msg);
+        return hc_usage_error("warm", "warm: --plugin: %s", msg);
+    }
     if (o->arch != NULL) {
         if (hipdnnSetCompileTarget_ext(o->arch, o->sm_count) == HIPDNN_STATUS_SUCCESS)
             return -1;

@@ -257,6 +257,44 @@ Test(kc_warm, example_graphs_twice_and_show_sources)
     expect_verifies(dir, "after two warms");
 }
 
+/* A graph with a plugin's custom op (examples/plugins/rope_graph.json, example.rope): without
+ * --plugin it fails naming the op; with it, the custom op's kernel is compiled, cached (a second
+ * warm compiles nothing) and `show --source` prints its source with the line naming the op and
+ * its provider. A plugin that does not load is a usage error. */
+Test(kc_warm, custom_op_graphs_warm_with_their_plugin)
+{
+    need_nvrtc();
+    const char *graph = HIPDNN_SOURCE_DIR "/examples/plugins/rope_graph.json";
+    kt_cli_run r = cli("--dir", dir, "warm", "--arch", "sm_90", graph, NULL);
+    cr_expect_eq(r.status, 1, "no provider: the graph fails; stderr %s", r.err);
+    cr_expect_not_null(strstr(r.err, "example.rope"), "the reason names the op: %s", r.err);
+    kt_cli_free(&r);
+    json_t *first = warm_json(dir, 0, "--plugin", EXAMPLE_ROPE_PLUGIN, graph, NULL);
+    cr_expect_eq(num(first, "warmed"), 1);
+    cr_expect_gt(num(first, "compiled"), 0);
+    json_t *second = warm_json(dir, 0, "--plugin", EXAMPLE_ROPE_PLUGIN, graph, NULL);
+    cr_expect_eq(num(second, "compiled"), 0, "the second warm compiles nothing");
+    cr_expect_eq(num(second, "cached"), num(first, "kernels"));
+    size_t n_plans, i, found = 0;
+    json_t *ks = kernels_of(dir, &n_plans), *e;
+    json_array_foreach(ks, i, e) {
+        const char *key = json_string_value(json_object_get(e, "key"));
+        r = cli("--dir", dir, "show", key, "--source", NULL);
+        cr_assert_eq(r.status, 0, "show %s --source: %s", key, r.err);
+        if (strstr(r.out, "// hipdnn-jit custom op example.rope, provider example ") == r.out)
+            found++;
+        kt_cli_free(&r);
+    }
+    cr_expect_eq(found, 1, "one kernel is the custom op's, its source headed by the op and provider");
+    json_decref(ks);
+    json_decref(first);
+    json_decref(second);
+    r = cli("--dir", dir, "warm", "--arch", "sm_90", "--plugin", "/nonexistent/librope.so", graph, NULL);
+    kt_cli_expect_fail(&r, 2, "--plugin", "a plugin that does not exist");
+    cr_expect_not_null(strstr(r.err, "/nonexistent/librope.so"), "names the file: %s", r.err);
+    kt_cli_free(&r);
+}
+
 /* The text form: one line per graph on stdout, the summary last. */
 Test(kc_warm, text_lines_and_summary)
 {

@@ -429,6 +429,7 @@ static const char spin_source[] =
     "}\n";
 
 typedef struct spin_job {
+    hipdnnHandle_t h;
     float x[SPIN_N], y[SPIN_N];
     int bad;
     hipdnnStatus_t st;
@@ -437,9 +438,7 @@ typedef struct spin_job {
 static void *spin_thread(void *arg)
 {
     spin_job *j = arg;
-    hipdnnHandle_t h;
-    if ((j->st = hipdnnCreate(&h)) != HIPDNN_STATUS_SUCCESS)
-        return NULL;
+    hipdnnHandle_t h = j->h;
     int64_t dims[] = {SPIN_N};
     hipdnnBackendDescriptor_t d[3];
     d[0] = tu_tensor(1, HIPDNN_DATA_FLOAT, 1, dims, false, NULL, 0);
@@ -463,7 +462,6 @@ static void *spin_thread(void *arg)
                 j->bad += j->y[b * 64 + t] != j->x[b * 64 + (t + SPIN_ITERS) % 64];
     }
     hipdnnBackendDestroyDescriptor(g), destroy_all(d, 3);
-    hipdnnDestroy(h);
     return NULL;
 }
 
@@ -471,9 +469,16 @@ Test(hip_source, two_threads_execute_one_kernel_at_once)
 {
     tu_seed("hip_source/two_threads_execute_one_kernel_at_once");
     static spin_job jobs[2];
-    for (int t = 0; t < 2; t++)
+    /* the GPU runtime is looked for here, on the main thread (the first device query does it):
+     * libamdhip64's constructor leaks when it is loaded from a thread that then exits */
+    void *probe = NULL;
+    if (hipdnnDeviceMalloc_ext(&probe, 16) == HIPDNN_STATUS_SUCCESS)
+        hipdnnDeviceFree_ext(probe);
+    for (int t = 0; t < 2; t++) {
+        TU_OK(hipdnnCreate(&jobs[t].h));
         for (int i = 0; i < SPIN_N; i++)
             jobs[t].x[i] = tu_float(-1.0f, 1.0f);
+    }
     pthread_t th[2];
     for (int t = 0; t < 2; t++)
         cr_assert_eq(pthread_create(&th[t], NULL, spin_thread, &jobs[t]), 0);
@@ -482,6 +487,7 @@ Test(hip_source, two_threads_execute_one_kernel_at_once)
     for (int t = 0; t < 2; t++) {
         cr_expect_eq(jobs[t].st, HIPDNN_STATUS_SUCCESS, "thread %d: %s", t, tu_st(jobs[t].st));
         cr_expect_eq(jobs[t].bad, 0, "thread %d: %d of %d elements off in 3 executes", t, jobs[t].bad, 3 * SPIN_N);
+        TU_OK(hipdnnDestroy(jobs[t].h));
     }
 }
 

@@ -360,9 +360,9 @@ static int fused_configs(const fe_graph_state *g, int64_t (*knobs)[FE_MAX_KNOBS]
 static hipdnnStatus_t compile_kernel(const ir_graph *ir, const ir_kernel *kn, const cg_target *t,
                                      bool compile_only, fe_build_ctx *ctx, jit_kernel *out)
 {
-    hipdnnStatus_t st = fe_jit_is_custom(ir, kn) ? fe_jit_custom_emit(ir, kn, t, &out->cg) : cg_emit(ir, kn, t, &out->cg);
+    hipdnnStatus_t st = fe_jit_is_custom(ir, kn) ? fe_jit_custom_emit(ir, kn, t, out) : cg_emit(ir, kn, t, &out->cg);
     if (st == HIPDNN_STATUS_SUCCESS)
-        st = fe_jit_own_names(out); /* a custom op's entry is the provider's string: copied here */
+        st = fe_jit_own_names(out); /* emitted entries are codegen's strings: copied here */
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     ir_key key;

@@ -58,9 +58,9 @@ void fe_counters_free(fe_counters *c);
 bool fe_jit_is_custom(const ir_graph *g, const ir_kernel *k);
 /* Whether custom-op kernel k can be built (its provider gives GPU kernels); why says why not. */
 bool fe_jit_custom_supports(const ir_graph *g, const ir_kernel *k, char *why, size_t n);
-/* cg_emit for a custom-op kernel: the provider's kernel for t->arch as a recipe (source owned;
- * entry points into the provider's string until fe_jit_own_names copies it). */
-hipdnnStatus_t fe_jit_custom_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out);
+/* cg_emit for a custom-op kernel: the provider's kernel for t->arch as out's recipe (out->cg;
+ * its source owned, its entry in out->names[0]: nothing points at the provider's strings). */
+hipdnnStatus_t fe_jit_custom_emit(const ir_graph *g, const ir_kernel *k, const cg_target *t, jit_kernel *out);
 
 /* ---- fe_jit_plan.c ----------------------------------------------------------------------------------- */
 

@@ -2,33 +2,55 @@
  * op id's provider, and the library's calls into a provider.
  *
  * Owns: the provider registry (hipdnnJitRegisterCustomOpProvider_ext, plugins added through
- * fe_custom_register with their file as origin by fe_custom_plugins.c), fe_custom_validate (the
+ * fe_custom_register with their file as origin by fe_custom_plugins.c; the built-in providers,
+ * `jit` (its op: fe_custom_hip_source.c), are static entries ahead of every registration, so no
+ * program or plugin can take their names), fe_custom_validate (the
  * table rules), fe_custom_bind (at graph finalize, after the
  * IR is sealed: every CUSTOM op gets its provider, and the provider's check accepts it, or the
  * graph gets no IR and the refusal names the op and the reason), and fe_custom_reference (the
  * reference engine's run of a custom op through the provider's host implementation).
  * The registry only grows (a provider's table must outlive the library's use of it), under a
  * mutex; lookups copy nothing. A provider's message buffer is ours and always NUL-terminated
- * before we read it, whatever the provider wrote.
+ * before we read it, whatever the provider wrote. The strings a provider's `kernel` gives are
+ * copied before anything else runs (fe_custom_kernel).
  */
 #include <pthread.h>
 #include <stdio.h>
 #include <string.h>
 
-#include "graph/fe_graph.h"
-#include "hipdnn_jit_custom_op.h"
+#include "graph/fe_custom_int.h"
 
 #define MAX_PROVIDERS 64
-#define WHY_SIZE 512
+#define WHY_SIZE 1536 /* a provider's reason: a host compiler's first lines fit */
 
 typedef struct entry {
     const hipdnnJitCustomOpProvider_t *p;
-    char origin[256]; /* "registered by the program", or the plugin file */
+    char origin[256]; /* "registered by the program", the plugin file, or "built into the library" */
 } entry;
+
+/* `jit`: jit.hip_source, a user's kernel in a graph (fe_custom_hip_source.c, fe_custom_hip_ref.c). */
+static const hipdnnJitCustomOpProvider_t jit_provider = {
+    .api_version = HIPDNN_JIT_CUSTOM_OP_API_VERSION, .name = "jit", .version = "1",
+    .check = fe_hs_check, .reference = fe_hs_reference, .kernel = fe_hs_kernel};
+
+/* Always present: the library's own providers (listed after the registered ones in messages). */
+static const entry builtins[] = {{&jit_provider, "built into the library"}};
+#define N_BUILTINS ((int)(sizeof builtins / sizeof builtins[0]))
 
 static entry providers[MAX_PROVIDERS];
 static int n_providers;
 static pthread_mutex_t lock = PTHREAD_MUTEX_INITIALIZER;
+
+/* The entry named `name` (n characters), built-in or registered, or NULL (under lock). */
+static const entry *named(const char *name, size_t n)
+{
+    for (int i = 0; i < N_BUILTINS + n_providers; i++) {
+        const entry *e = i < N_BUILTINS ? &builtins[i] : &providers[i - N_BUILTINS];
+        if (strlen(e->p->name) == n && memcmp(e->p->name, name, n) == 0)
+            return e;
+    }
+    return NULL;
+}
 
 hipdnnStatus_t fe_custom_validate(const hipdnnJitCustomOpProvider_t *p, const char *origin)
 {
@@ -57,10 +79,10 @@ hipdnnStatus_t fe_custom_register(const hipdnnJitCustomOpProvider_t *p, const ch
     if (st != HIPDNN_STATUS_SUCCESS)
         return st;
     pthread_mutex_lock(&lock);
-    for (int i = 0; i < n_providers && st == HIPDNN_STATUS_SUCCESS; i++)
-        if (strcmp(providers[i].p->name, p->name) == 0)
-            st = base_fail(HIPDNN_STATUS_BAD_PARAM, "custom-op provider '%s' (%s): the name is taken (%s)", p->name,
-                           origin, providers[i].origin);
+    const entry *taken = named(p->name, strlen(p->name));
+    if (taken != NULL)
+        st = base_fail(HIPDNN_STATUS_BAD_PARAM, "custom-op provider '%s' (%s): the name is taken (%s)", p->name,
+                       origin, taken->origin);
     if (st == HIPDNN_STATUS_SUCCESS && n_providers == MAX_PROVIDERS)
         st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "custom-op provider '%s' (%s): %d providers are registered "
                        "already, the most this library keeps", p->name, origin, MAX_PROVIDERS);
@@ -79,27 +101,25 @@ const hipdnnJitCustomOpProvider_t *fe_custom_find(const char *op_id)
     const char *dot = strrchr(op_id, '.');
     if (dot == NULL)
         return NULL;
-    size_t n = (size_t)(dot - op_id);
-    const hipdnnJitCustomOpProvider_t *found = NULL;
     pthread_mutex_lock(&lock);
-    for (int i = 0; i < n_providers && found == NULL; i++)
-        if (strlen(providers[i].p->name) == n && memcmp(providers[i].p->name, op_id, n) == 0)
-            found = providers[i].p;
+    const entry *e = named(op_id, (size_t)(dot - op_id));
     pthread_mutex_unlock(&lock);
-    return found;
+    return e != NULL ? e->p : NULL;
 }
 
-/* "a, b, c" of the registered names, or "none". */
+/* "a, b, jit (built in)": the registered names, then the built-in ones. */
 static void provider_names(char *buf, size_t size)
 {
     size_t used = 0;
     buf[0] = '\0';
     pthread_mutex_lock(&lock);
-    for (int i = 0; i < n_providers && used < size; i++)
-        used += (size_t)snprintf(buf + used, size - used, "%s%s", i ? ", " : "", providers[i].p->name);
+    for (int i = 0; i < n_providers + N_BUILTINS && used < size; i++) {
+        bool builtin = i >= n_providers;
+        used += (size_t)snprintf(buf + used, size - used, "%s%s%s", i ? ", " : "",
+                                 builtin ? builtins[i - n_providers].p->name : providers[i].p->name,
+                                 builtin ? " (built in)" : "");
+    }
     pthread_mutex_unlock(&lock);
-    if (buf[0] == '\0')
-        snprintf(buf, size, "none");
 }
 
 /* ---- calls ---------------------------------------------------------------------------------------- */
@@ -182,8 +202,10 @@ bool fe_custom_has_kernel(const ir_op *op)
     return p != NULL && p->kernel != NULL;
 }
 
-hipdnnStatus_t fe_custom_kernel(const ir_graph *g, const ir_op *op, const char *arch, hipdnnJitKernelSource_t *ks)
+hipdnnStatus_t fe_custom_kernel(const ir_graph *g, const ir_op *op, const char *arch, hipdnnJitKernelSource_t *ks,
+                                char **source, char **entry)
 {
+    *source = *entry = NULL;
     const hipdnnJitCustomOpProvider_t *p = op->a.custom.owner;
     if (p == NULL || p->kernel == NULL)
         return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "custom op '%s': provider '%s' gives no GPU kernel (host "
@@ -202,6 +224,12 @@ hipdnnStatus_t fe_custom_kernel(const ir_graph *g, const ir_op *op, const char *
         return base_fail(HIPDNN_STATUS_PLUGIN_ERROR, "custom op '%s': provider '%s' filled the kernel with %s",
                          op->a.custom.id, p->name, ks->source == NULL ? "no source" : ks->entry == NULL ? "no entry"
                          : "a bad argument count");
+    *source = base_memdup(ks->source, strlen(ks->source) + 1), *entry = base_memdup(ks->entry, strlen(ks->entry) + 1);
+    if (*source == NULL || *entry == NULL) {
+        base_free(*source), base_free(*entry), *source = *entry = NULL;
+        return base_fail(HIPDNN_STATUS_ALLOC_FAILED, "custom op '%s': out of memory", op->a.custom.id);
+    }
+    ks->source = *source, ks->entry = *entry; /* the provider's strings are not read again */
     return HIPDNN_STATUS_SUCCESS;
 }
 

@@ -7,7 +7,10 @@
  * fe_check*.c (finalize rules: fe_check.c dispatch and helpers, fe_check_common.c the rules
  * every op shares, one file per op family, fe_check_score_mod.c), fe_lower.c (descriptors ->
  * IR), fe_lower_attrs.c (each op's typed IR attributes), fe_custom.c (custom-op providers),
- * fe_custom_plugins.c (their plugin libraries). Private: fe_graph_int.h, fe_check.h.
+ * fe_custom_plugins.c (their plugin libraries), the built-in provider `jit` (fe_custom_hip_source.c,
+ * fe_custom_hip_ref.c, fe_custom_expr.c, fe_custom_host.c and the host preludes fe_host_sched.h and
+ * fe_host_cuda.h, C++ text embedded at build time). Private: fe_graph_int.h, fe_check.h,
+ * fe_custom_int.h.
  * Uses desc/ (the object model), ir/ and base/.
  */
 #ifndef HIPDNN_FE_GRAPH_H
@@ -97,9 +100,12 @@ hipdnnStatus_t fe_custom_bind(ir_graph *g);
 typedef struct hipdnnJitKernelSource hipdnnJitKernelSource_t;
 /* Whether a bound CUSTOM op's provider gives GPU kernels. */
 bool fe_custom_has_kernel(const ir_op *op);
-/* The provider's GPU kernel of a bound CUSTOM op of g for arch; its strings are the provider's
- * (copy them now). NOT_SUPPORTED with the provider's reason, PLUGIN_ERROR for a bad answer. */
-hipdnnStatus_t fe_custom_kernel(const ir_graph *g, const ir_op *op, const char *arch, hipdnnJitKernelSource_t *ks);
+/* The provider's GPU kernel of a bound CUSTOM op of g for arch. Its strings are copied as soon
+ * as the provider returns: *source and *entry (the caller base_frees both; NULL on failure),
+ * which ks->source and ks->entry point at. NOT_SUPPORTED with the provider's reason,
+ * PLUGIN_ERROR for a bad answer, ALLOC_FAILED. */
+hipdnnStatus_t fe_custom_kernel(const ir_graph *g, const ir_op *op, const char *arch, hipdnnJitKernelSource_t *ks,
+                                char **source, char **entry);
 /* Runs a bound CUSTOM op of g on host buffers through its provider's reference. */
 hipdnnStatus_t fe_custom_reference(const ir_graph *g, const ir_op *op, const ir_buf *const *in, ir_buf *const *out);
 

@@ -20,14 +20,31 @@
  *     library that exports HIPDNN_JIT_CUSTOM_OP_PROVIDER_SYMBOL ("hipdnnJitCustomOpProviders")
  *     is loaded as a custom-op plugin;
  *   - the program itself: hipdnnJitRegisterCustomOpProvider_ext;
- *   - the library: built-in providers (see the README's "Custom ops").
+ *   - the library: the built-in provider "jit", always present (its name cannot be registered).
  * The provider of an op id is the first whose name equals the id's part before the last '.'.
+ *
+ * The built-in op "jit.hip_source" runs a kernel the program writes, with no plugin. Its payload
+ * is a UTF-8 JSON object (README.md "Custom ops" gives the whole format):
+ *   {"source": "<HIP/CUDA text>", "entry": "<its __global__ function>",
+ *    "block": [x, y, z], "grid": [x, y, z], "shared_bytes": n, "args": [...]}
+ * block: 1..3 positive ints (at most 1024 threads); grid: 1..3 entries, each a positive int or a
+ * size expression; shared_bytes: optional dynamic shared memory; args, in the kernel's order: an
+ * int (an int64 parameter: declare it long long), "in<N>" / "out<N>" (that tensor's address),
+ * or a size expression (an int64 value). A size expression is int64 arithmetic (+ - * / %,
+ * parentheses, unary minus) over numel(T), rank(T), dim(T, d), stride(T, d) (d < 0 from the end),
+ * cdiv(a, b), min(a, b), max(a, b), T being in<N> or out<N>: "cdiv(numel(out0), 256)". Every
+ * output must be named by an argument. The check (at graph finalize) refuses a bad payload with
+ * the field and the reason. On the GPU the source is compiled as given; on the reference engine
+ * the library builds it with the host C++ compiler ($HIPDNN_HOST_CXX, else c++) behind a host
+ * prelude (CUDA / HIP spellings, __syncthreads and warp shuffles on a coroutine block scheduler)
+ * and runs it on the CPU, so a graph holding it executes without a GPU.
  *
  * Every function gets the call's description (hipdnnJitCustomOpCall_t) and a message buffer; it
  * returns 0 on success, or non-zero after writing a NUL-terminated reason into `why` (at most
  * `why_size` bytes), which the library reports in its last-error message. Functions may be
- * called from several threads at once; the tables and strings a provider hands out must stay
- * valid while the library is loaded (plugins are not unloaded before exit).
+ * called from several threads at once; a provider's table and its name and version strings must
+ * stay valid while the library is loaded (plugins are not unloaded before exit); the strings
+ * `kernel` gives need less (hipdnnJitKernelSource_t).
  * C17 and C++; includes hipdnn_backend.h (no HIP SDK needed).
  */
 #ifndef HIPDNN_JIT_CUSTOM_OP_H
@@ -85,8 +102,9 @@ typedef struct hipdnnJitKernelArg {
     int64_t value;
 } hipdnnJitKernelArg_t;
 
-/* The GPU side of one use of an op. The library copies the strings before `kernel` returns
- * control to it, so they need to live only that long. The source is compiled as given, with
+/* The GPU side of one use of an op. The library copies the strings as soon as `kernel` returns,
+ * before it calls the provider again from that thread: they must stay valid until then (static
+ * text, or a per-thread buffer the next call replaces). The source is compiled as given, with
  * hipRTC (AMD) or NVRTC (NVIDIA) and no prelude: write it in the subset both take (__global__,
  * extern "C", threadIdx / blockIdx / blockDim, plain C types). */
 typedef struct hipdnnJitKernelSource {

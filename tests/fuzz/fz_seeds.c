@@ -10,11 +10,14 @@
  *                   Debian's libamdhip64-5), with its kernels' arch and entry names
  *   cache_records/  the first such plan's kernel and plan records, its bundle (plain and with
  *                   the deep-reseal bit) and its KERNEL_CACHE JSON
+ *   hip_source/     jit.hip_source payloads (examples/graphs/hip_source_scale.json's, dynamic shared
+ *                   memory, a 3-D launch, a refused key) and size expressions
  * Input formats: each harness's header comment. Without hipRTC the plan-based seeds are left
  * out (a message says so). Not a test; run by hand when a format changes.
  */
 #include <dirent.h>
 #include <errno.h>
+#include <jansson.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -428,6 +431,53 @@ static void plan_seeds(void)
     }
 }
 
+/* ---- hip_source: jit.hip_source payloads and size expressions ------------------------------------------- */
+
+/* The payload bytes of examples/graphs/hip_source_scale.json's custom op. */
+static void example_payload(void)
+{
+    char path[4096];
+    snprintf(path, sizeof path, "%s/examples/graphs/hip_source_scale.json", HIPDNN_SOURCE_DIR);
+    json_error_t err;
+    json_t *doc = json_load_file(path, 0, &err);
+    json_t *data = json_object_get(json_object_get(json_array_get(json_object_get(doc, "nodes"), 0), "attributes"),
+                                   "data");
+    if (!json_is_array(data))
+        die(path);
+    size_t n = json_array_size(data);
+    char *bytes = malloc(n + 1);
+    if (bytes == NULL)
+        die("out of memory");
+    for (size_t i = 0; i < n; i++)
+        bytes[i] = (char)json_integer_value(json_array_get(data, i));
+    write_seed("hip_source", "scale_example.json", 0, false, bytes, n);
+    free(bytes);
+    json_decref(doc);
+}
+
+static void hip_source_seeds(void)
+{
+    static const char *const seeds[][2] = {
+        {"rowmax_dynamic_shared.json",
+         "{\"source\": \"extern __shared__ float m[];\\nextern \\\"C\\\" __global__ void rowmax(const float *x, "
+         "float *y, long long c) { m[0] = x[0]; y[blockIdx.x] = m[0]; }\", \"entry\": \"rowmax\", \"block\": [128], "
+         "\"grid\": [\"dim(in0, 0) * dim(in0, 1)\"], \"shared_bytes\": 16, \"args\": [\"in0\", \"out0\", "
+         "\"dim(in0, -1)\"]}"},
+        {"launch_3d.json",
+         "{\"source\": \"__global__ void k3(float *a, float *b, long long n) {}\", \"entry\": \"k3\", "
+         "\"block\": [8, 4, 2], \"grid\": [\"cdiv(numel(in0), 64)\", 3, \"max(rank(in1), min(2, 5))\"], "
+         "\"args\": [\"out1\", \"out0\", 7, -3, \"-stride(in0, -2) % 3\", \"stride(out1, 0) / 1024\"]}"},
+        {"unknown_key.json", "{\"source\": \"k\", \"entry\": \"k\", \"blocks\": [1], \"grid\": [1], \"args\": []}"},
+        {"expr_cdiv.txt", "cdiv(numel(out0), 256)"},
+        {"expr_precedence.txt", "-stride(in0, -1) * (dim(in0, 2) + 3) % 7 - -2"},
+        {"expr_overflow.txt", "numel(out1)"},
+        {"expr_nested.txt", "max(min(rank(in1), 2), dim(out1, -3) / 1024) + ((((1))))"},
+    };
+    for (size_t i = 0; i < sizeof seeds / sizeof seeds[0]; i++)
+        write_seed("hip_source", seeds[i][0], 0, false, seeds[i][1], strlen(seeds[i][1]));
+    example_payload();
+}
+
 int main(int argc, char **argv)
 {
     if (argc != 2) {
@@ -438,6 +488,7 @@ int main(int argc, char **argv)
     setenv("HIPDNN_CACHE_DISABLE", "1", 1);
     OK(hipdnnCreate(&handle));
     graph_seeds();
+    hip_source_seeds();
     plan_seeds();
     OK(hipdnnDestroy(handle));
     return 0;

@@ -244,6 +244,8 @@ typedef struct fe_tensor_view {
 
 /* A finalized tensor's fields; o must be a finalized TENSOR. */
 fe_tensor_view fe_tensor(fe_obj *o);
+/* The offset tensor attached to a ragged tensor (HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT), or NULL. */
+fe_obj *fe_tensor_ragged(fe_obj *t);
 /* Byte size of one element, 0 for sub-byte or unsized types. */
 size_t fe_dtype_size(hipdnnDataType_t t);
 const char *fe_dtype_name(hipdnnDataType_t t);

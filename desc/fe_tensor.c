@@ -86,6 +86,70 @@ static hipdnnStatus_t get_is_by_value(fe_obj *o, const fe_attr *a, hipdnnBackend
     return fe_get_copy(o, a, requested, count, elems, &by_value, 1, sizeof by_value);
 }
 
+/* ---- the ragged offset: its uid (hipDNN's form) and its descriptor (cuDNN's form) ---------------- */
+
+#define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
+
+/* Attaches offset tensor descriptor `elems` (RAGGED_OFFSET_TENSOR_EXT, or RAGGED_OFFSET_DESC given a
+ * descriptor) and sets RAGGED_OFFSET_DESC to its uid. The offsets are integers. */
+static hipdnnStatus_t set_ragged_tensor(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                                        int64_t n, const void *elems)
+{
+    const fe_attr *tensor_row = fe_find_attr(o->cls, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT);
+    const fe_attr *uid_row = fe_find_attr(o->cls, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC);
+    fe_obj *x = NULL;
+    if (type != DESC || n != 1 || elems == NULL ||
+        fe_unwrap(*(hipdnnBackendDescriptor_t const *)elems, "hipdnnBackendSetAttribute", &x) != HIPDNN_STATUS_SUCCESS ||
+        x->cls != &fe_tensor_class || !x->finalized)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_TENSOR_DESCRIPTOR %s: takes one finalized "
+                         "TENSOR descriptor (HIPDNN_TYPE_BACKEND_DESCRIPTOR x1), the per-batch offsets", a->name);
+    fe_tensor_view t = fe_tensor(x);
+    if (t.dtype != HIPDNN_DATA_INT32 && t.dtype != HIPDNN_DATA_INT64)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_TENSOR_DESCRIPTOR %s: the offset tensor uid "
+                         "%lld is %s; offsets are INT32 or INT64", a->name, (long long)t.uid, fe_dtype_name(t.dtype));
+    if (t.is_virtual || t.by_value)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_TENSOR_DESCRIPTOR %s: the offset tensor uid "
+                         "%lld must be in memory (not virtual, not by value)", a->name, (long long)t.uid);
+    hipdnnStatus_t st = fe_set_generic(o, tensor_row, DESC, 1, elems);
+    return st != HIPDNN_STATUS_SUCCESS ? st : fe_set_generic(o, uid_row, HIPDNN_TYPE_INT64, 1, &t.uid);
+}
+
+/* RAGGED_OFFSET_DESC: a uid (INT64), or the offset tensor's descriptor. A uid other than that
+ * of a descriptor set before is refused (the two would disagree). */
+static hipdnnStatus_t set_ragged(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type, int64_t n,
+                                 const void *elems)
+{
+    if (type == DESC)
+        return set_ragged_tensor(o, a, type, n, elems);
+    fe_val *attached = fe_get(o, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT);
+    if (type == HIPDNN_TYPE_INT64 && n == 1 && elems != NULL && attached->n > 0 &&
+        *(const int64_t *)elems != fe_tensor(attached->one.obj).uid)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_TENSOR_DESCRIPTOR %s: uid %lld, but the offset "
+                         "tensor set before has uid %lld", a->name, (long long)*(const int64_t *)elems,
+                         (long long)fe_tensor(attached->one.obj).uid);
+    return fe_set_generic(o, a, type, n, elems);
+}
+
+/* RAGGED_OFFSET_DESC read as a descriptor gives the attached offset tensor. */
+static hipdnnStatus_t get_ragged(fe_obj *o, const fe_attr *a, hipdnnBackendAttributeType_t type,
+                                 int64_t requested, int64_t *count, void *elems)
+{
+    if (type == DESC)
+        return fe_get_generic(o, fe_find_attr(o->cls, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT), type,
+                              requested, count, elems);
+    if (type != a->type)
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "HIPDNN_BACKEND_TENSOR_DESCRIPTOR %s: is HIPDNN_TYPE_INT64 (the "
+                         "uid) or HIPDNN_TYPE_BACKEND_DESCRIPTOR (the offset tensor), requested as %s", a->name,
+                         fe_type_name(type));
+    return fe_get_generic(o, a, type, requested, count, elems);
+}
+
+fe_obj *fe_tensor_ragged(fe_obj *t)
+{
+    fe_val *v = fe_get(t, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT);
+    return v->n > 0 ? v->one.obj : NULL;
+}
+
 #define I64 HIPDNN_TYPE_INT64
 #define BOOL HIPDNN_TYPE_BOOLEAN
 static const fe_attr tensor_attrs[] = {
@@ -105,7 +169,13 @@ static const fe_attr tensor_attrs[] = {
      .get = get_is_by_value},
     SCALAR(HIPDNN_ATTR_TENSOR_IS_RUNTIME_PASS_BY_VALUE_EXT, BOOL, FE_W_BOOL,
            "is_runtime_pass_by_value", 8, 0),
-    SCALAR(HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, I64, FE_W_I64, "ragged_offset_tensor_uid", 9, FE_NULL),
+    {.id = HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC, .name = "HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC", .type = I64,
+     .shape = FE_ONE, .flags = FE_NULL | FE_ANY_TYPE, .min_n = 1, .max_n = 1, .field = "ragged_offset_tensor_uid",
+     .wire = FE_W_I64, .fb_id = 9, .set = set_ragged, .get = get_ragged},
+    /* the offset tensor's descriptor: not on the wire (the uid is; the graph lists the tensor) */
+    {.id = HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT, .name = "HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT",
+     .type = DESC, .shape = FE_ONE, .min_n = 1, .max_n = 1, .desc = HIPDNN_BACKEND_TENSOR_DESCRIPTOR,
+     .wire = FE_W_NONE, .fb_id = -1, .set = set_ragged_tensor},
     {.id = HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT, .name = "HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT", .type = I64,
      .shape = FE_ONE, .min_n = 1, .max_n = 1, .field = "alignment", .wire = FE_W_I64, .fb_id = 10,
      .wire_dflt = 16},
@@ -180,6 +250,9 @@ static hipdnnStatus_t tensor_finalize(fe_obj *o)
         if (runtime && !by_value_type(t.dtype))
             return TFAIL("uid %lld: %s cannot be passed by value", uid, fe_dtype_name(t.dtype));
     }
+    fe_val *ro = fe_get(o, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC);
+    if (ro->n > 0 && ro->one.i64 == t.uid)
+        return TFAIL("uid %lld: HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC names the tensor itself", uid);
     fe_val *al = fe_get(o, HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT);
     if (al->n > 0 && (al->one.i64 <= 0 || (al->one.i64 & (al->one.i64 - 1)) != 0))
         return TFAIL("uid %lld: HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT %lld is not a power of two", uid,

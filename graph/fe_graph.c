@@ -30,16 +30,8 @@ static int cmp_tref(const void *pa, const void *pb)
     return a->op - b->op;
 }
 
-static int count_refs(fe_obj *op)
-{
-    int n = 0;
-    for (int i = 0; i < op->cls->n_attrs; i++)
-        if (op->cls->attrs[i].desc == HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
-            n += (int)op->vals[i].n;
-    return n;
-}
-
-/* Appends op #k's tensor uses to refs. */
+/* Appends op #k's tensor uses to refs (refs NULL: counts them). A ragged tensor's offset tensor
+ * (fe_tensor_ragged) is an input of every op that uses the ragged tensor. */
 static int collect_refs(fe_obj *op, int k, tref *refs)
 {
     int n = 0;
@@ -49,11 +41,19 @@ static int collect_refs(fe_obj *op, int k, tref *refs)
         if (a->desc != HIPDNN_BACKEND_TENSOR_DESCRIPTOR)
             continue;
         fe_obj *const *ts = a->shape == FE_ONE ? &v->one.obj : (fe_obj *const *)v->arr;
-        for (int64_t j = 0; j < v->n; j++)
-            refs[n++] = (tref){fe_tensor(ts[j]).uid, ts[j], k, (a->flags & FE_OUT) != 0};
+        for (int64_t j = 0; j < v->n; j++) {
+            fe_obj *ro = fe_tensor_ragged(ts[j]);
+            if (refs != NULL)
+                refs[n] = (tref){fe_tensor(ts[j]).uid, ts[j], k, (a->flags & FE_OUT) != 0};
+            if (refs != NULL && ro != NULL)
+                refs[n + 1] = (tref){fe_tensor(ro).uid, ro, k, false};
+            n += ro != NULL ? 2 : 1;
+        }
     }
     return n;
 }
+
+static int count_refs(fe_obj *op) { return collect_refs(op, 0, NULL); }
 
 static hipdnnStatus_t check_ops_unique(fe_obj *const *ops, int n)
 {
@@ -162,6 +162,43 @@ static hipdnnStatus_t analyse_refs(fe_obj *const *ops, int n_ops, tref *refs, in
     return st;
 }
 
+/* The tensor of uid `uid` among gi's (sorted by uid), or NULL. */
+static fe_obj *tensor_of_uid(const fe_graph_info *gi, int64_t uid)
+{
+    int lo = 0, hi = gi->n_tensors;
+    while (lo < hi) {
+        int mid = (lo + hi) / 2;
+        if (fe_tensor(gi->tensors[mid].t).uid < uid)
+            lo = mid + 1;
+        else
+            hi = mid;
+    }
+    return lo < gi->n_tensors && fe_tensor(gi->tensors[lo].t).uid == uid ? gi->tensors[lo].t : NULL;
+}
+
+/* A ragged tensor's offsets are a tensor of the graph: attached (then collected with it), or
+ * named by uid only and used by some operation. */
+static hipdnnStatus_t check_ragged(const fe_graph_info *gi)
+{
+    for (int i = 0; i < gi->n_tensors; i++) {
+        fe_obj *t = gi->tensors[i].t;
+        fe_val *uid = fe_get(t, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC);
+        if (uid->n == 0 || fe_tensor_ragged(t) != NULL)
+            continue;
+        fe_obj *ro = tensor_of_uid(gi, uid->one.i64);
+        if (ro == NULL)
+            return GFAIL("tensor UID %lld: its ragged offset UID %lld is not a tensor of the graph; give the "
+                         "offset tensor itself (HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC as a descriptor, or "
+                         "HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT)", (long long)fe_tensor(t).uid,
+                         (long long)uid->one.i64);
+        fe_tensor_view v = fe_tensor(ro);
+        if (v.dtype != HIPDNN_DATA_INT32 && v.dtype != HIPDNN_DATA_INT64)
+            return GFAIL("tensor UID %lld: its ragged offset UID %lld is %s; offsets are INT32 or INT64",
+                         (long long)fe_tensor(t).uid, (long long)v.uid, fe_dtype_name(v.dtype));
+    }
+    return HIPDNN_STATUS_SUCCESS;
+}
+
 hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out)
 {
     fe_val *opsv = fe_get(graph, HIPDNN_ATTR_OPERATIONGRAPH_OPS);
@@ -186,6 +223,8 @@ hipdnnStatus_t fe_graph_analyse(fe_obj *graph, fe_graph_info *out)
         n += collect_refs(ops[k], k, refs + n);
     st = analyse_refs(ops, n_ops, refs, n_refs, out);
     base_free(refs);
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = check_ragged(out);
     if (st != HIPDNN_STATUS_SUCCESS)
         fe_graph_info_free(out);
     return st;

@@ -64,6 +64,20 @@
  *     flags, the band bounds and the padding mask. (full names:
  *     HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_*_EXT)
  *
+ *   On HIPDNN_BACKEND_TENSOR_DESCRIPTOR — the packed (THD) layout's offsets:
+ *     HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT  50300  desc x1: the finalized
+ *                                    INT32 or INT64 tensor of per-batch element
+ *                                    offsets ([B+1,1,1,1]) whose uid
+ *                                    HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC names
+ *                                    (cuDNN's form of that attribute, which also
+ *                                    takes the descriptor: BACKEND_DESCRIPTOR x1).
+ *                                    Setting either sets both; a graph holds the
+ *                                    offset tensor as an input of every operation
+ *                                    that uses the ragged tensor. With the uid
+ *                                    only (hipDNN's form), some operation of the
+ *                                    graph must use a tensor of that uid, or the
+ *                                    serialized graph list it among its tensors.
+ *
  *   On HIPDNN_BACKEND_KERNEL_CACHE_DESCRIPTOR — the compiled-kernel cache a plan
  *   consults when HIPDNN_ATTR_EXECUTION_PLAN_KERNEL_CACHE is set on it:
  *     _KERNEL_CACHE_OPERATION_GRAPH_EXT      50200  desc x1: OPERATIONGRAPH the
@@ -221,6 +235,7 @@ typedef enum
     HIPDNN_ATTR_TENSOR_BYTE_ALIGNMENT = 1309,                       /* INT64 x1 */
     HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC = 1310,                   /* INT64 x1: UID of the ragged-offset tensor */
     HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_MULTIPLIER = 1311,             /* INT64 x1 (assumed); offset scale, default 1 */
+    HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT = 50300,            /* desc x1: the ragged-offset tensor itself */
 
     /* ---- Convolution forward (HIPDNN_BACKEND_OPERATION_CONVOLUTION_FORWARD_DESCRIPTOR) */
     HIPDNN_ATTR_OPERATION_CONVOLUTION_FORWARD_W = 1400,

@@ -678,6 +678,34 @@ static hipdnnStatus_t map_sort(tensor_map *m)
     return HIPDNN_STATUS_SUCCESS;
 }
 
+/* A tensor naming a ragged offset uid gets that tensor of the list attached (the graph then holds
+ * it as an input of the ops using the ragged tensor: fe_graph.c); a uid the list lacks is refused.
+ * The tensors are finalized already but no caller has seen them: attaching completes them. */
+static hipdnnStatus_t attach_ragged(const tensor_map *m)
+{
+    for (int i = 0; i < m->n; i++) {
+        fe_obj *t = m->h[i]->obj;
+        fe_val *uid = fe_get(t, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC);
+        if (uid->n == 0)
+            continue;
+        hipdnnBackendDescriptor_t ro = map_find(m, uid->one.i64);
+        if (ro == m->h[i])
+            return MFAIL("tensor uid %lld: ragged_offset_tensor_uid %lld is the tensor itself",
+                         (long long)m->uid[i], (long long)uid->one.i64);
+        if (ro == NULL)
+            return MFAIL("tensor uid %lld: ragged_offset_tensor_uid %lld is not in \"tensors\"",
+                         (long long)m->uid[i], (long long)uid->one.i64);
+        const fe_attr *a = fe_find_attr(t->cls, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT);
+        hipdnnStatus_t st = a->set(t, a, HIPDNN_TYPE_BACKEND_DESCRIPTOR, 1, &ro);
+        if (st != HIPDNN_STATUS_SUCCESS) {
+            char ctx[64];
+            snprintf(ctx, sizeof ctx, "tensor uid %lld", (long long)m->uid[i]);
+            return with_context(st, ctx);
+        }
+    }
+    return HIPDNN_STATUS_SUCCESS;
+}
+
 static hipdnnStatus_t tensors_from_json(const json_t *arr, tensor_map *m)
 {
     if (!json_is_array(arr))
@@ -702,7 +730,8 @@ static hipdnnStatus_t tensors_from_json(const json_t *arr, tensor_map *m)
             return with_context(st, ctx);
         }
     }
-    return map_sort(m);
+    hipdnnStatus_t st = map_sort(m);
+    return st == HIPDNN_STATUS_SUCCESS ? attach_ragged(m) : st;
 }
 
 /* The node's name and compute type. hipDNN's frontends may write the compute type once, on the

@@ -276,14 +276,21 @@ Test(engines, a_ragged_tensor_is_refused_with_the_reason, .init = NULL, .fini = 
     snprintf(path, sizeof path, "%s/examples/graphs/sdpa_causal.json", HIPDNN_SOURCE_DIR);
     char *text = tu_read_file(path, &n), *q = strstr(text, "\"name\": \"q\",");
     cr_assert_not_null(q, "the example names its q tensor");
+    /* q names offset tensor 99, which joins the tensor list */
     static const char ragged[] = "\"ragged_offset_tensor_uid\": 99, ";
-    char *edited = malloc(n + sizeof ragged);
-    size_t at = (size_t)(q - text);
-    memcpy(edited, text, at);
-    memcpy(edited + at, ragged, sizeof ragged - 1);
-    memcpy(edited + at + sizeof ragged - 1, q, n - at);
-    hipdnnBackendDescriptor_t g = tu_json_graph(h, edited, n + sizeof ragged - 1, "sdpa_causal.json, ragged q"),
-                              plan = NULL;
+    static const char ro[] = "{\"uid\": 99, \"data_type\": \"INT32\", \"dims\": [5, 1, 1, 1], "
+                             "\"strides\": [1, 1, 1, 1]}, ";
+    char *list = strstr(text, "\"tensors\": [");
+    cr_assert_not_null(list);
+    size_t at_list = (size_t)(list - text) + strlen("\"tensors\": ["), at = (size_t)(q - text);
+    size_t len = n + sizeof ragged - 1 + sizeof ro - 1;
+    char *edited = malloc(len + 1);
+    memcpy(edited, text, at_list);
+    memcpy(edited + at_list, ro, sizeof ro - 1);
+    memcpy(edited + at_list + sizeof ro - 1, text + at_list, at - at_list);
+    memcpy(edited + at + sizeof ro - 1, ragged, sizeof ragged - 1);
+    memcpy(edited + at + sizeof ro - 1 + sizeof ragged - 1, q, n - at + 1);
+    hipdnnBackendDescriptor_t g = tu_json_graph(h, edited, len, "sdpa_causal.json, ragged q"), plan = NULL;
     TU_EQ(tu_try_plan(h, g, reference_id_of(h), &plan), HIPDNN_STATUS_NOT_SUPPORTED);
     cr_expect(strstr(tu_msg(), "tensor uid 1 has a ragged offset") && strstr(tu_msg(), "uid 99"), "%s", tu_msg());
     cr_expect_null(plan);

@@ -7,7 +7,8 @@
  *
  * Shapes: Q [B,Hq,Sq,D], K [B,Hk,Skv,D], V [B,Hv,Skv,Dv], O and dO [B,Hq,Sq,Dv], Stats, Max,
  * Sum_exp [B,Hq,Sq,1], Bias and dropout mask [1|B,1|Hq,1|Sq,1|Skv], RNG_DUMP [B,Hq,Sq,Skv],
- * SEQ_Q/SEQ_KV [B,1,1,1], sink [1,Hq,1,1], scale/seed/offset one element. Query head h reads
+ * SEQ_Q/SEQ_KV [B,1,1,1], sink [1,Hq,1,1], scale/seed/offset one element, BLOCK_MASK (forward)
+ * [1|B,1|Hq,⌈Sq/128⌉,⌈⌈Skv/128⌉/8⌉] UINT8 or INT8. Query head h reads
  * K head h/(Hq/Hk) and V head h/(Hq/Hv). Paged (PAGE_K/PAGE_V [B,1,P,1]): K is a container
  * [nblk,Hk,bs,D] and K[b,h,t,d] = container[page_k[b,0,t/bs,0], h, t%bs, d]; likewise V. Then
  * Skv = RNG_DUMP's, else the bias', else the dropout mask's last dim (when not 1), else the
@@ -27,6 +28,9 @@
  *                                             left l   j ≤ i + shift − l
  *                                             mask modifier  its chain at (b, h, i, j) is 0
  *                                             (forward and backward alike)
+ *                                             block mask  bit (j/128) % 8 of BLOCK_MASK byte
+ *                                             [b, h, i/128, j/1024] is 0 (forward; size-1
+ *                                             batch or head dims broadcast; §4.4)
  *     shift = 0 (TOP_LEFT) or skv − sq (BOTTOM_RIGHT). A masked score reads nothing: Q rows ≥ sq
  *     and K/V rows ≥ skv (and their pages) are never read.
  *  5. m = max(max_j S_ij, sink_h); l = Σ_j exp(S_ij − m) + exp(sink_h − m); P_ij = exp(S_ij − m)/l.
@@ -298,6 +302,26 @@ static hipdnnStatus_t check_fp8(sdpa *s)
     return OK;
 }
 
+/* BLOCK_MASK: bytes [1|B,1|Hq,ceil(Sq/128),ceil(ceil(Skv/128)/8)]. */
+static bool block_mask_ok(const sdpa *s)
+{
+    const ir_buf *m = s->in.block_mask;
+    int64_t kt = (s->Skv + 127) / 128;
+    return rank4(m) && (m->dtype == HIPDNN_DATA_UINT8 || m->dtype == HIPDNN_DATA_INT8) &&
+           (m->dims[0] == 1 || m->dims[0] == s->B) && (m->dims[1] == 1 || m->dims[1] == s->Hq) &&
+           m->dims[2] == (s->Sq + 127) / 128 && m->dims[3] == (kt + 7) / 8;
+}
+
+/* Whether BLOCK_MASK keeps score (i, j) of the current (b, h): bit t (LSB first) of byte k of the
+ * query tile's row keeps key tile 8k + t (128 x 128 tiles). */
+static bool block_kept(const sdpa *s, int64_t i, int64_t j)
+{
+    const ir_buf *m = s->in.block_mask;
+    int64_t kt = j / 128, idx[4] = {m->dims[0] == 1 ? 0 : s->b, m->dims[1] == 1 ? 0 : s->h, i / 128, kt / 8};
+    unsigned byte = (unsigned)(uint8_t)(int)ir_load(m, idx);
+    return (byte >> (kt % 8)) & 1u;
+}
+
 /* A modifier chain (or none) over the scores [B,Hq,Sq,Skv]. */
 static bool mod_fits(const sdpa *s, const ir_score_mod *m)
 {
@@ -312,9 +336,8 @@ static hipdnnStatus_t check_options(sdpa *s)
 {
     const ir_sdpa *p = s->p;
     hipdnnStatus_t st;
-    if (s->in.block_mask != NULL)
-        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
-                         "sdpa reference: the block mask (BLOCK_MASK) is not implemented");
+    if (s->in.block_mask != NULL && !block_mask_ok(s))
+        return bad("the block mask must be UINT8 or INT8 [1|B,1|Hq,ceil(Sq/128),ceil(ceil(Skv/128)/8)]");
     if ((s->in.mod_result != NULL && s->in.mod == NULL) || (s->in.mask_result != NULL && s->in.mask == NULL))
         return base_fail(HIPDNN_STATUS_BAD_PARAM, "sdpa reference: a score or mask modifier operand "
                          "without its chain (ir_ref_run_mod)");
@@ -457,6 +480,8 @@ static bool sdpa_masked(const sdpa *s, int64_t i, int64_t j)
     if (p->has_right && j > i + s->shift + p->right_bound)
         return true;
     if (p->has_left && j <= i + s->shift - p->left_bound)
+        return true;
+    if (s->in.block_mask != NULL && !block_kept(s, i, j))
         return true;
     return s->in.mask != NULL && ir_score_mod_eval(s->in.mask, NAN, (const int64_t[4]){s->b, s->h, i, j}) == 0;
 }

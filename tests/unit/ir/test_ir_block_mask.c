@@ -16,7 +16,8 @@
  *  - random chains (index steps, constants, tensors with NaN and infinities, every arithmetic,
  *    comparison, logical and select mode, integer and BOOLEAN roundings, modes the intervals do
  *    not know) built directly: still sound;
- *  - refusals: not a mask chain, tile sizes below 1.
+ *  - refusals: not a mask chain, tile sizes below 1; every allocation of the chain's build and of
+ *    the classification failed in turn ends in ALLOC_FAILED with nothing left (LeakSanitizer).
  */
 #include <criterion/criterion.h>
 #include <math.h>
@@ -25,6 +26,7 @@
 
 #include "../../common/mask_mods.h"
 #include "../../common/tu.h"
+#include "base/base.h"
 #include "graph/fe_graph_int.h"
 #include "ir/ir.h"
 
@@ -353,4 +355,36 @@ Test(block_mask, refusals)
     cr_expect_eq(ir_block_class(&map, 0, 0, 1, 3), IR_TILE_FULL);
     cr_expect(!map.per_batch && !map.per_head);
     ir_block_map_free(&map);
+}
+
+/* Every allocation of ir_score_mod_build and ir_block_classify failed in turn. */
+Test(block_mask, allocation_faults)
+{
+    tu_seed("block_mask::allocation_faults");
+    int64_t d[4];
+    random_dims(d);
+    built x;
+    build(&x, MM_DOCUMENT, d);
+    const ir_graph *ir = fe_graph_of(x.g->obj)->ir;
+    int a = -1, failed = 0;
+    for (int k = 0; k < ir->n_ops; k++)
+        a = ir->ops[k].kind == IR_OP_SDPA_FWD ? k : a;
+    for (long nth = 1; nth < 1000; nth++) {
+        ir_score_mod m;
+        ir_block_map map;
+        base_alloc_fail_at(nth, false);
+        hipdnnStatus_t st = ir_score_mod_build(ir, a, IR_MOD_MASK, x.bufs, &m);
+        if (st == HIPDNN_STATUS_SUCCESS)
+            st = ir_block_classify(&m, 3, 5, &map);
+        base_alloc_fail_at(0, false);
+        if (st == HIPDNN_STATUS_SUCCESS) {
+            check_map(&x.chain, &map, "after the faults");
+            ir_block_map_free(&map);
+            break;
+        }
+        cr_expect_eq(st, HIPDNN_STATUS_ALLOC_FAILED, "allocation %ld: %d", nth, (int)st);
+        failed++;
+    }
+    cr_expect_gt(failed, 2, "the build and the classification allocate");
+    unbuild(&x);
 }

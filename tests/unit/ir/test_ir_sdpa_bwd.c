@@ -22,6 +22,8 @@
 
 static void bwd_slots(tcase *t, const ir_buf **in, ir_buf **out)
 {
+    for (int s = 0; s < IR_SDPAB_N_IN; s++) /* every slot: those named below, the rest absent */
+        in[s] = NULL;
     in[IR_SDPAB_Q] = &t->q.b, in[IR_SDPAB_K] = &t->k.b, in[IR_SDPAB_V] = &t->v.b;
     in[IR_SDPAB_O] = &t->o.b, in[IR_SDPAB_DO] = &t->dout.b, in[IR_SDPAB_STATS] = &t->stats.b;
     in[IR_SDPAB_BIAS] = irs_opt(&t->bias), in[IR_SDPAB_SCALE] = irs_opt(&t->scale);

@@ -21,7 +21,8 @@
  *       scalars by value, run-time or one element in memory. Without a modifier nothing of it
  *       is emitted.
  * Refused with a reason (the engine falls back): the block mask, seed or offset passed as
- * run-time host scalars, AMD targets. FP8 attention (the DESCALE_* / SCALE_* operands) is
+ * run-time host scalars, AMD targets, a mask modifier and an index-aware score modifier
+ * (GEN_INDEX or a tensor in memory read per score: the reference engine runs those). FP8 attention (the DESCALE_* / SCALE_* operands) is
  * cg_sdpa_fp8.c's, with its own template.
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
@@ -722,11 +723,19 @@ static bool mod_result(const sd *s, int ti)
 }
 
 /* Every operand of the modifier is the score, a modifier result, or a one-element scalar the
- * hook can read (by value, run-time, or in memory of a type hd_ld loads). */
+ * hook can read (by value, run-time, or in memory of a type hd_ld loads); no index-aware
+ * modifier (GEN_INDEX, tensors in memory read per score) and no mask modifier yet: the reference
+ * engine runs those (ir_ref_sdpa.c), so the engine refuses them here with the reason. */
 static bool check_mod(const sd *s, char *why, size_t len)
 {
+    if (s->in[IR_SDPA_MASK_MOD] >= 0)
+        return cg_sdpa_fail(why, len, "a mask modifier (HIPDNN_ATTR_OPERATION_SDPA_FWD_MASK_MOD_*_EXT) has no "
+                            "kernel template yet; the reference engine runs it");
     for (int n = 0; n < s->k->n_ops; n++) {
         const ir_op *op = &s->g->ops[s->k->ops[n]];
+        if (s->k->part[n] == IR_PART_SCORE && op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX)
+            return cg_sdpa_fail(why, len, "an index-aware score modifier (GEN_INDEX) has no kernel template "
+                                "yet; the reference engine runs it");
         for (int q = 0; s->k->part[n] == IR_PART_SCORE && q < op->n_in; q++) {
             const ir_tensor *t = op->in[q] >= 0 ? T(s, op->in[q]) : NULL;
             int64_t numel = 1;
@@ -735,8 +744,8 @@ static bool check_mod(const sd *s, char *why, size_t len)
             if (t == NULL || t->score || mod_result(s, op->in[q]))
                 continue;
             if (t->is_virtual || numel != 1)
-                return cg_sdpa_fail(why, len, "a score modifier operand that is neither the score, a "
-                                    "modifier result nor a one-element scalar");
+                return cg_sdpa_fail(why, len, "a score modifier reading a tensor in memory per score (not a "
+                                    "one-element scalar) has no kernel template yet; the reference engine runs it");
             if (!t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
                 return cg_sdpa_fail(why, len, "a score modifier scalar of a type templates cannot load");
         }
@@ -835,8 +844,8 @@ static bool plan(sd *s, const ir_graph *g, const ir_kernel *k, char *why, size_t
         s->n_mod += k->part[n] == IR_PART_SCORE;
     if (k->n_ops != 1 + s->n_mod)
         return cg_sdpa_fail(why, why_len, "attention fused with other ops than a score modifier has no template yet");
-    if (s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len) || !check_options(s, why, why_len) ||
-        !check_mod(s, why, why_len))
+    if (!check_mod(s, why, why_len) || s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len) ||
+        !check_options(s, why, why_len))
         return false;
     plan_decode(s);
     return true;

@@ -28,7 +28,8 @@
  *   summed with fp32 atomics into scratch and converted by a fourth launch (not bitwise
  *   reproducible: the one non-deterministic output of the default configuration).
  * Refused with a reason: K and V with different head counts,
- * seed/offset as run-time host scalars, fused neighbours, AMD targets.
+ * seed/offset as run-time host scalars, fused neighbours, a mask modifier (the reference engine
+ * runs it), AMD targets.
  * The scratch covers the atomic dQ accumulator whichever way the knob is set, so the engine's
  * workspace query (cg_scratch_bytes, target-free) is exact for both.
  */
@@ -354,6 +355,9 @@ static bool plan(sb_bwd *s, const ir_graph *g, const ir_kernel *k, char *why, si
         s->in[i] = i < op->n_in ? op->in[i] : -1;
     for (int i = 0; i < IR_SDPAB_N_OUT; i++)
         s->out[i] = i < op->n_out ? op->out[i] : -1;
+    if (s->in[IR_SDPAB_MASK_MOD] >= 0) /* the reference engine runs it (ir_ref_sdpa.c) */
+        return cg_sdpa_fail(why, len, "a mask modifier (HIPDNN_ATTR_OPERATION_SDPA_BWD_MASK_MOD_*_EXT) has no "
+                            "kernel template yet; the reference engine runs it");
     if (k->n_ops != 1)
         return cg_sdpa_fail(why, len, "attention backward fused with other ops has no template yet");
     return check_tensors(s, why, len) && check_options(s, why, len);

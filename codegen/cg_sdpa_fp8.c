@@ -122,8 +122,9 @@ static bool plan(f8 *s, const ir_graph *g, const ir_kernel *k, const cg_target *
         s->in[i] = i < op->n_in ? op->in[i] : -1;
     for (int i = 0; i < IR_SDPA_N_OUT; i++)
         s->out[i] = i < op->n_out ? op->out[i] : -1;
-    if (k->n_ops != 1 || s->in[IR_SDPA_SCORE_MOD] >= 0)
-        return cg_sdpa_fail(why, len, "FP8 attention with a score modifier or fused ops has no kernel template yet");
+    if (k->n_ops != 1 || s->in[IR_SDPA_SCORE_MOD] >= 0 || s->in[IR_SDPA_MASK_MOD] >= 0)
+        return cg_sdpa_fail(why, len, "FP8 attention with a score modifier, a mask modifier or fused ops has no "
+                            "kernel template yet");
     if (s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, len) || !check_options(s, why, len))
         return false;
     if (!t->caps.wgmma) /* after the operand checks: their reasons hold on every target */

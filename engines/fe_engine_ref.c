@@ -2,9 +2,10 @@
  *
  * Every pointer in the variant pack (and the workspace) is host memory. Ops run one at a time
  * in topological order through ir_ref_run (math in double, one rounding per output element);
- * virtual tensors live packed in the workspace. A score modifier (ir_score.c) is not run op by
- * op: its ops are skipped and the SDPA op evaluates the chain per score (ir_score_mod_build
- * hands it over with its scalars read), so its tensors take no workspace. A custom op runs its
+ * virtual tensors live packed in the workspace. A score or mask modifier (ir_score.c) is not run
+ * op by op: its ops are skipped and the SDPA op evaluates the chain per score (ir_score_mod_build
+ * hands it over with its scalars read and its tensors in memory bound), so its tensors take no
+ * workspace. A custom op runs its
  * provider's host reference (graph/fe_custom.c). It is the oracle every GPU kernel is tested
  * against and the engine of last resort, ranked after every GPU engine. When a GPU runtime is
  * loaded it asks the runtime what each pointer is and refuses device memory instead of
@@ -33,7 +34,7 @@ static bool ref_supports(const fe_graph_state *g, char *why, size_t n)
 }
 
 /* Whether tensor i lives in the workspace: virtual, and neither a score tensor nor a result
- * of a score modifier's op (mod: ir_score_mod_mark's marks). */
+ * of a modifier's op (mod: ir_score_mod_mark's marks). */
 static bool in_workspace(const ir_graph *ir, const bool *mod, int i)
 {
     const ir_tensor *t = &ir->t[i];
@@ -109,29 +110,32 @@ static ir_buf view(const fe_plan_impl *p, int i, const fe_varpack_view *pack)
     return b;
 }
 
-/* Runs op k; an op with a score modifier gets its chain instead of the (never computed)
- * modifier result. */
+/* Runs op k; an op with modifiers gets their chains instead of the (never computed) modifier
+ * results. */
 static hipdnnStatus_t run_op(const ir_graph *ir, int k, ir_buf *bufs)
 {
     const ir_op *op = &ir->ops[k];
     const ir_buf *in[IR_MAX_SLOTS];
     ir_buf *out[IR_MAX_SLOTS];
-    ir_score_mod mod;
-    bool has_mod = ir_op_info_of(op->kind)->score && op->n_in > IR_SDPA_SCORE_MOD &&
-                   op->in[IR_SDPA_SCORE_MOD] >= 0;
+    ir_score_mod chain[IR_MOD_KINDS];
+    const ir_score_mod *has[IR_MOD_KINDS] = {NULL};
     for (int s = 0; s < op->n_in; s++)
-        in[s] = op->in[s] >= 0 && !(has_mod && s == IR_SDPA_SCORE_MOD) ? &bufs[op->in[s]] : NULL;
+        in[s] = op->in[s] >= 0 ? &bufs[op->in[s]] : NULL;
     for (int s = 0; s < op->n_out; s++)
         out[s] = op->out[s] >= 0 ? &bufs[op->out[s]] : NULL;
     if (op->kind == IR_OP_CUSTOM) /* its provider's host implementation */
         return fe_custom_reference(ir, op, in, out);
-    ir_ref_ctx c = {in, out, op->n_in, op->n_out};
-    if (has_mod) {
-        hipdnnStatus_t st = ir_score_mod_build(ir, k, bufs, &mod);
+    for (int m = 0; m < IR_MOD_KINDS; m++) {
+        if (!ir_has_mod(op, (ir_mod_kind)m))
+            continue;
+        hipdnnStatus_t st = ir_score_mod_build(ir, k, (ir_mod_kind)m, bufs, &chain[m]);
         if (st != HIPDNN_STATUS_SUCCESS)
             return st;
+        has[m] = &chain[m], in[ir_mod_slot(op->kind, (ir_mod_kind)m)] = NULL;
     }
-    return ir_ref_run_mod(op->kind, &op->a, has_mod ? &mod : NULL, &c);
+    ir_ref_ctx c = {in, out, op->n_in, op->n_out};
+    ir_ref_mods mods = {has[IR_MOD_SCORE], has[IR_MOD_MASK]};
+    return ir_ref_run_mod(op->kind, &op->a, &mods, &c);
 }
 
 static hipdnnStatus_t refuse_device_memory(const fe_varpack_view *pack)
@@ -166,7 +170,7 @@ static hipdnnStatus_t ref_execute(fe_plan_impl *p, hipdnnHandle_t handle, const 
     if (mod != NULL)
         st = ir_score_mod_mark(ir, mod);
     for (int k = 0; k < ir->n_ops && st == HIPDNN_STATUS_SUCCESS; k++)
-        if (!mod[k]) /* a score modifier runs inside its SDPA op */
+        if (!mod[k]) /* a modifier runs inside its SDPA op */
             st = run_op(ir, k, bufs);
     base_free(mod);
     base_free(bufs);

@@ -7,7 +7,7 @@
  * op's own rules: the `check` column of graph/fe_ops.def, one function per operation in
  * the family files named in fe_check.h.
  * Does not own: attribute tables (fe_op_attrs.c), tensor validity (fe_tensor.c), graph
- * structure (fe_graph.c), the SDPA score modifier's sub-graph rules (fe_check_score_mod.c), or
+ * structure (fe_graph.c), the SDPA score and mask modifiers' sub-graph rules (fe_check_score_mod.c), or
  * whether an engine can run the op (decided at plan time).
  */
 #include <stdarg.h>

@@ -247,7 +247,7 @@ hipdnnStatus_t fe_check_sdpa_fwd(fe_obj *op)
         TRY(sdpa_paged(op, &s, pt));
     TRY(sdpa_common(op, &s));
     TRY(sdpa_fwd_outputs(op, &s));
-    TRY(fe_check_score_mod(op, s.b, s.hq, s.sq, s.skv));
+    TRY(fe_check_sdpa_mods(op, s.b, s.hq, s.sq, s.skv));
     return sdpa_fwd_fp8(op);
 }
 
@@ -273,7 +273,8 @@ hipdnnStatus_t fe_check_sdpa_bwd(fe_obj *op)
                    DIMS(&dbias));
     TRY(fe_need_same(op, &dbias, &s.mask));
     fe_port inv = PORT(HIPDNN_ATTR_OPERATION_SDPA_BWD_DROPOUT_SCALE_INV_EXT, "DROPOUT_SCALE_INV");
-    return fe_need_scalar(op, &inv);
+    TRY(fe_need_scalar(op, &inv));
+    return fe_check_sdpa_mods(op, s.b, s.hq, s.sq, s.skv); /* the mask modifier */
 }
 
 /* ---- paged cache load (§4.8) --------------------------------------------------------------------- */

@@ -7,10 +7,11 @@
  * virtual flag and by-value bytes; the graph's dynamic-shape flag goes to the IR graph
  * (codegen reads it). Attributes the IR has no slot for (FE_NO_IR: multi-GPU peer
  * statistics) are NOT_SUPPORTED with a message naming them.
- * An SDPA forward's score modifier (fe_check_score_mod.c checked it) is lowered into the same IR
- * graph: its tensors after the graph's (the input S as a score tensor, every result virtual),
- * its pointwise ops beside the others, its result in the op's IR_SDPA_SCORE_MOD slot. Its
- * uids must differ from the graph's (BAD_PARAM otherwise): in-memory scalars bind by uid.
+ * An SDPA op's score and mask modifiers (fe_check_score_mod.c checked them) are lowered into
+ * the same IR graph: their tensors after the graph's (the input S or index space as a score
+ * tensor, every result virtual), their pointwise ops beside the others, each result in the op's
+ * slot (fe_sdpa_mods: IR_SDPA_SCORE_MOD, IR_SDPA_MASK_MOD, IR_SDPAB_MASK_MOD). Their uids must
+ * differ from the graph's (BAD_PARAM otherwise): their tensors in memory bind by uid.
  */
 #include <math.h>
 #include <string.h>
@@ -83,24 +84,24 @@ static ir_tensor lower_tensor(fe_obj *t)
     return it;
 }
 
-/* The score modifier of SDPA forward o (lowered as *sdpa) into out. */
-static hipdnnStatus_t lower_score_mod(fe_obj *o, const fe_graph_info *gi, int graph_compute, ir_graph *out,
-                                      ir_op *sdpa)
+/* Modifier m of SDPA op o (lowered as *sdpa) into out: its tensors after the graph's (the input
+ * uid as a score tensor, every result virtual), its ops, its result in m's slot. */
+static hipdnnStatus_t lower_mod(fe_obj *o, const fe_sdpa_mod *m, const fe_graph_info *gi, int graph_compute,
+                                ir_graph *out, ir_op *sdpa)
 {
-    fe_val *gv = fe_get(o, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT);
-    if (o->cls->type != HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT || gv->n == 0)
+    fe_val *gv = fe_get(o, m->graph);
+    if (o->cls->type != m->type || gv->n == 0)
         return HIPDNN_STATUS_SUCCESS;
     const fe_graph_info *sub = &fe_graph_of(gv->one.obj)->gi;
-    int64_t in_uid = fe_op_i64_or(o, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT, 0);
-    int64_t out_uid = fe_op_i64_or(o, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT, 0);
+    int64_t in_uid = fe_op_i64_or(o, m->in, 0), out_uid = fe_op_i64_or(o, m->out, 0);
     int base = out->n_t;
     hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
     for (int i = 0; i < sub->n_tensors && st == HIPDNN_STATUS_SUCCESS; i++) {
         ir_tensor t = lower_tensor(sub->tensors[i].t);
         if (fe_score_mod_tensor(gi, t.uid) >= 0)
-            return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: score modifier tensor uid %lld is also a "
+            return base_fail(HIPDNN_STATUS_BAD_PARAM, "%s: %s modifier tensor uid %lld is also a "
                              "tensor of the graph; give the sub-graph uids of its own", o->cls->name,
-                             (long long)t.uid);
+                             m->kind == IR_MOD_SCORE ? "score" : "mask", (long long)t.uid);
         if (t.uid == in_uid)
             t.score = true, t.by_value = t.runtime_scalar = false;
         t.is_virtual |= t.score || sub->tensors[i].producer >= 0; /* never in memory */
@@ -117,7 +118,17 @@ static hipdnnStatus_t lower_score_mod(fe_obj *o, const fe_graph_info *gi, int gr
         if (st == HIPDNN_STATUS_SUCCESS && ir_add_op(out, &op) < 0)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
     }
-    sdpa->in[IR_SDPA_SCORE_MOD] = base + fe_score_mod_tensor(sub, out_uid);
+    sdpa->in[m->slot] = base + fe_score_mod_tensor(sub, out_uid);
+    return st;
+}
+
+/* The score and mask modifiers of SDPA op o (fe_check_score_mod.c checked them). */
+static hipdnnStatus_t lower_mods(fe_obj *o, const fe_graph_info *gi, int graph_compute, ir_graph *out,
+                                 ir_op *sdpa)
+{
+    hipdnnStatus_t st = HIPDNN_STATUS_SUCCESS;
+    for (int i = 0; i < FE_N_SDPA_MODS && st == HIPDNN_STATUS_SUCCESS; i++)
+        st = lower_mod(o, &fe_sdpa_mods[i], gi, graph_compute, out, sdpa);
     return st;
 }
 
@@ -186,7 +197,7 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
         ir_op op = {0};
         st = lower_op(gi->ops[k], gi, graph_compute, &op);
         if (st == HIPDNN_STATUS_SUCCESS)
-            st = lower_score_mod(gi->ops[k], gi, graph_compute, out, &op);
+            st = lower_mods(gi->ops[k], gi, graph_compute, out, &op);
         if (st == HIPDNN_STATUS_SUCCESS && ir_add_op(out, &op) < 0)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
         if (st != HIPDNN_STATUS_SUCCESS)

@@ -8,7 +8,8 @@
  * typed attributes in fe_lower_attrs.c, the generic machinery in fe_desc.c.
  * GEN_STATS and PAGED_CACHE_LOAD are not in hipDNN's schema: their attributes are our _EXT
  * ids (include/HipdnnBackendAttributeName.h) and their tables are schema extensions; so are
- * the SDPA forward's score modifier rows (fields 43..45: a nested Graph and two uids).
+ * the SDPA forward's score modifier rows (fields 43..45: a nested Graph and two uids) and the
+ * mask modifier rows of SDPA forward (46..48) and backward (28..30).
  */
 #include <string.h>
 
@@ -165,6 +166,19 @@ static const fe_attr layernorm[] = {
 /* ---- attention ------------------------------------------------------------------------------------ */
 
 #define SDPA_BOOL(ID, FIELD, FB) SCALAR(ID, BOOL, FE_W_BOOL, FIELD, FB, 0)
+/* A mask modifier's three rows (SDPA forward or backward, DIR FWD or BWD) from field FB on: the
+ * lowered sub-graph (its ops, wired to the index space and the op's mask slot) is in the key,
+ * the uids naming its input and result are not. */
+#define MASK_MOD_ROWS(DIR, FB)                                                                   \
+    {.id = HIPDNN_ATTR_OPERATION_SDPA_##DIR##_MASK_MOD_GRAPH_EXT,                                \
+     .name = "HIPDNN_ATTR_OPERATION_SDPA_" #DIR "_MASK_MOD_GRAPH_EXT",                           \
+     .type = HIPDNN_TYPE_BACKEND_DESCRIPTOR, .shape = FE_ONE, .min_n = 1, .max_n = 1,            \
+     .desc = HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, .field = "mask_mod_graph",                \
+     .wire = FE_W_GRAPH, .fb_id = FB},                                                           \
+    SCALAR(HIPDNN_ATTR_OPERATION_SDPA_##DIR##_MASK_MOD_INPUT_UID_EXT, I64, FE_W_I64,             \
+           "mask_mod_input_uid", (FB) + 1, FE_NULL | FE_NO_KEY),                                 \
+    SCALAR(HIPDNN_ATTR_OPERATION_SDPA_##DIR##_MASK_MOD_OUTPUT_UID_EXT, I64, FE_W_I64,            \
+           "mask_mod_output_uid", (FB) + 2, FE_NULL | FE_NO_KEY)
 static const fe_attr sdpa_fwd[] = {
     TIN(HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, "q_tensor_uid", 0, IR_SDPA_Q),
     TIN(HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, "k_tensor_uid", 1, IR_SDPA_K),
@@ -227,6 +241,8 @@ static const fe_attr sdpa_fwd[] = {
            FE_NULL | FE_NO_KEY),
     SCALAR(HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT, I64, FE_W_I64, "score_mod_output_uid", 45,
            FE_NULL | FE_NO_KEY),
+    /* our extension (fields 46..48): the mask modifier, keyed like the score modifier */
+    MASK_MOD_ROWS(FWD, 46),
     COMP(HIPDNN_ATTR_SDPA_FWD_COMP_TYPE_EXT),
 };
 static const fe_attr sdpa_bwd[] = {
@@ -259,6 +275,8 @@ static const fe_attr sdpa_bwd[] = {
     SCALAR(HIPDNN_ATTR_SDPA_BWD_RIGHT_BOUND_EXT, I64, FE_W_I64, "right_bound", 26, FE_NULL),
     ENUMV(HIPDNN_ATTR_SDPA_BWD_DIAGONAL_ALIGNMENT_EXT, HIPDNN_TYPE_DIAGONAL_ALIGNMENT_EXT,
           "DiagonalAlignment", "diagonal_alignment", 27, 0),
+    /* our extension (fields 28..30): the forward's mask modifier */
+    MASK_MOD_ROWS(BWD, 28),
     COMP(HIPDNN_ATTR_SDPA_BWD_COMP_TYPE_EXT),
 };
 static const fe_attr paged_cache_load[] = {

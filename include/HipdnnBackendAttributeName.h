@@ -60,9 +60,37 @@
  *                                    [B,Hq,Sq,Skv] FLOAT: the scores bias, masks and
  *                                    softmax then see.
  *     Every other input of the sub-graph is a one-element scalar (by value, run-time,
- *     or in memory and bound in the variant pack). Exclusive with ALiBi, the causal
- *     flags, the band bounds and the padding mask. (full names:
- *     HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_*_EXT)
+ *     or in memory and bound in the variant pack) or a tensor in memory that
+ *     broadcasts to [B,Hq,Sq,Skv] (each dim 1 or the full size: a per-token
+ *     document id [B,1,Sq,1], a per-head slope [1,Hq,1,1]), bound by uid. GEN_INDEX
+ *     ops give the score's indices: their input is S or a [B,Hq,Sq,Skv] result of
+ *     the sub-graph, axis 0..3 = batch, head, query row i, key column j, output
+ *     INT32, INT64 or FLOAT. Exclusive with ALiBi, the causal flags, the band bounds
+ *     and the padding mask. (full names: HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_*_EXT)
+ *
+ *   On HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT and _SDPA_BPROP_ — a mask
+ *   modifier (FlexAttention's mask_mod): which scores attention may see. The
+ *   backward takes the same sub-graph as its forward, so training masks alike.
+ *     _SDPA_FWD_MASK_MOD_GRAPH_EXT        2645  desc x1: a finalized OPERATIONGRAPH
+ *     _SDPA_BWD_MASK_MOD_GRAPH_EXT        3129  whose operations are all POINTWISE
+ *                                    (GEN_INDEX, comparisons, logical ops,
+ *                                    arithmetic, BINARY_SELECT, ...).
+ *     _SDPA_FWD_MASK_MOD_INPUT_UID_EXT    2646  INT64 x1: the sub-graph tensor that
+ *     _SDPA_BWD_MASK_MOD_INPUT_UID_EXT    3130  stands for the index space
+ *                                    [B,Hq,Sq,Skv] (any type): only GEN_INDEX ops
+ *                                    read it, none produces it, never bound in a
+ *                                    variant pack (declare it non-virtual). A mask
+ *                                    that reads no index (documents alone) may
+ *                                    leave it out of the sub-graph.
+ *     _SDPA_FWD_MASK_MOD_OUTPUT_UID_EXT   2647  INT64 x1: the sub-graph's result,
+ *     _SDPA_BWD_MASK_MOD_OUTPUT_UID_EXT   3131  [B,Hq,Sq,Skv] BOOLEAN: false = the
+ *                                    score becomes -inf.
+ *     Its other inputs are those a score modifier may read (scalars and broadcast
+ *     tensors in memory). The mask applies after the score modifier, the bias and
+ *     ALiBi, together with (AND) the padding, causal and band masks, which it does
+ *     not exclude; a row it masks whole gives O = 0 and Stats = -inf. Its uids
+ *     differ from the graph's and from the score modifier's.
+ *     (full names: HIPDNN_ATTR_OPERATION_SDPA_{FWD,BWD}_MASK_MOD_*_EXT)
  *
  *   On HIPDNN_BACKEND_TENSOR_DESCRIPTOR — the packed (THD) layout's offsets:
  *     HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT  50300  desc x1: the finalized
@@ -373,6 +401,12 @@ typedef enum
     HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT = 2642,      /* desc: OPERATIONGRAPH */
     HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT = 2643,  /* INT64 x1: S, [B,Hq,Sq,Skv] FLOAT */
     HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT = 2644, /* INT64 x1: the modified S */
+    /* mask modifier (FlexAttention's mask_mod): a finalized OPERATIONGRAPH of POINTWISE ops giving
+     * a BOOLEAN [B,Hq,Sq,Skv] keep mask from GEN_INDEX indices, scalars and broadcast tensors in
+     * memory; false = -inf; ANDed with the padding, causal and band masks */
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_MASK_MOD_GRAPH_EXT = 2645,       /* desc: OPERATIONGRAPH */
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_MASK_MOD_INPUT_UID_EXT = 2646,   /* INT64 x1: the index space */
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_MASK_MOD_OUTPUT_UID_EXT = 2647,  /* INT64 x1: the keep mask, BOOLEAN */
 
     /* ---- LayerNorm forward (HIPDNN_BACKEND_OPERATION_LAYERNORM_DESCRIPTOR_EXT) */
     HIPDNN_ATTR_OPERATION_LAYERNORM_X_EXT = 2700,
@@ -456,6 +490,10 @@ typedef enum
     HIPDNN_ATTR_SDPA_BWD_RIGHT_BOUND_EXT = 3126,                    /* INT64 x1: diagonal band */
     HIPDNN_ATTR_SDPA_BWD_DIAGONAL_ALIGNMENT_EXT = 3127,             /* DIAGONAL_ALIGNMENT_EXT x1 */
     HIPDNN_ATTR_SDPA_BWD_COMP_TYPE_EXT = 3128,                      /* DATA_TYPE x1 */
+    /* the forward's mask modifier, for the backward (see _SDPA_FWD_MASK_MOD_*_EXT) */
+    HIPDNN_ATTR_OPERATION_SDPA_BWD_MASK_MOD_GRAPH_EXT = 3129,       /* desc: OPERATIONGRAPH */
+    HIPDNN_ATTR_OPERATION_SDPA_BWD_MASK_MOD_INPUT_UID_EXT = 3130,   /* INT64 x1: the index space */
+    HIPDNN_ATTR_OPERATION_SDPA_BWD_MASK_MOD_OUTPUT_UID_EXT = 3131,  /* INT64 x1: the keep mask, BOOLEAN */
 
     /* ---- Reduction (hipDNN type 31; not creatable in this ABI) */
     HIPDNN_ATTR_OPERATION_REDUCTION_XDESC = 3200,

@@ -27,8 +27,9 @@
  *
  * The reference semantics of every op are the ir_ref_* functions (ir_ref*.c): host memory,
  * strided views (ir_buf), math in double, results rounded once to the output type.
- * An SDPA forward may carry a score modifier: pointwise ops of the graph between a score tensor
- * (ir_tensor.score) and its IR_SDPA_SCORE_MOD slot, fused into it (ir_score.c, below).
+ * An SDPA forward may carry a score and a mask modifier, an SDPA backward a mask modifier:
+ * pointwise ops of the graph between a score tensor (ir_tensor.score) and the op's modifier slot,
+ * fused into it (ir_score.c, below).
  */
 #ifndef HIPDNN_IR_H
 #define HIPDNN_IR_H
@@ -143,21 +144,26 @@ enum ir_sdpa_in {
     IR_SDPA_SEED, IR_SDPA_OFFSET, IR_SDPA_DROPOUT_MASK, IR_SDPA_DROPOUT_SCALE,
     IR_SDPA_PAGE_K, IR_SDPA_PAGE_V, IR_SDPA_SINK, IR_SDPA_BLOCK_MASK, IR_SDPA_SCORE_MOD,
     IR_SDPA_DESCALE_Q, IR_SDPA_DESCALE_K, IR_SDPA_DESCALE_V, IR_SDPA_DESCALE_S, IR_SDPA_SCALE_S,
-    IR_SDPA_SCALE_O, IR_SDPA_N_IN
+    IR_SDPA_SCALE_O, IR_SDPA_MASK_MOD, IR_SDPA_N_IN
 };
 /* IR_SDPA_DESCALE_* / SCALE_S / SCALE_O (one element each, all six or none) make the op FP8
  * attention (op-semantics.md §4.9, cuDNN's composite): S·descale_q·descale_k, P·scale_s rounded
  * to Q's type before P·V, O·descale_s·descale_v, O·scale_o stored; IR_SDPA_AMAX_S / AMAX_O
  * (one element) get max P and max |O| before scale_o. */
 /* IR_SDPA_SCORE_MOD: the result M [B,Hq,Sq,Skv] of a score modifier (ir_score.c), a chain of
- * pointwise ops computed from a score tensor (ir_tensor.score) and one-element scalars; the op
- * uses M_ij in place of S_ij·scale (op-semantics.md §4.3 step 3). */
+ * pointwise ops computed from a score tensor (ir_tensor.score), GEN_INDEX indices, one-element
+ * scalars and tensors in memory broadcast to [B,Hq,Sq,Skv]; the op uses M_ij in place of
+ * S_ij·scale (op-semantics.md §4.3 step 3).
+ * IR_SDPA_MASK_MOD / IR_SDPAB_MASK_MOD: the result K [B,Hq,Sq,Skv] of a mask modifier, a chain
+ * of the same kind whose score tensor stands for the index space (only GEN_INDEX reads it);
+ * K_ij == 0 masks score (i, j) to −inf like the padding and band masks do. */
 enum ir_sdpa_out { IR_SDPA_O, IR_SDPA_STATS, IR_SDPA_MAX, IR_SDPA_SUM_EXP, IR_SDPA_RNG_DUMP,
                    IR_SDPA_AMAX_S, IR_SDPA_AMAX_O, IR_SDPA_N_OUT };
 enum ir_sdpa_bwd_in {
     IR_SDPAB_Q, IR_SDPAB_K, IR_SDPAB_V, IR_SDPAB_O, IR_SDPAB_DO, IR_SDPAB_STATS, IR_SDPAB_BIAS,
     IR_SDPAB_SCALE, IR_SDPAB_SEQ_Q, IR_SDPAB_SEQ_KV, IR_SDPAB_SEED, IR_SDPAB_OFFSET,
-    IR_SDPAB_DROPOUT_MASK, IR_SDPAB_DROPOUT_SCALE, IR_SDPAB_DROPOUT_SCALE_INV, IR_SDPAB_N_IN
+    IR_SDPAB_DROPOUT_MASK, IR_SDPAB_DROPOUT_SCALE, IR_SDPAB_DROPOUT_SCALE_INV, IR_SDPAB_MASK_MOD,
+    IR_SDPAB_N_IN
 };
 enum ir_sdpa_bwd_out { IR_SDPAB_DQ, IR_SDPAB_DK, IR_SDPAB_DV, IR_SDPAB_DBIAS, IR_SDPAB_N_OUT };
 
@@ -198,8 +204,9 @@ typedef struct ir_tensor {
     bool by_value;              /* compile-time constant scalar, value[] holds its bytes */
     bool runtime_scalar;        /* host scalar bound at execute time */
     bool score;                 /* the scaled scores S [B,Hq,Sq,Skv] of the SDPA op whose score
-                                 * modifier reads it: virtual, no producer, computed inside that
-                                 * op and never in memory (ir_score.c) */
+                                 * modifier reads it, or the index space of its mask modifier:
+                                 * virtual, no producer, computed inside that op and never in
+                                 * memory (ir_score.c) */
     uint8_t value[8];
     int producer;               /* op index, -1 for a graph input */
 } ir_tensor;
@@ -301,46 +308,102 @@ typedef struct ir_ref_ctx {
 } ir_ref_ctx;
 
 hipdnnStatus_t ir_ref_run(ir_op_kind k, const ir_attrs *a, const ir_ref_ctx *c);
-/* ir_ref_run of an op with a score modifier (mod: its chain, ir_score_mod_build; NULL: none).
- * The modifier's result operand (IR_SDPA_SCORE_MOD) is never read: pass it NULL. */
+/* ir_ref_run of an op with modifiers (their chains, ir_score_mod_build; mods NULL or a NULL
+ * member: none). A modifier's result operand (IR_SDPA_SCORE_MOD, IR_SDPA_MASK_MOD,
+ * IR_SDPAB_MASK_MOD) is never read: pass it NULL. */
 typedef struct ir_score_mod ir_score_mod;
-hipdnnStatus_t ir_ref_run_mod(ir_op_kind k, const ir_attrs *a, const ir_score_mod *mod,
+typedef struct ir_ref_mods {
+    const ir_score_mod *score;  /* SDPA_FWD's score modifier */
+    const ir_score_mod *mask;   /* SDPA_FWD's or SDPA_BWD's mask modifier */
+} ir_ref_mods;
+hipdnnStatus_t ir_ref_run_mod(ir_op_kind k, const ir_attrs *a, const ir_ref_mods *mods,
                               const ir_ref_ctx *c);
 
-/* ---- score modifiers (ir_score.c) --------------------------------------------------------------
- * A score modifier is a chain of pointwise ops inside the graph: it starts at a score tensor
- * (ir_tensor.score), may read one-element scalars, and ends in the IR_SDPA_SCORE_MOD operand of
- * an anchor with the `score` fusion rule. Fusion puts the chain into that anchor's kernel
+/* ---- score and mask modifiers (ir_score.c) -----------------------------------------------------
+ * A modifier is a chain of pointwise ops inside the graph: it starts at a score tensor
+ * (ir_tensor.score: S·scale for a score modifier, the index space for a mask modifier, where
+ * only GEN_INDEX reads it), may read GEN_INDEX indices, one-element scalars and tensors in
+ * memory that broadcast to [B,Hq,Sq,Skv], and ends in a modifier slot (ir_mod_slot) of an
+ * anchor with the `score` fusion rule. Fusion puts the chain into that anchor's kernel
  * (IR_PART_SCORE), the reference evaluates it per score, codegen emits it as a hook. */
 
-/* mark[k] (g->n_ops entries) = whether op k belongs to a score modifier: a pointwise op whose
- * result reaches a `score` anchor's IR_SDPA_SCORE_MOD slot through pointwise ops only.
+typedef enum ir_mod_kind { IR_MOD_SCORE, IR_MOD_MASK, IR_MOD_KINDS } ir_mod_kind;
+/* The operand slot of op kind k's modifier of that kind: SDPA_FWD IR_SDPA_SCORE_MOD and
+ * IR_SDPA_MASK_MOD, SDPA_BWD IR_SDPAB_MASK_MOD; -1 for one it does not take. */
+int ir_mod_slot(ir_op_kind k, ir_mod_kind kind);
+/* Whether op has a modifier of that kind (its slot holds a tensor). */
+bool ir_has_mod(const ir_op *op, ir_mod_kind kind);
+
+/* mark[k] (g->n_ops entries) = whether op k belongs to a modifier: a pointwise op whose result
+ * reaches a `score` anchor's modifier slot through pointwise ops only.
  * ALLOC_FAILED (with a message) when out of memory. */
 hipdnnStatus_t ir_score_mod_mark(const ir_graph *g, bool *mark);
-/* The ops of the score modifier of op `anchor` (indices in topological order, at most max);
+/* The ops of every modifier of op `anchor` (indices in topological order, at most max);
  * returns how many, 0 without a modifier, -1 (with a message) when out of memory. */
 int ir_score_mod_ops(const ir_graph *g, int anchor, int *ops, int max);
 
 #define IR_SCORE_MAX_STEPS 32
-enum { IR_SCORE_NONE = -3, IR_SCORE_CONST = -2, IR_SCORE_S = -1 }; /* step operand sources */
-/* The chain flattened for evaluation: step k applies pw to operands that are the score S, a
- * constant, or the result of an earlier step; `result` is the step giving the modified score. */
+enum { IR_SCORE_LOAD = -4, IR_SCORE_NONE = -3, IR_SCORE_CONST = -2, IR_SCORE_S = -1 }; /* step operand sources */
+/* The chain flattened for evaluation at a score (b, h, i, j) of [B,Hq,Sq,Skv]: step k applies pw
+ * to operands that are the score S, a constant, a tensor in memory read at (b, h, i, j) with its
+ * size-1 dims at 0, or the result of an earlier step; a GEN_INDEX step gives idx[pw.axis] (0
+ * where its result's dim along the axis is 1). A result of an integer or BOOLEAN type is rounded
+ * to it (ir_dtype_round: what a pointwise op storing it gives), a floating one stays in double.
+ * `result` is the step giving the modifier's result. */
 typedef struct ir_score_step {
-    ir_pointwise pw;
+    ir_pointwise pw;            /* GEN_INDEX: pw.axis in 0..3 */
+    hipdnnDataType_t dtype;     /* the step result's type */
+    bool index_zero;            /* GEN_INDEX whose result has dim 1 along the axis */
     int src[3];                 /* IR_SCORE_* or the index of an earlier step */
     double k[3];                /* the constant of an IR_SCORE_CONST operand */
+    const ir_buf *load[3];      /* the view of an IR_SCORE_LOAD operand: rank 4, [1|B,1|Hq,1|Sq,1|Skv] */
 } ir_score_step;
 struct ir_score_mod {
+    ir_mod_kind kind;
     int n, result;
+    int64_t dims[4];            /* [B,Hq,Sq,Skv]: the result's dims */
     ir_score_step step[IR_SCORE_MAX_STEPS];
 };
-/* Flattens the modifier of op `anchor`; scalars are read from their by-value bytes or, for a
- * scalar in memory, from bufs[tensor] (bufs: g->n_t host views). NOT_SUPPORTED for a chain
- * longer than IR_SCORE_MAX_STEPS, BAD_PARAM for an operand that is neither S, a step result
- * nor a one-element scalar. */
-hipdnnStatus_t ir_score_mod_build(const ir_graph *g, int anchor, const ir_buf *bufs, ir_score_mod *m);
-/* The modified score of s (double precision, ir_pointwise_eval per step). */
-double ir_score_mod_eval(const ir_score_mod *m, double s);
+/* Flattens the modifier of that kind of op `anchor`; scalars are read from their by-value bytes
+ * or, for a scalar in memory, from bufs[tensor] (bufs: g->n_t host views), tensors in memory
+ * point at bufs[tensor] (keep bufs alive while evaluating). NOT_SUPPORTED for a chain longer
+ * than IR_SCORE_MAX_STEPS; BAD_PARAM for an operand that is neither S, a step result, a
+ * one-element scalar nor a bound tensor broadcasting to [B,Hq,Sq,Skv], for a mask modifier's
+ * index space read by another op than GEN_INDEX, or for a GEN_INDEX of another rank than 4. */
+hipdnnStatus_t ir_score_mod_build(const ir_graph *g, int anchor, ir_mod_kind kind, const ir_buf *bufs,
+                                  ir_score_mod *m);
+/* The chain's result at score idx = (b, h, i, j) whose score is s (double precision,
+ * ir_pointwise_eval per step; a mask modifier never reads s). */
+double ir_score_mod_eval(const ir_score_mod *m, double s, const int64_t idx[4]);
+
+/* ---- block classification of a mask modifier (ir_block_mask.c) --------------------------------
+ * For kernels that skip masked tiles (FlexAttention's BlockMask): a mask modifier's chain is
+ * evaluated over whole tiles of bm query rows x bn keys by interval arithmetic, each tile of
+ * each (b, h) classified EMPTY (every element false: the kernel skips it), FULL (every element
+ * true: no mask evaluation) or PARTIAL (evaluate per element). Unknown is PARTIAL: the
+ * classification is conservative, never wrong. A mask that depends on neither b nor h (no
+ * GEN_INDEX along them, no tensor with a batch or head dim) is classified once for all of them. */
+typedef enum ir_tile_class { IR_TILE_EMPTY, IR_TILE_PARTIAL, IR_TILE_FULL } ir_tile_class;
+typedef struct ir_block_map {
+    int64_t bm, bn;             /* tile rows (queries) and columns (keys) */
+    int64_t n_qt, n_kt;         /* tiles: ceil(Sq / bm), ceil(Skv / bn) */
+    bool per_batch, per_head;   /* false: the mask does not depend on b (h); one classification */
+    int64_t nb, nh;             /* classified batches and heads: B or 1, Hq or 1 (per_batch, per_head) */
+    uint8_t *cls;               /* [nb][nh][n_qt][n_kt] ir_tile_class */
+    /* FlexAttention's lists per (b, h, query tile), key tiles ascending: the PARTIAL tiles (the
+     * kernel evaluates the mask) and the FULL tiles (it does not); together the non-empty ones */
+    int32_t *kv_num_blocks;     /* [nb][nh][n_qt] */
+    int32_t *kv_indices;        /* [nb][nh][n_qt][n_kt], the first kv_num_blocks used */
+    int32_t *full_kv_num_blocks; /* [nb][nh][n_qt] */
+    int32_t *full_kv_indices;   /* [nb][nh][n_qt][n_kt], the first full_kv_num_blocks used */
+} ir_block_map;
+/* Classifies the tiles of mask modifier m (kind IR_MOD_MASK, built with its tensors' host data)
+ * over m->dims; bm, bn >= 1. BAD_PARAM for a chain that is not a mask modifier or bad tile
+ * sizes, ALLOC_FAILED when out of memory (out is then empty). Free with ir_block_map_free. */
+hipdnnStatus_t ir_block_classify(const ir_score_mod *m, int64_t bm, int64_t bn, ir_block_map *out);
+/* The class of tile (qt, kt) of (b, h) (any b, h when the mask does not depend on them). */
+ir_tile_class ir_block_class(const ir_block_map *map, int64_t b, int64_t h, int64_t qt, int64_t kt);
+void ir_block_map_free(ir_block_map *map);
 
 /* Pointwise math of one element: y = f(a, b, c) in double (index = GEN_INDEX position). */
 double ir_pointwise_eval(const ir_pointwise *p, double a, double b, double c, int64_t index);

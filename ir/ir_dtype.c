@@ -203,6 +203,12 @@ static double int_round(double v, double lo, double hi)
     return r < lo ? lo : r > hi ? hi : r;
 }
 
+bool ir_dtype_integral(hipdnnDataType_t t)
+{
+    return t == HIPDNN_DATA_INT8 || t == HIPDNN_DATA_UINT8 || t == HIPDNN_DATA_INT32 ||
+           t == HIPDNN_DATA_INT64 || t == HIPDNN_DATA_INT4 || t == HIPDNN_DATA_BOOLEAN;
+}
+
 double ir_dtype_round(hipdnnDataType_t t, double v)
 {
     const minifloat *f = minifloat_of(t);

@@ -25,9 +25,11 @@ hipdnnStatus_t ir_ref_bs_quantize(const ir_quant *p, const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_bs_dequantize(const ir_quant *p, const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_paged_cache_load(const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_sdpa_fwd(const ir_sdpa *p, const ir_ref_ctx *c);
-/* The forward with a score modifier applied to each S·scale (mod NULL: none). */
-hipdnnStatus_t ir_ref_sdpa_fwd_mod(const ir_sdpa *p, const ir_score_mod *mod, const ir_ref_ctx *c);
+/* The forward and backward with modifiers (mods NULL, or a NULL member: none): the score
+ * modifier applied to each S·scale, the mask modifier's false scores masked to −inf. */
+hipdnnStatus_t ir_ref_sdpa_fwd_mod(const ir_sdpa *p, const ir_ref_mods *mods, const ir_ref_ctx *c);
 hipdnnStatus_t ir_ref_sdpa_bwd(const ir_sdpa *p, const ir_ref_ctx *c);
+hipdnnStatus_t ir_ref_sdpa_bwd_mod(const ir_sdpa *p, const ir_ref_mods *mods, const ir_ref_ctx *c);
 
 /* Checks inferable output shapes against the declared ones (ir_infer.c). */
 hipdnnStatus_t ir_infer_shapes(const ir_graph *g);
@@ -39,6 +41,8 @@ bool ir_dropout_keep(uint64_t seed, uint64_t offset, int64_t linear_index, doubl
 /* ---- helpers shared by the reference kernels (ir_dtype.c) ---------------------------------- */
 /* true when ir_load/ir_store implement type t (every type but FP6 and unknown values). */
 bool ir_dtype_supported(hipdnnDataType_t t);
+/* true for the integer types and BOOLEAN (values ir_dtype_round makes whole). */
+bool ir_dtype_integral(hipdnnDataType_t t);
 /* true when b broadcasts onto `dims` (numpy rules, right-aligned): each dim of b equals the
  * matching dim or is 1; extra leading dims of b must be 1. */
 bool ir_bcast_ok(const ir_buf *b, const int64_t *dims, int rank);

@@ -1,6 +1,6 @@
 /* ir_ref.c — the reference interpreter's dispatch.
  *
- * Owns: ir_ref_run (and ir_ref_run_mod, the same with an SDPA score modifier), which checks what every reference kernel relies on (a context, element
+ * Owns: ir_ref_run (and ir_ref_run_mod, the same with an SDPA's score and mask modifiers), which checks what every reference kernel relies on (a context, element
  * types that ir_load/ir_store implement, sane views) and calls the op family's ir_ref_* function
  * (ir_int.h). CUSTOM ops are their providers' (the reference engine calls them): NOT_SUPPORTED here. The op table (ir_op_info_of) is
  * ir_ops.c's; the SDPA kernels are ir_ref_sdpa.c's.
@@ -23,7 +23,7 @@ static hipdnnStatus_t check_types(const ir_ref_ctx *c)
     return HIPDNN_STATUS_SUCCESS;
 }
 
-static hipdnnStatus_t dispatch(ir_op_kind k, const ir_attrs *a, const ir_score_mod *mod,
+static hipdnnStatus_t dispatch(ir_op_kind k, const ir_attrs *a, const ir_ref_mods *mods,
                                const ir_ref_ctx *c)
 {
     switch (k) {
@@ -38,8 +38,8 @@ static hipdnnStatus_t dispatch(ir_op_kind k, const ir_attrs *a, const ir_score_m
     case IR_OP_GENSTATS: return ir_ref_genstats(c);
     case IR_OP_LAYERNORM: return ir_ref_layernorm(&a->norm, c);
     case IR_OP_RMSNORM: return ir_ref_rmsnorm(&a->norm, c);
-    case IR_OP_SDPA_FWD: return ir_ref_sdpa_fwd_mod(&a->sdpa, mod, c);
-    case IR_OP_SDPA_BWD: return ir_ref_sdpa_bwd(&a->sdpa, c);
+    case IR_OP_SDPA_FWD: return ir_ref_sdpa_fwd_mod(&a->sdpa, mods, c);
+    case IR_OP_SDPA_BWD: return ir_ref_sdpa_bwd_mod(&a->sdpa, mods, c);
     case IR_OP_BS_QUANTIZE: return ir_ref_bs_quantize(&a->quant, c);
     case IR_OP_BS_DEQUANTIZE: return ir_ref_bs_dequantize(&a->quant, c);
     case IR_OP_PAGED_CACHE_LOAD: return ir_ref_paged_cache_load(c);
@@ -57,15 +57,17 @@ hipdnnStatus_t ir_ref_run(ir_op_kind k, const ir_attrs *a, const ir_ref_ctx *c)
     return ir_ref_run_mod(k, a, NULL, c);
 }
 
-hipdnnStatus_t ir_ref_run_mod(ir_op_kind k, const ir_attrs *a, const ir_score_mod *mod,
+hipdnnStatus_t ir_ref_run_mod(ir_op_kind k, const ir_attrs *a, const ir_ref_mods *mods,
                               const ir_ref_ctx *c)
 {
     if (a == NULL || c == NULL || (c->n_in > 0 && c->in == NULL) ||
         (c->n_out > 0 && c->out == NULL))
         return base_fail(HIPDNN_STATUS_BAD_PARAM_NULL_POINTER, "reference: null attrs or context");
     hipdnnStatus_t st = check_types(c);
-    if (st == HIPDNN_STATUS_SUCCESS && mod != NULL && k != IR_OP_SDPA_FWD)
-        st = base_fail(HIPDNN_STATUS_BAD_PARAM, "reference: a score modifier on %s",
+    bool bad_score = mods != NULL && mods->score != NULL && ir_mod_slot(k, IR_MOD_SCORE) < 0;
+    bool bad_mask = mods != NULL && mods->mask != NULL && ir_mod_slot(k, IR_MOD_MASK) < 0;
+    if (st == HIPDNN_STATUS_SUCCESS && (bad_score || bad_mask))
+        st = base_fail(HIPDNN_STATUS_BAD_PARAM, "reference: a %s modifier on %s", bad_score ? "score" : "mask",
                        ir_op_info_of(k)->name);
-    return st != HIPDNN_STATUS_SUCCESS ? st : dispatch(k, a, mod, c);
+    return st != HIPDNN_STATUS_SUCCESS ? st : dispatch(k, a, mods, c);
 }

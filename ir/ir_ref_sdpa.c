@@ -7,7 +7,8 @@
  *
  * Shapes: Q [B,Hq,Sq,D], K [B,Hk,Skv,D], V [B,Hv,Skv,Dv], O and dO [B,Hq,Sq,Dv], Stats, Max,
  * Sum_exp [B,Hq,Sq,1], Bias and dropout mask [1|B,1|Hq,1|Sq,1|Skv], RNG_DUMP [B,Hq,Sq,Skv],
- * SEQ_Q/SEQ_KV [B,1,1,1], sink [1,Hq,1,1], scale/seed/offset one element. Query head h reads
+ * SEQ_Q/SEQ_KV [B,1,1,1], sink [1,Hq,1,1], scale/seed/offset one element, BLOCK_MASK (forward)
+ * [1|B,1|Hq,⌈Sq/128⌉,⌈⌈Skv/128⌉/8⌉] UINT8 or INT8. Query head h reads
  * K head h/(Hq/Hk) and V head h/(Hq/Hv). Paged (PAGE_K/PAGE_V [B,1,P,1]): K is a container
  * [nblk,Hk,bs,D] and K[b,h,t,d] = container[page_k[b,0,t/bs,0], h, t%bs, d]; likewise V. Then
  * Skv = RNG_DUMP's, else the bias', else the dropout mask's last dim (when not 1), else the
@@ -17,13 +18,19 @@
  * Forward, per (b, h, query row i), in this order (sq, skv: SEQ_Q[b], SEQ_KV[b], else Sq, Skv):
  *  1. S_ij = (Σ_d Q_id·K_jd)·scale          scale = the SCALE tensor, else attn_scale
  *  1b. S_ij = mod(S_ij)                      the score modifier, when the op has one: the chain
- *                                             (ir_ref_sdpa_fwd_mod; ir_score_mod_eval, double)
+ *                                             at (b, h, i, j) (ir_ref_sdpa_fwd_mod;
+ *                                             ir_score_mod_eval, double)
  *  2. S_ij += Bias[b,h,i,j]                   size-1 bias dims broadcast
  *  3. S_ij += slope_h·(j − i)                 ALiBi: n = 2^floor(log2 Hq); slope_h = 2^(−8(h+1)/n)
  *                                             for h < n, else 2^(−4(2(h−n)+1)/n)
  *  4. S_ij = −inf where masked:               padding  i ≥ sq or j ≥ skv
  *                                             right r  j > i + shift + r
  *                                             left l   j ≤ i + shift − l
+ *                                             mask modifier  its chain at (b, h, i, j) is 0
+ *                                             (forward and backward alike)
+ *                                             block mask  bit (j/128) % 8 of BLOCK_MASK byte
+ *                                             [b, h, i/128, j/1024] is 0 (forward; size-1
+ *                                             batch or head dims broadcast; §4.4)
  *     shift = 0 (TOP_LEFT) or skv − sq (BOTTOM_RIGHT). A masked score reads nothing: Q rows ≥ sq
  *     and K/V rows ≥ skv (and their pages) are never read.
  *  5. m = max(max_j S_ij, sink_h); l = Σ_j exp(S_ij − m) + exp(sink_h − m); P_ij = exp(S_ij − m)/l.
@@ -63,8 +70,10 @@ typedef struct head_src {        /* Q, K or V [B,H,S,Dh], or a paged container [
 typedef struct sdpa_ops {        /* operands by meaning, whichever op's slots they came from */
     const ir_buf *q, *k, *v, *bias, *scale, *seq_q, *seq_kv, *seed, *offset;
     const ir_buf *dmask, *dscale, *dscale_inv, *page_k, *page_v, *sink, *block_mask, *mod_result;
+    const ir_buf *mask_result;   /* the mask modifier's result operand (never read) */
     const ir_buf *fp8[6];        /* FP8: descale q, k, v, s, scale s, o (IR_SDPA_DESCALE_Q order) */
     const ir_score_mod *mod;     /* the score modifier's chain (forward), NULL without one */
+    const ir_score_mod *mask;    /* the mask modifier's chain, NULL without one */
 } sdpa_ops;
 
 typedef struct sdpa {
@@ -293,16 +302,47 @@ static hipdnnStatus_t check_fp8(sdpa *s)
     return OK;
 }
 
+/* BLOCK_MASK: bytes [1|B,1|Hq,ceil(Sq/128),ceil(ceil(Skv/128)/8)]. */
+static bool block_mask_ok(const sdpa *s)
+{
+    const ir_buf *m = s->in.block_mask;
+    int64_t kt = (s->Skv + 127) / 128;
+    return rank4(m) && (m->dtype == HIPDNN_DATA_UINT8 || m->dtype == HIPDNN_DATA_INT8) &&
+           (m->dims[0] == 1 || m->dims[0] == s->B) && (m->dims[1] == 1 || m->dims[1] == s->Hq) &&
+           m->dims[2] == (s->Sq + 127) / 128 && m->dims[3] == (kt + 7) / 8;
+}
+
+/* Whether BLOCK_MASK keeps score (i, j) of the current (b, h): bit t (LSB first) of byte k of the
+ * query tile's row keeps key tile 8k + t (128 x 128 tiles). */
+static bool block_kept(const sdpa *s, int64_t i, int64_t j)
+{
+    const ir_buf *m = s->in.block_mask;
+    int64_t kt = j / 128, idx[4] = {m->dims[0] == 1 ? 0 : s->b, m->dims[1] == 1 ? 0 : s->h, i / 128, kt / 8};
+    unsigned byte = (unsigned)(uint8_t)(int)ir_load(m, idx);
+    return (byte >> (kt % 8)) & 1u;
+}
+
+/* A modifier chain (or none) over the scores [B,Hq,Sq,Skv]. */
+static bool mod_fits(const sdpa *s, const ir_score_mod *m)
+{
+    const int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv};
+    for (int d = 0; m != NULL && d < 4; d++)
+        if (m->dims[d] != full[d])
+            return false;
+    return true;
+}
+
 static hipdnnStatus_t check_options(sdpa *s)
 {
     const ir_sdpa *p = s->p;
     hipdnnStatus_t st;
-    if (s->in.block_mask != NULL)
-        return base_fail(HIPDNN_STATUS_NOT_SUPPORTED,
-                         "sdpa reference: the block mask (BLOCK_MASK) is not implemented");
-    if (s->in.mod_result != NULL && s->in.mod == NULL)
-        return base_fail(HIPDNN_STATUS_BAD_PARAM, "sdpa reference: a score modifier operand "
+    if (s->in.block_mask != NULL && !block_mask_ok(s))
+        return bad("the block mask must be UINT8 or INT8 [1|B,1|Hq,ceil(Sq/128),ceil(ceil(Skv/128)/8)]");
+    if ((s->in.mod_result != NULL && s->in.mod == NULL) || (s->in.mask_result != NULL && s->in.mask == NULL))
+        return base_fail(HIPDNN_STATUS_BAD_PARAM, "sdpa reference: a score or mask modifier operand "
                          "without its chain (ir_ref_run_mod)");
+    if (!mod_fits(s, s->in.mod) || !mod_fits(s, s->in.mask))
+        return bad("a score or mask modifier's result must be [B,Hq,Sq,Skv]");
     if (s->in.bias != NULL && !dims_bcast(s, s->in.bias))
         return bad("the bias must be [1|B,1|Hq,1|Sq,1|Skv]");
     if (p->padding_mask && (s->in.seq_q == NULL || s->in.seq_kv == NULL))
@@ -439,7 +479,11 @@ static bool sdpa_masked(const sdpa *s, int64_t i, int64_t j)
         return true;
     if (p->has_right && j > i + s->shift + p->right_bound)
         return true;
-    return p->has_left && j <= i + s->shift - p->left_bound;
+    if (p->has_left && j <= i + s->shift - p->left_bound)
+        return true;
+    if (s->in.block_mask != NULL && !block_kept(s, i, j))
+        return true;
+    return s->in.mask != NULL && ir_score_mod_eval(s->in.mask, NAN, (const int64_t[4]){s->b, s->h, i, j}) == 0;
 }
 
 static double sdpa_score(const sdpa *s, int64_t i, int64_t j)
@@ -451,7 +495,7 @@ static double sdpa_score(const sdpa *s, int64_t i, int64_t j)
         acc += q[d] * k[d];
     acc *= s->scale * s->qk_descale;
     if (s->in.mod != NULL)
-        acc = ir_score_mod_eval(s->in.mod, acc);
+        acc = ir_score_mod_eval(s->in.mod, acc, (const int64_t[4]){s->b, s->h, i, j});
     if (s->in.bias != NULL) {
         bcast_idx(s->in.bias, s->b, s->h, i, j, idx);
         acc += ir_load(s->in.bias, idx);
@@ -596,7 +640,7 @@ static void fwd_ops(const ir_ref_ctx *c, sdpa_ops *o)
         .dmask = IR_IN(c, IR_SDPA_DROPOUT_MASK), .dscale = IR_IN(c, IR_SDPA_DROPOUT_SCALE),
         .page_k = IR_IN(c, IR_SDPA_PAGE_K), .page_v = IR_IN(c, IR_SDPA_PAGE_V),
         .sink = IR_IN(c, IR_SDPA_SINK), .block_mask = IR_IN(c, IR_SDPA_BLOCK_MASK),
-        .mod_result = IR_IN(c, IR_SDPA_SCORE_MOD)};
+        .mod_result = IR_IN(c, IR_SDPA_SCORE_MOD), .mask_result = IR_IN(c, IR_SDPA_MASK_MOD)};
     for (int i = 0; i < 6; i++)
         o->fp8[i] = IR_IN(c, IR_SDPA_DESCALE_Q + i);
 }
@@ -606,13 +650,14 @@ hipdnnStatus_t ir_ref_sdpa_fwd(const ir_sdpa *p, const ir_ref_ctx *c)
     return ir_ref_sdpa_fwd_mod(p, NULL, c);
 }
 
-hipdnnStatus_t ir_ref_sdpa_fwd_mod(const ir_sdpa *p, const ir_score_mod *mod, const ir_ref_ctx *c)
+hipdnnStatus_t ir_ref_sdpa_fwd_mod(const ir_sdpa *p, const ir_ref_mods *mods, const ir_ref_ctx *c)
 {
     sdpa s = {0};
     sdpa_ops ops;
     hipdnnStatus_t st;
     fwd_ops(c, &ops);
-    ops.mod = mod;
+    ops.mod = mods != NULL ? mods->score : NULL;
+    ops.mask = mods != NULL ? mods->mask : NULL;
     st = sdpa_init(&s, p, &ops, IR_OUT(c, IR_SDPA_RNG_DUMP));
     if (st == OK)
         st = fwd_check_outputs(&s, c);
@@ -725,15 +770,21 @@ static void bwd_ops(const ir_ref_ctx *c, sdpa_ops *o)
         .seq_q = IR_IN(c, IR_SDPAB_SEQ_Q), .seq_kv = IR_IN(c, IR_SDPAB_SEQ_KV),
         .seed = IR_IN(c, IR_SDPAB_SEED), .offset = IR_IN(c, IR_SDPAB_OFFSET),
         .dmask = IR_IN(c, IR_SDPAB_DROPOUT_MASK), .dscale = IR_IN(c, IR_SDPAB_DROPOUT_SCALE),
-        .dscale_inv = IR_IN(c, IR_SDPAB_DROPOUT_SCALE_INV)};
+        .dscale_inv = IR_IN(c, IR_SDPAB_DROPOUT_SCALE_INV), .mask_result = IR_IN(c, IR_SDPAB_MASK_MOD)};
 }
 
 hipdnnStatus_t ir_ref_sdpa_bwd(const ir_sdpa *p, const ir_ref_ctx *c)
+{
+    return ir_ref_sdpa_bwd_mod(p, NULL, c);
+}
+
+hipdnnStatus_t ir_ref_sdpa_bwd_mod(const ir_sdpa *p, const ir_ref_mods *mods, const ir_ref_ctx *c)
 {
     sdpa s = {0};
     sdpa_ops ops;
     hipdnnStatus_t st;
     bwd_ops(c, &ops);
+    ops.mask = mods != NULL ? mods->mask : NULL;
     st = sdpa_init(&s, p, &ops, NULL);
     if (st == OK)
         st = bwd_check(&s, c);

@@ -14,7 +14,7 @@
  * then absent means unset. hipDNN's frontend numbers tensors from uid 0, so its uid-0 tensors
  * arrive with no uid at all. A node that needs a compute_data_type and has none takes the
  * graph's.
- * A graph-valued attribute (an SDPA forward's score modifier, FE_W_GRAPH) is a nested Graph
+ * A graph-valued attribute (an SDPA score or mask modifier, FE_W_GRAPH) is a nested Graph
  * object; reading one accepts POINTWISE nodes only (so nesting stops at one level), builds
  * it like a top-level graph and finalizes it with a placeholder handle (score_mod_handle: a
  * sub-graph is never executed on its own; do not hipdnnDestroy what its HANDLE query gives).
@@ -507,7 +507,7 @@ static bool pointwise_only(const json_t *doc)
 static hipdnnStatus_t set_graph(fe_obj *o, const fe_attr *a, const json_t *j)
 {
     if (!json_is_object(j) || !pointwise_only(j))
-        return MFAIL("a score modifier must be a Graph object whose nodes are all PointwiseAttributes");
+        return MFAIL("a score or mask modifier must be a Graph object whose nodes are all PointwiseAttributes");
     fe_obj *g = NULL;
     hipdnnBackendDescriptor_t d = NULL;
     hipdnnHandle_t h = &score_mod_handle;

@@ -67,10 +67,27 @@ def _shrink(d):
         t["dims"] = [_SHRINK.get(x, x) for x in t["dims"]]
         t["strides"] = packed_strides(t["dims"], order)
     for n in d["nodes"]:
-        sub = n["attributes"].get("score_mod_graph")
-        if sub:
-            _shrink(sub)
+        for field in _SUB_GRAPHS:
+            sub = n["attributes"].get(field)
+            if sub:
+                _shrink(sub)
     return d
+
+
+_SUB_GRAPHS = ("score_mod_graph", "mask_mod_graph")  # an SDPA node's modifier sub-graphs
+
+
+def _sub_graph_tensors_in_memory(d):
+    """The names of a modifier sub-graph's tensors in memory (document ids, prefix lengths): the
+    variant pack binds them by uid, but Graph.execute binds only the graph's own tensors."""
+    names = []
+    for n in d["nodes"]:
+        for field in _SUB_GRAPHS:
+            sub, inp = n["attributes"].get(field), n["attributes"].get(field.replace("graph", "input_uid"))
+            for t in sub["tensors"] if sub else []:
+                if not t.get("virtual") and t.get("value_type") is None and t["uid"] != inp:
+                    names.append(t["name"])
+    return names
 
 
 def _fill(arr, f32):
@@ -90,7 +107,12 @@ def _values(arr):
 @pytest.mark.parametrize("path", EXAMPLES, ids=[os.path.basename(p) for p in EXAMPLES])
 def test_example_graph_scaled_down_executes_on_the_reference_engine(path, rng):
     with open(path) as f:
-        g = hj.Graph.from_json(_shrink(json.load(f)))
+        d = _shrink(json.load(f))
+    in_memory = _sub_graph_tensors_in_memory(d)
+    if in_memory:
+        pytest.skip(f"a modifier sub-graph reads tensors in memory ({', '.join(in_memory)}), which Graph.execute "
+                    f"cannot bind yet (tests/api/test_sdpa_mask_mod.c runs such graphs)")
+    g = hj.Graph.from_json(d)
     g.build(engine="reference")
     binds, outputs = {}, []
     from hipdnn_jit.plan import _is_output_port

@@ -3,9 +3,10 @@
  *
  * Owns: a scenario through the public API — tensors, a LAYERNORM and a pointwise op, an
  * operation graph, finalize, OPS read back, binary and JSON serialization, both deserializers,
- * finalizing the copies — and a second one on examples/graphs/sdpa_softcap.json (an SDPA node
- * nesting a score modifier Graph: its JSON read, lowering with the modifier, key, both forms
- * and both ways back), each run once per allocation with that allocation made to fail:
+ * finalizing the copies — and two on examples/graphs/sdpa_softcap.json and
+ * sdpa_document_mask.json (an SDPA node nesting a score or a mask modifier Graph: its JSON read,
+ * lowering with the modifier, key, both forms and both ways back), each run once per allocation
+ * with that allocation made to fail:
  *   - library allocations (base_alloc_fail_at, once only and "sticky"),
  *   - jansson's allocations (json_set_alloc_funcs with a failing allocator).
  * Each API call must return SUCCESS or an error status (normally ALLOC_FAILED), never crash.
@@ -240,11 +241,11 @@ static char *scenario(run *r)
     return finish(r, h, g, key);
 }
 
-/* The score modifier example through JSON, finalize, the key and both serialized forms. */
-static char *scenario_score_mod(run *r)
+/* An example graph through JSON, finalize, the key and both serialized forms. */
+static char *scenario_file(run *r, const char *path)
 {
     static char src[1 << 16];
-    FILE *f = fopen(HIPDNN_SOURCE_DIR "/examples/graphs/sdpa_softcap.json", "rb");
+    FILE *f = fopen(path, "rb");
     cr_assert_not_null(f);
     size_t src_len = fread(src, 1, sizeof src, f);
     fclose(f);
@@ -259,6 +260,14 @@ static char *scenario_score_mod(run *r)
     STEP(r, hipdnnBackendGetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_GRAPH_KEY_EXT, HIPDNN_TYPE_CHAR,
                                       sizeof key, &n, key));
     return finish(r, h, g, key);
+}
+
+/* The score modifier example; the mask modifier example (an SDPA node nesting a mask Graph of
+ * GEN_INDEX, comparisons and tensors in memory). */
+static char *scenario_score_mod(run *r) { return scenario_file(r, HIPDNN_SOURCE_DIR "/examples/graphs/sdpa_softcap.json"); }
+static char *scenario_mask_mod(run *r)
+{
+    return scenario_file(r, HIPDNN_SOURCE_DIR "/examples/graphs/sdpa_document_mask.json");
 }
 
 /* ---- the sweeps ------------------------------------------------------------------------------------- */
@@ -324,6 +333,11 @@ Test(fault, library_allocations_fail_from_n_on)
 Test(fault, score_modifier_library_allocations_fail_once)
 {
     sweep_library(false, scenario_score_mod);
+}
+
+Test(fault, mask_modifier_library_allocations_fail_once)
+{
+    sweep_library(false, scenario_mask_mod);
 }
 
 Test(fault, jansson_allocations)

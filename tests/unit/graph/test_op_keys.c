@@ -347,6 +347,38 @@ static json_t *softcap_with(const char *op)
     return g;
 }
 
+/* `table`'s base graph (SDPA forward or backward: scores [1,2,8,8]) with a mask modifier keeping
+ * the scores where col `cmp` row (CMP_LE: causal). */
+static json_t *mask_with(const char *table, const char *cmp)
+{
+    const base *b = base_of(table);
+    json_t *g = graph_of(b->table, b->tensors, b->attrs), *sub = json_object(), *nodes = json_array();
+    json_t *ts = tensors_of("100 idx INT32 1x2x8x8; 101 row INT32 1x2x8x8; 102 col INT32 1x2x8x8; "
+                            "103 keep BOOLEAN 1x2x8x8");
+    for (size_t i = 1; i < 4; i++)
+        json_object_set_new(json_array_get(ts, i), "virtual", json_true());
+    char node[3][256];
+    snprintf(node[0], sizeof node[0], "{'operation':'GEN_INDEX','axis_tensor_uid':2,'in_0_tensor_uid':100,'out_0_tensor_uid':101}");
+    snprintf(node[1], sizeof node[1], "{'operation':'GEN_INDEX','axis_tensor_uid':3,'in_0_tensor_uid':100,'out_0_tensor_uid':102}");
+    snprintf(node[2], sizeof node[2], "{'operation':'%s','in_0_tensor_uid':102,'in_1_tensor_uid':101,'out_0_tensor_uid':103}", cmp);
+    for (int i = 0; i < 3; i++) {
+        json_t *n = json_object();
+        json_object_set_new(n, "name", json_string("mask_op"));
+        json_object_set_new(n, "compute_data_type", json_string("FLOAT"));
+        json_object_set_new(n, "attributes_type", json_string("PointwiseAttributes"));
+        json_object_set_new(n, "attributes", parse(node[i]));
+        json_array_append_new(nodes, n);
+    }
+    json_object_set_new(sub, "name", json_string("mask"));
+    json_object_set_new(sub, "compute_data_type", json_string("FLOAT"));
+    json_object_set_new(sub, "tensors", ts);
+    json_object_set_new(sub, "nodes", nodes);
+    set_field(g, "mask_mod_graph", sub);
+    json_decref(sub);
+    merge(g, "{'mask_mod_input_uid':100,'mask_mod_output_uid':103}");
+    return g;
+}
+
 /* ---- the tests ------------------------------------------------------------------------------------ */
 
 /* Every operation of the table, every attribute a kernel can depend on: two values, two keys. */
@@ -370,7 +402,10 @@ Test(op_keys, every_kernel_attribute_changes_the_key)
                 continue;
             char ka[33], kb[33];
             json_t *ga, *gb;
-            if (a->wire == FE_W_GRAPH) { /* a sub-graph: one of its steps changed */
+            if (a->wire == FE_W_GRAPH && strcmp(a->field, "mask_mod_graph") == 0) { /* one comparison changed */
+                ga = mask_with(cls->table, "CMP_LE"), gb = mask_with(cls->table, "CMP_LT");
+            } else if (a->wire == FE_W_GRAPH) { /* a sub-graph: one of its steps changed */
+                cr_assert_str_eq(a->field, "score_mod_graph", "%s: test_op_keys.c does not vary this sub-graph", a->name);
                 ga = softcap_with("TANH_FWD"), gb = softcap_with("SIGMOID_FWD");
             } else {
                 const vary *v = vary_of(cls->table, a->field);
@@ -410,7 +445,8 @@ static void renumber(json_t *j, int64_t by)
     }
     json_object_foreach(j, k, v) {
         size_t n = strlen(k);
-        bool uid = strcmp(k, "uid") == 0 || (n > 4 && strcmp(k + n - 4, "_uid") == 0);
+        bool uid = strcmp(k, "uid") == 0 || (n > 4 && strcmp(k + n - 4, "_uid") == 0 &&
+                                              strcmp(k, "axis_tensor_uid") != 0); /* GEN_INDEX's axis */
         bool uids = n > 5 && strcmp(k + n - 5, "_uids") == 0;
         if (uid && json_is_integer(v))
             json_integer_set(v, json_integer_value(v) + by);
@@ -431,18 +467,21 @@ static void reverse(json_t *g, const char *list)
     json_object_set_new(g, list, r);
 }
 
-/* Every operation's base graph, and a graph of several ops with a score modifier: uids,
+/* Every operation's base graph, and graphs of several ops with a score or mask modifier: uids,
  * names and the order of tensors and of ops do not reach the key. */
 Test(op_keys, uids_names_and_order_do_not_change_the_key)
 {
-    char s0[33], s1[33], swhy[512] = "";
-    json_t *sg = softcap_with("TANH_FWD");
-    cr_assert(key_of(sg, s0, swhy, sizeof swhy), "sdpa_softcap: %s", swhy);
-    renumber(sg, 1000);
-    reverse(sg, "tensors"), reverse(sg, "nodes");
-    cr_assert(key_of(sg, s1, swhy, sizeof swhy), "sdpa_softcap renumbered: %s", swhy);
-    cr_expect_str_eq(s0, s1, "sdpa_softcap: renumbering, renaming and reordering changed the key");
-    json_decref(sg);
+    json_t *mods[3] = {softcap_with("TANH_FWD"), mask_with("SdpaAttributes", "CMP_LE"),
+                       mask_with("SdpaBackwardAttributes", "CMP_LE")};
+    for (int i = 0; i < 3; i++) {
+        char s0[33], s1[33], swhy[512] = "";
+        cr_assert(key_of(mods[i], s0, swhy, sizeof swhy), "modifier graph %d: %s", i, swhy);
+        renumber(mods[i], 1000);
+        reverse(mods[i], "tensors"), reverse(mods[i], "nodes");
+        cr_assert(key_of(mods[i], s1, swhy, sizeof swhy), "modifier graph %d renumbered: %s", i, swhy);
+        cr_expect_str_eq(s0, s1, "modifier graph %d: renumbering, renaming and reordering changed the key", i);
+        json_decref(mods[i]);
+    }
     for (size_t i = 0; i < sizeof bases / sizeof bases[0]; i++) {
         char k0[33], k1[33], why[512] = "";
         json_t *g = graph_of(bases[i].table, bases[i].tensors, bases[i].attrs);

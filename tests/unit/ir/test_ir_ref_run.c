@@ -21,7 +21,8 @@ Test(ir_ref_run, op_table)
         {IR_OP_MATMUL, "matmul", IR_ROLE_ANCHOR, 2, 1},
         {IR_OP_CONV_WGRAD, "conv_wgrad", IR_ROLE_ANCHOR, 2, 1},
         {IR_OP_BN_TRAIN, "bn_training", IR_ROLE_ANCHOR, 7, 5},
-        {IR_OP_SDPA_FWD, "sdpa_fwd", IR_ROLE_ANCHOR, 22, 7},
+        {IR_OP_SDPA_FWD, "sdpa_fwd", IR_ROLE_ANCHOR, 23, 7},
+        {IR_OP_SDPA_BWD, "sdpa_bwd", IR_ROLE_ANCHOR, 16, 4},
         {IR_OP_BS_DEQUANTIZE, "block_scale_dequantize", IR_ROLE_POINTWISE, 2, 1},
         {IR_OP_PAGED_CACHE_LOAD, "paged_cache_load", IR_ROLE_ALONE, 3, 1},
         {IR_OP_CUSTOM, "custom", IR_ROLE_ALONE, 0, 0},
@@ -32,6 +33,9 @@ Test(ir_ref_run, op_table)
         CHECK(info->role == want[i].role && info->n_in == want[i].n_in &&
               info->n_out == want[i].n_out);
     }
+    /* the table's slot counts are ir.h's slot enums' */
+    CHECK(ir_op_info_of(IR_OP_SDPA_FWD)->n_in == IR_SDPA_N_IN && ir_op_info_of(IR_OP_SDPA_FWD)->n_out == IR_SDPA_N_OUT);
+    CHECK(ir_op_info_of(IR_OP_SDPA_BWD)->n_in == IR_SDPAB_N_IN && ir_op_info_of(IR_OP_SDPA_BWD)->n_out == IR_SDPAB_N_OUT);
     for (int k = 0; k < IR_OP_COUNT; k++)
         CHECK(ir_op_info_of((ir_op_kind)k) != NULL && ir_op_info_of((ir_op_kind)k)->name != NULL);
     CHECK(strcmp(ir_op_info_of(IR_OP_COUNT)->name, "unknown") == 0);

@@ -2,7 +2,8 @@
  *
  * Owns: the forward checked against a naive formulation written here (S materialized as a
  * [Sq,Skv] matrix per (b, h), masks as direct triu/tril conditions, ALiBi slopes built the way
- * the ALiBi paper does, softmax, P·V), paged K/V against the dense result, the ALiBi slope
+ * the ALiBi paper does, softmax, P·V), paged K/V against the dense result, the block mask
+ * against the −inf bias it stands for, the ALiBi slope
  * values against literals, the backward against central finite differences of the forward,
  * operand errors and allocation-fault injection.
  * This file: the forward (FP8 too) and paged K/V; the backward and the errors are in
@@ -489,3 +490,73 @@ Test(sdpa_fwd, paged_kv_equals_dense)
     }
 }
 
+
+/* ---- the block mask (op-semantics.md §4.4) ------------------------------------------------------- */
+
+/* BLOCK_MASK bytes (bit t of byte k keeps key tile 8k + t of 128 x 128 tiles; size-1 batch and head
+ * dims broadcast) give exactly what an additive bias of −inf over the dropped tiles gives, rows
+ * the mask empties included (O = 0, Stats = −inf); sizes span several tiles and bytes, odd. */
+Test(sdpa_fwd, block_mask_equals_an_infinite_bias)
+{
+    irs_seed_fresh("sdpa_fwd::block_mask_equals_an_infinite_bias");
+    for (int iter = 0; iter < 3; iter++) {
+        cfg c;
+        irs_cfg_base(&c, 8, 8);
+        c.B = irs_irand(1, 2), c.Hq = c.Hk = c.Hv = irs_irand(1, 2);
+        c.Sq = irs_irand(1, 300), c.Skv = irs_irand(1, 1300), c.stats = true;
+        c.bias[0] = c.B, c.bias[1] = c.Hq, c.bias[2] = c.Sq, c.bias[3] = c.Skv;
+        tcase t = {.c = c};
+        irs_case_build(&t);
+        int64_t kt = (c.Skv + 127) / 128, md[4] = {irs_irand(0, 1) ? 1 : c.B, irs_irand(0, 1) ? 1 : c.Hq,
+                                                   (c.Sq + 127) / 128, (kt + 7) / 8};
+        tt bm;
+        irs_tt_init(&bm, HIPDNN_DATA_UINT8, md, irs_layout[0], false);
+        for (int64_t b = 0; b < md[0]; b++)
+            for (int64_t h = 0; h < md[1]; h++)
+                for (int64_t q = 0; q < md[2]; q++)
+                    for (int64_t k = 0; k < md[3]; k++) /* all kept, all dropped, or random bits */
+                        irs_set4(&bm, b, h, q, k, irs_irand(0, 3) == 0 ? 255 : irs_irand(0, 3) == 0 ? 0 : irs_irand(0, 255));
+        /* the bias: 0, or −inf where the block mask drops the tile */
+        int64_t dropped = 0;
+        for (int64_t b = 0; b < c.B; b++)
+            for (int64_t h = 0; h < c.Hq; h++)
+                for (int64_t i = 0; i < c.Sq; i++)
+                    for (int64_t j = 0; j < c.Skv; j++) {
+                        double byte = irs_get4(&bm, md[0] == 1 ? 0 : b, md[1] == 1 ? 0 : h, i / 128, j / 1024);
+                        bool keep = ((unsigned)byte >> ((j / 128) % 8)) & 1u;
+                        irs_set4(&t.bias, b, h, i, j, keep ? 0.0 : -INFINITY);
+                        dropped += !keep;
+                    }
+        size_t no = (size_t)(c.B * c.Hq * c.Sq * c.Dv), ns = (size_t)(c.B * c.Hq * c.Sq);
+        double *o = malloc(no * sizeof *o), *st = malloc(ns * sizeof *st), *o2 = malloc(no * sizeof *o2),
+               *st2 = malloc(ns * sizeof *st2);
+        cr_assert_eq(irs_run_fwd(&t), HIPDNN_STATUS_SUCCESS, "with the bias");
+        for (size_t n = 0, r = 0; r < ns; r++) {
+            int64_t b = (int64_t)r / (c.Hq * c.Sq), h = (int64_t)r / c.Sq % c.Hq, i = (int64_t)r % c.Sq;
+            st[r] = irs_get4(&t.stats, b, h, i, 0);
+            for (int64_t d = 0; d < c.Dv; d++)
+                o[n++] = irs_get4(&t.o, b, h, i, d);
+        }
+        irs_tt_fill(&t.bias, 0, 0);
+        t.in[IR_SDPA_BLOCK_MASK] = &bm.b;
+        cr_assert_eq(irs_run_fwd(&t), HIPDNN_STATUS_SUCCESS, "with the block mask");
+        for (size_t n = 0, r = 0; r < ns; r++) {
+            int64_t b = (int64_t)r / (c.Hq * c.Sq), h = (int64_t)r / c.Sq % c.Hq, i = (int64_t)r % c.Sq;
+            st2[r] = irs_get4(&t.stats, b, h, i, 0);
+            for (int64_t d = 0; d < c.Dv; d++)
+                o2[n++] = irs_get4(&t.o, b, h, i, d);
+        }
+        char what[128];
+        snprintf(what, sizeof what, "block mask [%lld,%lld,%lld,%lld], %lld scores dropped: O (seed %llu)",
+                 (long long)md[0], (long long)md[1], (long long)md[2], (long long)md[3], (long long)dropped,
+                 (unsigned long long)irs_seed_used);
+        tu_expect_close(what, o2, o, no, (tu_tol){0, 0});
+        tu_expect_close("... and Stats", st2, st, ns, (tu_tol){0, 0});
+        /* a block mask of other dims is refused */
+        bm.b.dims[3] += 1;
+        cr_expect_eq(irs_run_fwd(&t), HIPDNN_STATUS_BAD_PARAM);
+        free(o), free(st), free(o2), free(st2);
+        irs_tt_free(&bm);
+        irs_case_free(&t);
+    }
+}

@@ -15,7 +15,6 @@
  * block; fe_custom_hip_source.c has read and checked the payload (fe_hs_read).
  */
 #include <ctype.h>
-#include <stdarg.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -24,18 +23,6 @@
 #define OP "jit.hip_source"
 #define MAX_DYN 16    /* distinct dynamic shared array names */
 #define MSG_SIZE 1536 /* a message from the host build: the compiler's first lines */
-
-static int refuse(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int refuse(char *why, size_t n, const char *fmt, ...)
-{
-    int k = snprintf(why, n, OP ": ");
-    va_list ap;
-    va_start(ap, fmt);
-    if (k >= 0 && (size_t)k < n)
-        vsnprintf(why + k, n - (size_t)k, fmt, ap);
-    va_end(ap);
-    return -1;
-}
 
 static bool ident_char(char c) { return isalnum((unsigned char)c) || c == '_'; }
 
@@ -84,7 +71,7 @@ static int dynamic_shared(char *src, char names[][64], int *n_names, char *why, 
         if (seen)
             continue;
         if (*n_names == MAX_DYN)
-            return refuse(why, n, "the host reference takes at most %d dynamic shared arrays", MAX_DYN);
+            return fe_hs_refuse(why, n, "the host reference takes at most %d dynamic shared arrays", MAX_DYN);
         snprintf(names[(*n_names)++], 64, "%s", name);
     }
     return 0;
@@ -95,11 +82,11 @@ static int compose(const fe_hs_op *op, base_sb *text, char *why, size_t n)
 {
     const char *sched = fe_host_prelude("fe_host_sched.h"), *cuda = fe_host_prelude("fe_host_cuda.h");
     if (sched == NULL || cuda == NULL)
-        return refuse(why, n, "the host preludes are not embedded in this build");
+        return fe_hs_refuse(why, n, "the host preludes are not embedded in this build");
     size_t len = strlen(op->source);
     char *src = base_malloc(len + 1);
     if (src == NULL)
-        return refuse(why, n, "out of memory");
+        return fe_hs_refuse(why, n, "out of memory");
     memcpy(src, op->source, len + 1);
     char names[MAX_DYN][64];
     int n_names;
@@ -119,7 +106,7 @@ static int compose(const fe_hs_op *op, base_sb *text, char *why, size_t n)
                            i, op->args[i].kind == HIPDNN_JIT_ARG_INT64 ? "" : "}");
         base_sb_puts(text, ");\n}\n");
         if (text->oom)
-            r = refuse(why, n, "out of memory");
+            r = fe_hs_refuse(why, n, "out of memory");
     }
     base_free(src);
     return r;
@@ -138,13 +125,13 @@ static int run(const hipdnnJitCustomOpCall_t *c, const fe_hs_op *op, fe_host_obj
         }
         const hipdnnJitCustomTensor_t *t = a->kind == HIPDNN_JIT_ARG_INPUT ? &c->inputs[a->index] : &c->outputs[a->index];
         if (t->data == NULL)
-            return refuse(why, n, "args[%d]: %s%d (uid %lld) has no host memory", i,
+            return fe_hs_refuse(why, n, "args[%d]: %s%d (uid %lld) has no host memory", i,
                           a->kind == HIPDNN_JIT_ARG_INPUT ? "in" : "out", (int)a->index, (long long)t->uid);
         ptrs[i] = t->data, args[i] = &ptrs[i];
     }
     char msg[MSG_SIZE];
     if (fe_host_launch(obj, args, op->grid, op->block, msg, sizeof msg) != 0)
-        return refuse(why, n, "the host reference of \"%s\": %s", op->entry, msg);
+        return fe_hs_refuse(why, n, "the host reference of \"%s\": %s", op->entry, msg);
     return 0;
 }
 
@@ -158,7 +145,7 @@ int fe_hs_reference(const hipdnnJitCustomOpCall_t *c, char *why, size_t n)
     char msg[MSG_SIZE];
     int r = compose(&op, &text, why, n);
     if (r == 0 && fe_host_load(base_sb_str(&text), &obj, msg, sizeof msg) != 0)
-        r = refuse(why, n, "the host reference of \"%s\" was not built: %s", op.entry, msg);
+        r = fe_hs_refuse(why, n, "the host reference of \"%s\" was not built: %s", op.entry, msg);
     if (r == 0)
         r = run(c, &op, obj, why, n);
     fe_host_release(obj);

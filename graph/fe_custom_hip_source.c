@@ -29,9 +29,7 @@
 #define OP "jit.hip_source"
 #define KEYS "source, entry, block, grid, shared_bytes, args"
 
-/* Writes "jit.hip_source: <message>" into why; returns -1. */
-static int refuse(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
-static int refuse(char *why, size_t n, const char *fmt, ...)
+int fe_hs_refuse(char *why, size_t n, const char *fmt, ...)
 {
     int k = snprintf(why, n, OP ": ");
     va_list ap;
@@ -62,18 +60,18 @@ static int parse(const hipdnnJitCustomOpCall_t *c, json_t **doc, char *why, size
     json_decref(d1);
     if (!agree || e1.text[0] == '\0' || json_error_code(&e1) == json_error_out_of_memory ||
         strcmp(e1.text, e2.text) != 0)
-        return refuse(why, n, "reading the payload: out of memory");
-    return refuse(why, n, "the payload is not valid JSON: %s (line %d, column %d)", e1.text, e1.line, e1.column);
+        return fe_hs_refuse(why, n, "reading the payload: out of memory");
+    return fe_hs_refuse(why, n, "the payload is not valid JSON: %s (line %d, column %d)", e1.text, e1.line, e1.column);
 }
 
 static int read_doc(const hipdnnJitCustomOpCall_t *c, json_t **doc, char *why, size_t n)
 {
     if (c->payload_size == 0 || c->payload == NULL)
-        return refuse(why, n, "the payload is empty; it is a JSON object with the keys " KEYS);
+        return fe_hs_refuse(why, n, "the payload is empty; it is a JSON object with the keys " KEYS);
     if (parse(c, doc, why, n) != 0)
         return -1;
     if (!json_is_object(*doc))
-        return refuse(why, n, "the payload is not a JSON object (keys: " KEYS ")");
+        return fe_hs_refuse(why, n, "the payload is not a JSON object (keys: " KEYS ")");
     const char *key;
     json_t *v;
     json_object_foreach(*doc, key, v) {
@@ -82,7 +80,7 @@ static int read_doc(const hipdnnJitCustomOpCall_t *c, json_t **doc, char *why, s
         for (int i = 0; i < 6; i++)
             ok |= strcmp(key, known[i]) == 0;
         if (!ok)
-            return refuse(why, n, "unknown key \"%.64s\" (keys: " KEYS ")", key);
+            return fe_hs_refuse(why, n, "unknown key \"%.64s\" (keys: " KEYS ")", key);
     }
     return 0;
 }
@@ -104,13 +102,13 @@ static int read_strings(json_t *doc, fe_hs_op *op, char *why, size_t n)
 {
     json_t *src = json_object_get(doc, "source"), *entry = json_object_get(doc, "entry");
     if (!json_is_string(src) || json_string_length(src) == 0)
-        return refuse(why, n, "\"source\" %s: it is the kernel's HIP/CUDA text, a non-empty string",
+        return fe_hs_refuse(why, n, "\"source\" %s: it is the kernel's HIP/CUDA text, a non-empty string",
                       src == NULL ? "is missing" : "is not a non-empty string");
     if (json_string_length(src) >= FE_HS_MAX_SOURCE)
-        return refuse(why, n, "\"source\" holds %zu bytes: fewer than %d (1 MiB) please", json_string_length(src),
+        return fe_hs_refuse(why, n, "\"source\" holds %zu bytes: fewer than %d (1 MiB) please", json_string_length(src),
                       FE_HS_MAX_SOURCE);
     if (!json_is_string(entry))
-        return refuse(why, n, "\"entry\" %s: the name of the __global__ function to launch",
+        return fe_hs_refuse(why, n, "\"entry\" %s: the name of the __global__ function to launch",
                       entry == NULL ? "is missing" : "is not a string");
     const char *e = json_string_value(entry);
     size_t len = json_string_length(entry);
@@ -118,10 +116,10 @@ static int read_strings(json_t *doc, fe_hs_op *op, char *why, size_t n)
     for (size_t i = 0; ident && i < len; i++)
         ident = isalnum((unsigned char)e[i]) || e[i] == '_';
     if (!ident)
-        return refuse(why, n, "\"entry\" \"%.64s\" is not a C identifier of 1..63 characters", e);
+        return fe_hs_refuse(why, n, "\"entry\" \"%.64s\" is not a C identifier of 1..63 characters", e);
     op->source = json_string_value(src), op->entry = e;
     if (!has_word(op->source, e))
-        return refuse(why, n, "\"entry\" \"%s\" does not occur in \"source\"", e);
+        return fe_hs_refuse(why, n, "\"entry\" \"%s\" does not occur in \"source\"", e);
     return 0;
 }
 
@@ -132,10 +130,10 @@ static int dims_array(json_t *doc, const char *key, json_t **arr, char *why, siz
 {
     *arr = json_object_get(doc, key);
     if (*arr == NULL)
-        return refuse(why, n, "\"%s\" is missing: an array of 1 to 3 %s", key,
+        return fe_hs_refuse(why, n, "\"%s\" is missing: an array of 1 to 3 %s", key,
                       key[0] == 'b' ? "positive integers" : "positive integers or size expressions");
     if (!json_is_array(*arr) || json_array_size(*arr) < 1 || json_array_size(*arr) > 3)
-        return refuse(why, n, "\"%s\" is not an array of 1 to 3 entries", key);
+        return fe_hs_refuse(why, n, "\"%s\" is not an array of 1 to 3 entries", key);
     return 0;
 }
 
@@ -150,11 +148,11 @@ static int read_block(json_t *doc, fe_hs_op *op, char *why, size_t n)
         json_t *v = json_array_get(arr, d);
         int64_t x = v != NULL && json_is_integer(v) ? json_integer_value(v) : v == NULL ? 1 : 0;
         if (x < 1 || x > most[d])
-            return refuse(why, n, "block[%zu] must be an integer 1..%lld", d, (long long)most[d]);
+            return fe_hs_refuse(why, n, "block[%zu] must be an integer 1..%lld", d, (long long)most[d]);
         op->block[d] = (uint32_t)x, threads *= x;
     }
     if (threads > 1024)
-        return refuse(why, n, "\"block\" [%u, %u, %u] has %lld threads: at most 1024", op->block[0], op->block[1],
+        return fe_hs_refuse(why, n, "\"block\" [%u, %u, %u] has %lld threads: at most 1024", op->block[0], op->block[1],
                       op->block[2], (long long)threads);
     return 0;
 }
@@ -172,14 +170,14 @@ static int read_grid(json_t *doc, const hipdnnJitCustomOpCall_t *c, fe_hs_op *op
         char msg[256];
         if (json_is_string(v)) {
             if (fe_expr_eval(json_string_value(v), c, &x, msg, sizeof msg) != 0)
-                return refuse(why, n, "grid[%zu] \"%.80s\": %s", d, json_string_value(v), msg);
+                return fe_hs_refuse(why, n, "grid[%zu] \"%.80s\": %s", d, json_string_value(v), msg);
         } else if (json_is_integer(v)) {
             x = json_integer_value(v);
         } else if (v != NULL) {
-            return refuse(why, n, "grid[%zu] is neither an integer nor a size expression (a string)", d);
+            return fe_hs_refuse(why, n, "grid[%zu] is neither an integer nor a size expression (a string)", d);
         }
         if (x < 1 || x > most[d])
-            return refuse(why, n, "grid[%zu] is %lld: the grid's %c must be 1..%lld", d, (long long)x, axis[d],
+            return fe_hs_refuse(why, n, "grid[%zu] is %lld: the grid's %c must be 1..%lld", d, (long long)x, axis[d],
                           (long long)most[d]);
         op->grid[d] = (uint32_t)x;
     }
@@ -192,7 +190,7 @@ static int read_shared(json_t *doc, fe_hs_op *op, char *why, size_t n)
     if (v == NULL)
         return 0;
     if (!json_is_integer(v) || json_integer_value(v) < 0 || json_integer_value(v) > FE_HS_MAX_SHARED)
-        return refuse(why, n, "\"shared_bytes\" must be an integer 0..%d", FE_HS_MAX_SHARED);
+        return fe_hs_refuse(why, n, "\"shared_bytes\" must be an integer 0..%d", FE_HS_MAX_SHARED);
     op->shared_bytes = (uint32_t)json_integer_value(v);
     return 0;
 }
@@ -225,21 +223,21 @@ static int read_arg(json_t *v, size_t i, const hipdnnJitCustomOpCall_t *c, hipdn
         return 0;
     }
     if (!json_is_string(v))
-        return refuse(why, n, "args[%zu] is neither an integer nor a string (\"in<N>\", \"out<N>\" or a size "
+        return fe_hs_refuse(why, n, "args[%zu] is neither an integer nor a string (\"in<N>\", \"out<N>\" or a size "
                       "expression)", i);
     const char *s = json_string_value(v);
     if (tensor_name(s, &a->kind, &a->index)) {
         bool in = a->kind == HIPDNN_JIT_ARG_INPUT;
         int32_t count = in ? c->num_inputs : c->num_outputs;
         if (a->index < 0 || a->index >= count)
-            return refuse(why, n, "args[%zu] \"%.32s\": the op has %d %s%s", i, s, (int)count,
+            return fe_hs_refuse(why, n, "args[%zu] \"%.32s\": the op has %d %s%s", i, s, (int)count,
                           in ? "input" : "output", count == 1 ? "" : "s");
         return 0;
     }
     char msg[256];
     *a = (hipdnnJitKernelArg_t){.kind = HIPDNN_JIT_ARG_INT64};
     if (fe_expr_eval(s, c, &a->value, msg, sizeof msg) != 0)
-        return refuse(why, n, "args[%zu] \"%.80s\": %s", i, s, msg);
+        return fe_hs_refuse(why, n, "args[%zu] \"%.80s\": %s", i, s, msg);
     return 0;
 }
 
@@ -247,10 +245,10 @@ static int read_args(json_t *doc, const hipdnnJitCustomOpCall_t *c, fe_hs_op *op
 {
     json_t *arr = json_object_get(doc, "args");
     if (!json_is_array(arr))
-        return refuse(why, n, "\"args\" %s: the kernel's parameters in order, each an integer, \"in<N>\", "
+        return fe_hs_refuse(why, n, "\"args\" %s: the kernel's parameters in order, each an integer, \"in<N>\", "
                       "\"out<N>\" or a size expression", arr == NULL ? "is missing" : "is not an array");
     if (json_array_size(arr) > HIPDNN_JIT_CUSTOM_OP_MAX_ARGS)
-        return refuse(why, n, "\"args\" has %zu entries: at most %d", json_array_size(arr),
+        return fe_hs_refuse(why, n, "\"args\" has %zu entries: at most %d", json_array_size(arr),
                       HIPDNN_JIT_CUSTOM_OP_MAX_ARGS);
     op->num_args = (int32_t)json_array_size(arr);
     for (int32_t i = 0; i < op->num_args; i++)
@@ -261,7 +259,7 @@ static int read_args(json_t *doc, const hipdnnJitCustomOpCall_t *c, fe_hs_op *op
         for (int32_t i = 0; i < op->num_args && !named; i++)
             named = op->args[i].kind == HIPDNN_JIT_ARG_OUTPUT && op->args[i].index == o;
         if (!named)
-            return refuse(why, n, "output %d (out%d, uid %lld) is named by no argument, so the kernel could not "
+            return fe_hs_refuse(why, n, "output %d (out%d, uid %lld) is named by no argument, so the kernel could not "
                           "write it: add \"out%d\" to \"args\"", (int)o, (int)o, (long long)c->outputs[o].uid, (int)o);
     }
     return 0;
@@ -324,14 +322,14 @@ int fe_hs_kernel(const hipdnnJitCustomOpCall_t *c, const char *arch, hipdnnJitKe
     (void)arch; /* the source is compiled as given for every target */
     pthread_once(&slot_once, slot_init);
     if (!slot_ok)
-        return refuse(why, n, "no thread-local slot for the kernel's strings"), 1;
+        return fe_hs_refuse(why, n, "no thread-local slot for the kernel's strings"), 1;
     fe_hs_op op;
     if (fe_hs_read(c, &op, why, n) != 0)
         return 1;
     json_t *old = pthread_getspecific(slot_key);
     if (pthread_setspecific(slot_key, op.doc) != 0) {
         fe_hs_free(&op);
-        return refuse(why, n, "no thread-local slot for the kernel's strings"), 1;
+        return fe_hs_refuse(why, n, "no thread-local slot for the kernel's strings"), 1;
     }
     json_decref(old);
     *ks = (hipdnnJitKernelSource_t){.source = op.source, .entry = op.entry, .shared_bytes = op.shared_bytes,

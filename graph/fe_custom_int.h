@@ -44,6 +44,8 @@ typedef struct fe_hs_op {
 /* Reads call's payload (README.md "Custom ops" gives the format) against its tensors: 0, or -1
  * with the refusal, "jit.hip_source: <field> ...: <what is wrong>", in why. On success free the
  * op with fe_hs_free. */
+/* Writes "jit.hip_source: <message>" into why (n bytes); returns -1 (fe_custom_hip_source.c). */
+int fe_hs_refuse(char *why, size_t n, const char *fmt, ...) __attribute__((format(printf, 3, 4)));
 int fe_hs_read(const hipdnnJitCustomOpCall_t *call, fe_hs_op *op, char *why, size_t why_size);
 void fe_hs_free(fe_hs_op *op);
 

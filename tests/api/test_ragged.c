@@ -46,8 +46,7 @@ Test(ragged, the_offset_tensor_by_descriptor_reads_back_both_ways)
     TU_OK(hipdnnBackendFinalize(x));
     cr_expect_eq(get_uid(x), 9, "the descriptor form sets the uid");
     int64_t n = 0;
-    TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_TENSOR_DESCRIPTOR, &got));
-    TU_OK(hipdnnBackendGetAttribute(x, RO, DESC, 1, &n, &got));
+    TU_OK(hipdnnBackendGetAttribute(x, RO, DESC, 1, &n, &got)); /* a new handle, ours to destroy */
     cr_expect_eq(n, 1);
     int64_t uid = 0;
     TU_OK(hipdnnBackendGetAttribute(got, HIPDNN_ATTR_TENSOR_UNIQUE_ID, HIPDNN_TYPE_INT64, 1, &n, &uid));

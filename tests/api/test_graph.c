@@ -20,32 +20,21 @@
 #include "../common/tu.h"
 
 #define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
-#define MAX_OWNED 256
 
 static hipdnnHandle_t handle;
-static hipdnnBackendDescriptor_t owned[MAX_OWNED];
-static int n_owned;
 static int64_t dims[2];
 
 static void setup(void)
 {
     TU_OK(hipdnnCreate(&handle));
-    n_owned = 0;
 }
 
 static void teardown(void)
 {
-    while (n_owned > 0)
-        tu_destroy(&owned[--n_owned]);
+    tu_kept_release();
     cr_expect_eq(hipdnnDestroy(handle), HIPDNN_STATUS_SUCCESS);
 }
 
-static hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-{
-    cr_assert_lt(n_owned, MAX_OWNED);
-    owned[n_owned++] = d;
-    return d;
-}
 
 /* A finalized FLOAT tensor [R, D] with the given uid. */
 static hipdnnBackendDescriptor_t tensor(int64_t uid, bool is_virtual)
@@ -61,7 +50,7 @@ static hipdnnBackendDescriptor_t tensor(int64_t uid, bool is_virtual)
     TU_OK(hipdnnBackendSetAttribute(t, HIPDNN_ATTR_TENSOR_IS_VIRTUAL, HIPDNN_TYPE_BOOLEAN, 1,
                                     &is_virtual));
     TU_OK(hipdnnBackendFinalize(t));
-    return keep(t);
+    return tu_keep(t);
 }
 
 /* A finalized pointwise op: out = in0 (unary) or out = in0 + in1. */
@@ -80,7 +69,7 @@ static hipdnnBackendDescriptor_t pw(const char *name, hipdnnBackendDescriptor_t 
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_NAME_EXT, HIPDNN_TYPE_CHAR,
                                     (int64_t)strlen(name), name));
     TU_OK(hipdnnBackendFinalize(op));
-    return keep(op);
+    return tu_keep(op);
 }
 
 /* A graph with the handle set (unless !with_handle) and the ops appended in one call. */
@@ -93,7 +82,7 @@ static hipdnnBackendDescriptor_t graph(bool with_handle, int n, hipdnnBackendDes
                                         &handle));
     if (n > 0)
         TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, n, ops));
-    return keep(g);
+    return tu_keep(g);
 }
 
 /* Finalize fails with BAD_PARAM; the message contains `word` (case-sensitive). */
@@ -231,7 +220,7 @@ Test(graph, refuses_an_operation_added_twice, .init = setup, .fini = teardown)
     hipdnnBackendDescriptor_t twice[3] = {ops[0], ops[1], ops[0]};
     hipdnnBackendDescriptor_t g = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
-    keep(g);
+    tu_keep(g);
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1,
                                     &handle));
     /* refused when appended, or else at finalize */
@@ -280,7 +269,7 @@ Test(graph, ops_append_across_calls_and_read_back_in_order, .init = setup, .fini
     /* a failed append (an unfinalized op after a good one) adds nothing */
     hipdnnBackendDescriptor_t unfinalized = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &unfinalized));
-    keep(unfinalized);
+    tu_keep(unfinalized);
     hipdnnBackendDescriptor_t bad[2] = {ops[0], unfinalized};
     TU_EQ(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 2, bad),
           HIPDNN_STATUS_BAD_PARAM_NOT_FINALIZED);
@@ -392,10 +381,9 @@ Test(graph, outlives_the_callers_handles, .init = setup, .fini = teardown)
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1,
                                     &handle));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, n, ops));
-    while (n_owned > 0)
-        tu_destroy(&owned[--n_owned]);
+    tu_kept_release();
     TU_OK(hipdnnBackendFinalize(g));
-    keep(g);
+    tu_keep(g);
     char names[6][32];
     cr_expect_eq(op_names(g, names, 6), n);
     size_t len = 0;

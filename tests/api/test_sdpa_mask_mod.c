@@ -26,33 +26,22 @@
 #include "../common/tu_close.h"
 
 #define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
-#define MAX_OWNED 128
 
 static hipdnnHandle_t handle;
-static hipdnnBackendDescriptor_t owned[MAX_OWNED];
-static int n_owned;
 
 static void setup(void)
 {
     TU_OK(hipdnnCreate(&handle));
-    n_owned = 0;
 }
 
 static void teardown(void)
 {
-    while (n_owned > 0)
-        tu_destroy(&owned[--n_owned]);
+    tu_kept_release();
     cr_expect_eq(hipdnnDestroy(handle), HIPDNN_STATUS_SUCCESS);
 }
 
 TestSuite(sdpa_mask_api, .init = setup, .fini = teardown, .timeout = 300);
 
-static hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-{
-    cr_assert_lt(n_owned, MAX_OWNED);
-    owned[n_owned++] = d;
-    return d;
-}
 
 /* ---- the problem and the dense implementation --------------------------------------------------- */
 
@@ -166,7 +155,7 @@ static hipdnnBackendDescriptor_t tensor(int64_t uid, hipdnnDataType_t dt, int64_
                                         int64_t d3)
 {
     const int64_t d[4] = {d0, d1, d2, d3};
-    return keep(tu_tensor(uid, dt, 4, d, false, NULL, 0));
+    return tu_keep(tu_tensor(uid, dt, 4, d, false, NULL, 0));
 }
 
 static void set(hipdnnBackendDescriptor_t op, hipdnnBackendAttributeName_t id, hipdnnBackendDescriptor_t t)
@@ -192,7 +181,7 @@ static hipdnnBackendDescriptor_t fwd_graph(const prob *p, hipdnnBackendDescripto
 {
     hipdnnBackendDescriptor_t op = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &op));
-    keep(op);
+    tu_keep(op);
     set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, tensor(1, HIPDNN_DATA_FLOAT, p->B, p->H, p->Sq, p->D));
     set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, tensor(2, HIPDNN_DATA_FLOAT, p->B, p->H, p->Skv, p->D));
     set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC, tensor(3, HIPDNN_DATA_FLOAT, p->B, p->H, p->Skv, p->D));
@@ -210,7 +199,7 @@ static hipdnnBackendDescriptor_t fwd_graph(const prob *p, hipdnnBackendDescripto
                                         &mod_out));
     }
     TU_OK(hipdnnBackendFinalize(op));
-    return keep(tu_graph_of(handle, op));
+    return tu_keep(tu_graph_of(handle, op));
 }
 
 /* SDPA backward of p: Q 1, K 2, V 3, O 4, Stats 5, dO 6 -> dQ 7, dK 8, dV 9, with p's mask. */
@@ -218,7 +207,7 @@ static hipdnnBackendDescriptor_t bwd_graph(const prob *p)
 {
     hipdnnBackendDescriptor_t op = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT, &op));
-    keep(op);
+    tu_keep(op);
     const hipdnnBackendAttributeName_t ids[9] = {HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT,
         HIPDNN_ATTR_OPERATION_SDPA_BWD_V_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_O_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_STATS_EXT,
         HIPDNN_ATTR_OPERATION_SDPA_BWD_DO_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DQ_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DK_EXT,
@@ -233,7 +222,7 @@ static hipdnnBackendDescriptor_t bwd_graph(const prob *p)
     if (p->mask != NULL)
         mm_set(op, true, p->mask);
     TU_OK(hipdnnBackendFinalize(op));
-    return keep(tu_graph_of(handle, op));
+    return tu_keep(tu_graph_of(handle, op));
 }
 
 /* Runs g on the reference engine with n bindings (the mask's and the lengths' added here). */
@@ -243,14 +232,14 @@ static void run_reference(hipdnnBackendDescriptor_t g, const prob *p, int n, int
     hipdnnBackendDescriptor_t plan = NULL;
     TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &id));
     TU_OK(tu_try_plan(handle, g, id, &plan));
-    keep(plan);
+    tu_keep(plan);
     TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &cnt, &ws));
     for (int k = 0; p->mask != NULL && k < p->mask->n_mem; k++)
         uids[n] = p->mask->mem_uid[k], ptrs[n++] = p->mask->mem[k];
     if (p->padded)
         uids[n] = 20, ptrs[n++] = (void *)p->sq, uids[n] = 21, ptrs[n++] = (void *)p->skv;
     void *work = malloc((size_t)ws + 1);
-    hipdnnBackendDescriptor_t pack = keep(tu_pack(n, uids, ptrs, work));
+    hipdnnBackendDescriptor_t pack = tu_keep(tu_pack(n, uids, ptrs, work));
     TU_OK(hipdnnBackendExecute(handle, plan, pack));
     free(work);
 }
@@ -367,9 +356,9 @@ Test(sdpa_mask_api, window_masks_forward_and_backward)
 static hipdnnBackendDescriptor_t slope_mod(const prob *p)
 {
     const int64_t d[4] = {p->B, p->H, p->Sq, p->Skv};
-    hipdnnBackendDescriptor_t s = keep(tu_tensor(100, HIPDNN_DATA_FLOAT, 4, d, false, NULL, 0)), t[6], ops[6];
+    hipdnnBackendDescriptor_t s = tu_keep(tu_tensor(100, HIPDNN_DATA_FLOAT, 4, d, false, NULL, 0)), t[6], ops[6];
     for (int i = 0; i < 6; i++)
-        t[i] = keep(tu_tensor(103 + i, i < 3 ? HIPDNN_DATA_INT32 : HIPDNN_DATA_FLOAT, 4, d, true, NULL, 0));
+        t[i] = tu_keep(tu_tensor(103 + i, i < 3 ? HIPDNN_DATA_INT32 : HIPDNN_DATA_FLOAT, 4, d, true, NULL, 0));
     hipdnnBackendDescriptor_t in[6][2] = {{s, NULL}, {s, NULL}, {t[1], t[0]},
         {t[2], tensor(101, HIPDNN_DATA_FLOAT, 1, p->H, 1, 1)}, {s, t[3]}, {t[4], tensor(102, HIPDNN_DATA_FLOAT, 1, 1, 1, p->Skv)}};
     const hipdnnPointwiseMode_t modes[6] = {HIPDNN_POINTWISE_GEN_INDEX, HIPDNN_POINTWISE_GEN_INDEX, HIPDNN_POINTWISE_SUB,
@@ -377,7 +366,7 @@ static hipdnnBackendDescriptor_t slope_mod(const prob *p)
     for (int n = 0; n < 6; n++) {
         int64_t axis = 2 + n; /* GEN_INDEX: i (2), then j (3) */
         TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &ops[n]));
-        keep(ops[n]);
+        tu_keep(ops[n]);
         TU_OK(hipdnnBackendSetAttribute(ops[n], HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &modes[n]));
         set(ops[n], HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, in[n][0]);
         if (in[n][1] != NULL)
@@ -389,7 +378,7 @@ static hipdnnBackendDescriptor_t slope_mod(const prob *p)
     }
     hipdnnBackendDescriptor_t g = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
-    keep(g);
+    tu_keep(g);
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 6, ops));
     TU_OK(hipdnnBackendFinalize(g));
@@ -447,17 +436,17 @@ static void expect_jit_refuses(hipdnnBackendDescriptor_t g, const char *what, co
     int64_t n = 0, got = -1, ref = 0;
     TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &ref));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINEHEUR_DESCRIPTOR, &heur));
-    keep(heur);
+    tu_keep(heur);
     TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_MODE, HIPDNN_TYPE_HEUR_MODE, 1, &mode));
     TU_OK(hipdnnBackendSetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_OPERATION_GRAPH, DESC, 1, &g));
     TU_OK(hipdnnBackendFinalize(heur));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_ENGINECFG_DESCRIPTOR, &cfg));
-    keep(cfg);
+    tu_keep(cfg);
     TU_OK(hipdnnBackendGetAttribute(heur, HIPDNN_ATTR_ENGINEHEUR_RESULTS, DESC, 1, &n, &cfg));
     cr_assert_eq(n, 1);
     TU_OK(hipdnnBackendFinalize(cfg));
     TU_OK(hipdnnBackendGetAttribute(cfg, HIPDNN_ATTR_ENGINECFG_ENGINE, DESC, 1, &n, &eng));
-    keep(eng);
+    tu_keep(eng);
     TU_OK(hipdnnBackendGetAttribute(eng, HIPDNN_ATTR_ENGINE_GLOBAL_INDEX, HIPDNN_TYPE_INT64, 1, &n, &got));
     cr_expect_eq(got, ref, "%s: the heuristics' first engine is the reference engine", what);
 }

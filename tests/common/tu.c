@@ -183,3 +183,21 @@ hipdnnBackendDescriptor_t tu_unary(hipdnnPointwiseMode_t mode, hipdnnBackendDesc
     TU_OK(hipdnnBackendFinalize(op));
     return op;
 }
+
+/* ---- descriptors kept until the test's end --------------------------------------------------------- */
+
+static hipdnnBackendDescriptor_t kept[TU_MAX_KEPT];
+static int n_kept;
+
+hipdnnBackendDescriptor_t tu_keep(hipdnnBackendDescriptor_t d)
+{
+    cr_assert_lt(n_kept, TU_MAX_KEPT);
+    kept[n_kept++] = d;
+    return d;
+}
+
+void tu_kept_release(void)
+{
+    while (n_kept > 0)
+        tu_destroy(&kept[--n_kept]);
+}

@@ -63,6 +63,12 @@ hipdnnBackendDescriptor_t tu_json_graph(hipdnnHandle_t handle, const char *text,
 /* A finalized OPERATIONGRAPH on handle of one finalized operation. */
 hipdnnBackendDescriptor_t tu_graph_of(hipdnnHandle_t handle, hipdnnBackendDescriptor_t op);
 
+/* Descriptors a test keeps alive until tu_kept_release (from its .fini, or mid-test): tu_keep
+ * returns d; at most TU_MAX_KEPT at once. */
+#define TU_MAX_KEPT 1024
+hipdnnBackendDescriptor_t tu_keep(hipdnnBackendDescriptor_t d);
+void tu_kept_release(void);
+
 static inline void tu_destroy(hipdnnBackendDescriptor_t *d)
 {
     if (*d != NULL) {

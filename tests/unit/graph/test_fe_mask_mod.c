@@ -25,25 +25,21 @@
 #include "graph/fe_graph_int.h"
 
 #define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
-#define MAX_OWNED 256
 #define MAX_MASKS 16
 
 static hipdnnHandle_t handle;
-static hipdnnBackendDescriptor_t owned[MAX_OWNED];
-static int n_owned;
 static mm_mask masks[MAX_MASKS];
 static int n_masks;
 
 static void setup(void)
 {
     TU_OK(hipdnnCreate(&handle));
-    n_owned = n_masks = 0;
+    n_masks = 0;
 }
 
 static void teardown(void)
 {
-    while (n_owned > 0)
-        tu_destroy(&owned[--n_owned]);
+    tu_kept_release();
     while (n_masks > 0)
         mm_free(&masks[--n_masks]);
     cr_expect_eq(hipdnnDestroy(handle), HIPDNN_STATUS_SUCCESS);
@@ -51,12 +47,6 @@ static void teardown(void)
 
 TestSuite(mask_mod, .init = setup, .fini = teardown, .timeout = 120);
 
-static hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-{
-    cr_assert_lt(n_owned, MAX_OWNED);
-    owned[n_owned++] = d;
-    return d;
-}
 
 static mm_mask *mask(mm_kind kind, const int64_t dims[4], int64_t base)
 {
@@ -88,7 +78,7 @@ static hipdnnBackendDescriptor_t tensor(int64_t uid, hipdnnDataType_t dt, int64_
                                         int64_t d3, bool virt)
 {
     const int64_t d[4] = {d0, d1, d2, d3};
-    return keep(tu_tensor(uid, dt, 4, d, virt, NULL, 0));
+    return tu_keep(tu_tensor(uid, dt, 4, d, virt, NULL, 0));
 }
 
 static hipdnnBackendDescriptor_t pw(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in0,
@@ -96,7 +86,7 @@ static hipdnnBackendDescriptor_t pw(hipdnnPointwiseMode_t mode, hipdnnBackendDes
 {
     hipdnnBackendDescriptor_t op = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &op));
-    keep(op);
+    tu_keep(op);
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &in0));
     if (in1 != NULL)
         TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_IN_1_EXT, DESC, 1, &in1));
@@ -112,7 +102,7 @@ static hipdnnBackendDescriptor_t graph(int n, hipdnnBackendDescriptor_t *ops)
 {
     hipdnnBackendDescriptor_t g = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
-    keep(g);
+    tu_keep(g);
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, n, ops));
     TU_OK(hipdnnBackendFinalize(g));
@@ -129,7 +119,7 @@ static hipdnnBackendDescriptor_t sdpa_op(const prob *p, bool bwd)
     hipdnnBackendDescriptor_t st = tensor(5, HIPDNN_DATA_FLOAT, p->B, p->H, p->Sq, 1, false);
     TU_OK(hipdnnBackendCreateDescriptor(bwd ? HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT
                                             : HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &op));
-    keep(op);
+    tu_keep(op);
     if (!bwd) {
         const hipdnnBackendAttributeName_t ids[5] = {HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC,
             HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC,
@@ -248,13 +238,13 @@ Test(mask_mod, every_kind_forward_and_backward)
             TU_OK(hipdnnBackendGetAttribute(op, bwd ? HIPDNN_ATTR_OPERATION_SDPA_BWD_MASK_MOD_GRAPH_EXT
                                                     : HIPDNN_ATTR_OPERATION_SDPA_FWD_MASK_MOD_GRAPH_EXT,
                                             DESC, 1, &n, &back));
-            keep(back);
+            tu_keep(back);
             cr_expect(n == 1 && back->obj == m->graph->obj, "the graph read back is the one set");
             TU_OK(hipdnnBackendGetAttribute(op, bwd ? HIPDNN_ATTR_OPERATION_SDPA_BWD_MASK_MOD_INPUT_UID_EXT
                                                     : HIPDNN_ATTR_OPERATION_SDPA_FWD_MASK_MOD_INPUT_UID_EXT,
                                             HIPDNN_TYPE_INT64, 1, &n, &in));
             cr_expect_eq(in, m->in_uid);
-            check_lowered(keep(tu_graph_of(handle, op)), m, bwd);
+            check_lowered(tu_keep(tu_graph_of(handle, op)), m, bwd);
         }
 }
 
@@ -282,7 +272,7 @@ Test(mask_mod, with_the_masks_it_does_not_exclude)
         TU_OK(hipdnnBackendSetAttribute(op, bwd ? HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_KV_EXT
                                                 : HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC, DESC, 1, &skv));
         TU_OK(hipdnnBackendFinalize(op));
-        const ir_graph *ir = ir_of(keep(tu_graph_of(handle, op)));
+        const ir_graph *ir = ir_of(tu_keep(tu_graph_of(handle, op)));
         const ir_op *a = &ir->ops[anchor_of(ir)];
         cr_expect(a->a.sdpa.padding_mask && a->a.sdpa.has_left && a->a.sdpa.has_right, "the other masks stay");
         cr_expect(ir_has_mod(a, IR_MOD_MASK));
@@ -309,7 +299,7 @@ Test(mask_mod, index_aware_score_modifier)
     hipdnnBackendDescriptor_t g = graph(6, ops), op = sdpa_op(&p, false);
     set_mod(op, false, true, g, 100, 108);
     TU_OK(hipdnnBackendFinalize(op));
-    const ir_graph *ir = ir_of(keep(tu_graph_of(handle, op)));
+    const ir_graph *ir = ir_of(tu_keep(tu_graph_of(handle, op)));
     cr_assert_not_null(ir);
     int a = anchor_of(ir);
     cr_expect(ir_has_mod(&ir->ops[a], IR_MOD_SCORE) && !ir_has_mod(&ir->ops[a], IR_MOD_MASK));
@@ -327,7 +317,7 @@ Test(mask_mod, index_aware_score_modifier)
     hipdnnBackendDescriptor_t op2 = sdpa_op(&p, false);
     set_mod(op2, false, true, graph(1, &add), 200, 202);
     TU_OK(hipdnnBackendFinalize(op2));
-    ir = ir_of(keep(tu_graph_of(handle, op2)));
+    ir = ir_of(tu_keep(tu_graph_of(handle, op2)));
     TU_OK(ir_fuse(ir, &part));
     cr_expect(!cg_supports(ir, &part.k[0], why, sizeof why));
     cr_expect_neq(strstr(why, "tensor in memory"), NULL, "the JIT reason: '%s'", why);
@@ -389,7 +379,7 @@ Test(mask_mod, refusals_name_what_is_wrong)
     hipdnnPointwiseMode_t gen = HIPDNN_POINTWISE_GEN_INDEX;
     hipdnnBackendDescriptor_t mem_t = tensor(700, HIPDNN_DATA_INT32, d[0], d[1], d[2], d[3], false);
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_POINTWISE_DESCRIPTOR, &gi));
-    keep(gi);
+    tu_keep(gi);
     TU_OK(hipdnnBackendSetAttribute(gi, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &gen));
     TU_OK(hipdnnBackendSetAttribute(gi, HIPDNN_ATTR_OPERATION_POINTWISE_IN_0_EXT, DESC, 1, &mem_t));
     TU_OK(hipdnnBackendSetAttribute(gi, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &row));
@@ -416,7 +406,7 @@ Test(mask_mod, refusals_name_what_is_wrong)
                               b = tensor(1001, HIPDNN_DATA_FLOAT, 1, 1, 3, 4, false),
                               c = tensor(1002, HIPDNN_DATA_FLOAT, 1, 1, 2, 4, false);
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT, &mm));
-    keep(mm);
+    tu_keep(mm);
     TU_OK(hipdnnBackendSetAttribute(mm, HIPDNN_ATTR_OPERATION_MATMUL_ADESC, DESC, 1, &a));
     TU_OK(hipdnnBackendSetAttribute(mm, HIPDNN_ATTR_OPERATION_MATMUL_BDESC, DESC, 1, &b));
     TU_OK(hipdnnBackendSetAttribute(mm, HIPDNN_ATTR_OPERATION_MATMUL_CDESC, DESC, 1, &c));
@@ -435,7 +425,7 @@ Test(mask_mod, refusals_name_what_is_wrong)
     TU_OK(hipdnnBackendFinalize(op));
     hipdnnBackendDescriptor_t g = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
-    keep(g);
+    tu_keep(g);
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
     cr_expect_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_BAD_PARAM);
@@ -453,7 +443,7 @@ static hipdnnBackendDescriptor_t masked_graph(const prob *p, bool bwd, const mm_
     if (m != NULL)
         mm_set(op, bwd, m);
     TU_OK(hipdnnBackendFinalize(op));
-    return keep(tu_graph_of(handle, op));
+    return tu_keep(tu_graph_of(handle, op));
 }
 
 Test(mask_mod, keys_follow_the_mask)
@@ -505,8 +495,7 @@ Test(mask_mod, json_and_flatbuffer_round_trips)
         char *text = malloc(n);
         TU_OK(hipdnnBackendGetSerializedJsonGraph_ext(g, n, &n, text));
         cr_expect_neq(strstr(text, "mask_mod_graph"), NULL, "the JSON holds the mask");
-        keep(tu_json_graph(handle, text, strlen(text), mm_kind_names[kind]));
-        key_of(owned[n_owned - 1], key2);
+        key_of(tu_keep(tu_json_graph(handle, text, strlen(text), mm_kind_names[kind])), key2);
         cr_expect_str_eq(key, key2, "%s: JSON round trip keeps the key", mm_kind_names[kind]);
         free(text);
         TU_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, 0, &n, NULL));
@@ -514,7 +503,7 @@ Test(mask_mod, json_and_flatbuffer_round_trips)
         TU_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, n, &n, bin));
         hipdnnBackendDescriptor_t fb = NULL;
         TU_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&fb, bin, n));
-        keep(fb);
+        tu_keep(fb);
         TU_OK(hipdnnBackendSetAttribute(fb, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
         TU_OK(hipdnnBackendFinalize(fb));
         key_of(fb, key2);
@@ -529,7 +518,7 @@ Test(mask_mod, example_graphs)
     const char *files[3] = {"sdpa_document_mask.json", "sdpa_prefix_lm.json", "sdpa_sliding_chunk.json"};
     char k[3][33];
     for (int i = 0; i < 3; i++) {
-        hipdnnBackendDescriptor_t g = keep(tu_example_graph(handle, files[i]));
+        hipdnnBackendDescriptor_t g = tu_keep(tu_example_graph(handle, files[i]));
         const ir_graph *ir = ir_of(g);
         cr_assert_not_null(ir, "%s lowers", files[i]);
         cr_expect(ir_has_mod(&ir->ops[anchor_of(ir)], IR_MOD_MASK), "%s: the SDPA op has its mask", files[i]);

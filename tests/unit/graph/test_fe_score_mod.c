@@ -22,46 +22,35 @@
 #include "graph/fe_graph_int.h"
 
 #define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
-#define MAX_OWNED 512
 
 static hipdnnHandle_t handle;
-static hipdnnBackendDescriptor_t owned[MAX_OWNED];
-static int n_owned;
 
 static void setup(void)
 {
     TU_OK(hipdnnCreate(&handle));
-    n_owned = 0;
 }
 
 static void teardown(void)
 {
-    while (n_owned > 0)
-        tu_destroy(&owned[--n_owned]);
+    tu_kept_release();
     cr_expect_eq(hipdnnDestroy(handle), HIPDNN_STATUS_SUCCESS);
 }
 
 TestSuite(score_mod, .init = setup, .fini = teardown, .timeout = 120);
 
-static hipdnnBackendDescriptor_t keep(hipdnnBackendDescriptor_t d)
-{
-    cr_assert_lt(n_owned, MAX_OWNED);
-    owned[n_owned++] = d;
-    return d;
-}
 
 /* ---- builders ------------------------------------------------------------------------------ */
 
 static hipdnnBackendDescriptor_t tensor(int64_t uid, hipdnnDataType_t dt, const int64_t d[4], bool virt)
 {
-    return keep(tu_tensor(uid, dt, 4, d, virt, NULL, 0));
+    return tu_keep(tu_tensor(uid, dt, 4, d, virt, NULL, 0));
 }
 
 /* A one-element FLOAT scalar [1,1,1,1]: by value holding v, or in memory (by_value false). */
 static hipdnnBackendDescriptor_t scalar(int64_t uid, bool by_value, float v)
 {
     int64_t d[4] = {1, 1, 1, 1};
-    return keep(tu_tensor(uid, HIPDNN_DATA_FLOAT, 4, d, false, by_value ? &v : NULL, sizeof v));
+    return tu_keep(tu_tensor(uid, HIPDNN_DATA_FLOAT, 4, d, false, by_value ? &v : NULL, sizeof v));
 }
 
 static hipdnnBackendDescriptor_t pw(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in0,
@@ -75,7 +64,7 @@ static hipdnnBackendDescriptor_t pw(hipdnnPointwiseMode_t mode, hipdnnBackendDes
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_POINTWISE_OUT_0_EXT, DESC, 1, &out));
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_POINTWISE_MODE, HIPDNN_TYPE_POINTWISE_MODE, 1, &mode));
     TU_OK(hipdnnBackendFinalize(op));
-    return keep(op);
+    return tu_keep(op);
 }
 
 /* A graph of n ops with the handle; finalized, asserting success. */
@@ -85,7 +74,7 @@ static hipdnnBackendDescriptor_t graph(int n, hipdnnBackendDescriptor_t *ops)
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, n, ops));
-    keep(g);
+    tu_keep(g);
     TU_OK(hipdnnBackendFinalize(g));
     return g;
 }
@@ -140,7 +129,7 @@ static hipdnnBackendDescriptor_t sdpa_op(const prob *p)
     for (int i = 0; i < 5; i++)
         TU_OK(hipdnnBackendSetAttribute(op, ids[i], DESC, 1, &t[i]));
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &p->scale));
-    return keep(op);
+    return tu_keep(op);
 }
 
 static void set_mod(hipdnnBackendDescriptor_t op, const mod *m)
@@ -200,7 +189,7 @@ Test(score_mod, set_get_finalize_and_lowering)
     hipdnnBackendDescriptor_t back = NULL;
     int64_t n = 0, in = 0, out = 0;
     TU_OK(hipdnnBackendGetAttribute(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT, DESC, 1, &n, &back));
-    keep(back); /* a new wrapper, the caller's to destroy */
+    tu_keep(back); /* a new wrapper, the caller's to destroy */
     cr_expect_eq(n, 1);
     cr_expect_eq(back->obj, m.g->obj, "the graph read back is the one set");
     TU_OK(hipdnnBackendGetAttribute(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT, HIPDNN_TYPE_INT64, 1, &n, &in));
@@ -264,7 +253,7 @@ Test(score_mod, refusals_name_what_is_wrong)
     hipdnnBackendDescriptor_t mm = NULL, a = tensor(400, HIPDNN_DATA_FLOAT, ad, false),
                               b = tensor(401, HIPDNN_DATA_FLOAT, bd, false), c = tensor(402, HIPDNN_DATA_FLOAT, cd, false);
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_MATMUL_DESCRIPTOR_EXT, &mm));
-    keep(mm);
+    tu_keep(mm);
     TU_OK(hipdnnBackendSetAttribute(mm, HIPDNN_ATTR_OPERATION_MATMUL_ADESC, DESC, 1, &a));
     TU_OK(hipdnnBackendSetAttribute(mm, HIPDNN_ATTR_OPERATION_MATMUL_BDESC, DESC, 1, &b));
     TU_OK(hipdnnBackendSetAttribute(mm, HIPDNN_ATTR_OPERATION_MATMUL_CDESC, DESC, 1, &c));
@@ -309,7 +298,7 @@ Test(score_mod, refusals_name_what_is_wrong)
     set_mod(op = sdpa_op(&p), &clash);
     TU_OK(hipdnnBackendFinalize(op));
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATIONGRAPH_DESCRIPTOR, &g));
-    keep(g);
+    tu_keep(g);
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
     TU_OK(hipdnnBackendSetAttribute(g, HIPDNN_ATTR_OPERATIONGRAPH_OPS, DESC, 1, &op));
     cr_expect_eq(hipdnnBackendFinalize(g), HIPDNN_STATUS_BAD_PARAM);
@@ -317,7 +306,7 @@ Test(score_mod, refusals_name_what_is_wrong)
     /* the backward has no modifier attribute */
     hipdnnBackendDescriptor_t bwd = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT, &bwd));
-    keep(bwd);
+    tu_keep(bwd);
     cr_expect_neq(hipdnnBackendSetAttribute(bwd, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT, DESC, 1, &good.g),
                   HIPDNN_STATUS_SUCCESS, "SDPA backward takes no score modifier");
     /* a type mismatch on the graph attribute */
@@ -379,7 +368,7 @@ Test(score_mod, json_and_flatbuffer_round_trips)
         cr_expect_neq(strstr(text, "score_mod_graph"), NULL, "the JSON holds the modifier");
         hipdnnBackendDescriptor_t back = NULL;
         TU_OK(hipdnnBackendCreateAndDeserializeJsonGraph_ext(&back, text, strlen(text)));
-        keep(back);
+        tu_keep(back);
         TU_OK(hipdnnBackendSetAttribute(back, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
         TU_OK(hipdnnBackendFinalize(back));
         key_of(back, key2);
@@ -394,7 +383,7 @@ Test(score_mod, json_and_flatbuffer_round_trips)
         TU_OK(hipdnnBackendGetSerializedBinaryGraph_ext(g, n, &n, bin));
         hipdnnBackendDescriptor_t fb = NULL;
         TU_OK(hipdnnBackendCreateAndDeserializeGraph_ext(&fb, bin, n));
-        keep(fb);
+        tu_keep(fb);
         TU_OK(hipdnnBackendSetAttribute(fb, HIPDNN_ATTR_OPERATIONGRAPH_HANDLE, HIPDNN_TYPE_HANDLE, 1, &handle));
         TU_OK(hipdnnBackendFinalize(fb));
         key_of(fb, key2);
@@ -432,7 +421,7 @@ static hipdnnBackendDescriptor_t reference_plan(hipdnnBackendDescriptor_t g, int
     hipdnnBackendDescriptor_t plan = NULL;
     TU_OK(hipdnnGetEngineIdByName_ext(handle, "reference", &id));
     TU_OK(tu_try_plan(handle, g, id, &plan));
-    keep(plan);
+    tu_keep(plan);
     TU_OK(hipdnnBackendGetAttribute(plan, HIPDNN_ATTR_EXECUTION_PLAN_WORKSPACE_SIZE, HIPDNN_TYPE_INT64, 1, &n, ws));
     return plan;
 }
@@ -494,7 +483,7 @@ Test(score_mod, reference_matches_a_direct_computation)
         void *work = malloc((size_t)ws + 1);
         hipdnnBackendDescriptor_t pack = NULL;
         TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &pack));
-        keep(pack);
+        tu_keep(pack);
         TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, n, uids));
         TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, n, ptrs));
         TU_OK(hipdnnBackendSetAttribute(pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &work));
@@ -523,7 +512,7 @@ Test(score_mod, reference_matches_a_direct_computation)
         if (kind == 1) {
             hipdnnBackendDescriptor_t short_pack = NULL;
             TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_VARIANT_PACK_DESCRIPTOR, &short_pack));
-            keep(short_pack);
+            tu_keep(short_pack);
             TU_OK(hipdnnBackendSetAttribute(short_pack, HIPDNN_ATTR_VARIANT_PACK_UNIQUE_IDS, HIPDNN_TYPE_INT64, 5, uids));
             TU_OK(hipdnnBackendSetAttribute(short_pack, HIPDNN_ATTR_VARIANT_PACK_DATA_POINTERS, HIPDNN_TYPE_VOID_PTR, 5, ptrs));
             TU_OK(hipdnnBackendSetAttribute(short_pack, HIPDNN_ATTR_VARIANT_PACK_WORKSPACE, HIPDNN_TYPE_VOID_PTR, 1, &work));

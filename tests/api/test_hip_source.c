@@ -664,10 +664,7 @@ Test(hip_source, compiles_for_sm_90)
 
 Test(hip_source, the_gpu_plan_matches_the_reference_engine)
 {
-    void *probe = NULL;
-    if (hipdnnDeviceMalloc_ext(&probe, 16) != HIPDNN_STATUS_SUCCESS)
-        cr_skip_test("no GPU: %s", tu_msg());
-    hipdnnDeviceFree_ext(probe);
+    tu_need_gpu();
     tu_seed("hip_source/the_gpu_plan_matches_the_reference_engine");
     hipdnnHandle_t h;
     TU_OK(hipdnnCreate(&h));

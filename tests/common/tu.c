@@ -4,6 +4,7 @@
 #include <time.h>
 #include <unistd.h>
 
+#include "hipdnn_jit.h"
 #include "tu.h"
 
 static uint64_t rng_state;
@@ -200,4 +201,12 @@ void tu_kept_release(void)
 {
     while (n_kept > 0)
         tu_destroy(&kept[--n_kept]);
+}
+
+void tu_need_gpu(void)
+{
+    void *probe = NULL;
+    if (hipdnnDeviceMalloc_ext(&probe, 16) != HIPDNN_STATUS_SUCCESS)
+        cr_skip_test("no GPU: %s", tu_msg());
+    hipdnnDeviceFree_ext(probe);
 }

@@ -63,6 +63,9 @@ hipdnnBackendDescriptor_t tu_json_graph(hipdnnHandle_t handle, const char *text,
 /* A finalized OPERATIONGRAPH on handle of one finalized operation. */
 hipdnnBackendDescriptor_t tu_graph_of(hipdnnHandle_t handle, hipdnnBackendDescriptor_t op);
 
+/* Skips the calling test (reported as skipped, with the reason) where no GPU can be allocated on. */
+void tu_need_gpu(void);
+
 /* Descriptors a test keeps alive until tu_kept_release (from its .fini, or mid-test): tu_keep
  * returns d; at most TU_MAX_KEPT at once. */
 #define TU_MAX_KEPT 1024

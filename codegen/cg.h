@@ -42,7 +42,7 @@
 #include "ir/ir.h"
 
 #define CG_MAX_ARGS 32
-#define CG_MAX_LAUNCHES 4
+#define CG_MAX_LAUNCHES 5
 #define CG_VERSION "cg-1"
 
 /* What a target can run. cg_target.c fills it from the platform and arch names, and is the one

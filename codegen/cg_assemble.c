@@ -39,17 +39,18 @@ uint64_t cg_templates_hash(void)
 
 /* The device libraries a template uses beside hd_common.h, in order: they go in after hd_common.h,
  * before the generated defines (a library reads no define or hook). hd_tensor_nv.h: the NVIDIA
- * tensor-core and async-copy wrappers; sdpa_common.h: what the attention templates share. */
-#define CG_MAX_LIBS 2
+ * tensor-core and async-copy wrappers; sdpa_common.h: what the attention templates share;
+ * sdpa_mask_iv.h: the interval arithmetic of a mask modifier's block classification. */
+#define CG_MAX_LIBS 3
 static const struct {
     const char *tpl, *libs[CG_MAX_LIBS];
 } libraries[] = {
     {"matmul.hip", {"hd_tensor_nv.h"}},
     {"matmul_sm90.hip", {"hd_tensor_nv.h"}},
     {"conv_igemm.hip", {"hd_tensor_nv.h"}},
-    {"sdpa_fwd.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
+    {"sdpa_fwd.hip", {"hd_tensor_nv.h", "sdpa_common.h", "sdpa_mask_iv.h"}},
     {"sdpa_fwd_fp8.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
-    {"sdpa_bwd.hip", {"hd_tensor_nv.h", "sdpa_common.h"}},
+    {"sdpa_bwd.hip", {"hd_tensor_nv.h", "sdpa_common.h", "sdpa_mask_iv.h"}},
 };
 
 /* The libraries of tpl: CG_MAX_LIBS entries, NULL past the last (all NULL for none). */

@@ -38,6 +38,7 @@
  * Score modifiers divide with hd_div and take tanh as hd_tanh_fast (tanh.approx.f32).
  */
 #include <stdio.h>
+#include <string.h>
 
 #include "codegen/cg_sdpa.h"
 
@@ -76,7 +77,9 @@ typedef struct sd {
     int kv_ahead;                             /* HD_KV_AHEAD: tiles the page-table entries load before the copies */
     bool page_tile;                           /* HD_TILE_PAGE: one page-table entry a tile and operand */
     int pt_tiles;                             /* HD_PT_TILES: the entries in shared memory, tiles a block */
-    int n_mod;                                /* ops of the score modifier (IR_PART_SCORE) */
+    int n_mod;                                /* ops of the score modifier (IR_PART_SCORE, not the mask's) */
+    bool has_mask;                            /* a mask modifier (HD_MASK_MOD: cg_sdpa_mask.c) */
+    cg_sdpa_mask mask;                        /* its ops and what it depends on */
 } sd;
 
 /* Blocks the decode path aims for when it splits keys: two waves of a 132-multiprocessor GPU
@@ -169,6 +172,8 @@ static bool check_options(const sd *s, char *why, size_t len)
         return cg_sdpa_fail(why, len, "RNG_DUMP must be [B,Hq,Sq,Skv] of a type templates store");
     if (in[IR_SDPA_BLOCK_MASK] >= 0)
         return cg_sdpa_fail(why, len, "the block mask has no attention template path");
+    if (s->has_mask && (in[IR_SDPA_PAGE_K] >= 0 || s->out[IR_SDPA_RNG_DUMP] >= 0))
+        return cg_sdpa_fail(why, len, "a mask modifier with paged K/V or RNG_DUMP has no attention template path");
     if (in[IR_SDPA_SINK] >= 0 && !cg_sdpa_shaped(T(s, in[IR_SDPA_SINK]), sink, false))
         return cg_sdpa_fail(why, len, "the sink must be [1,Hq,1,1]");
     int64_t row[4] = {s->B, s->Hq, s->Sq, 1};
@@ -184,10 +189,10 @@ static bool check_options(const sd *s, char *why, size_t len)
 static bool decode_class(const sd *s) { return s->Sq <= 64; }
 
 /* The query heads of one K/V head can share a block's rows: GQA with K and V grouped alike, and
- * nothing that walks a whole head (ALiBi's per-block slope, RNG_DUMP's rows). */
+ * nothing that walks a whole head (ALiBi's per-block slope, RNG_DUMP's rows, a mask's row tiles). */
 static int packable(const sd *s)
 {
-    bool ok = s->Hk == s->Hv && s->Hq > s->Hk && !s->p->alibi && s->out[IR_SDPA_RNG_DUMP] < 0;
+    bool ok = s->Hk == s->Hv && s->Hq > s->Hk && !s->p->alibi && s->out[IR_SDPA_RNG_DUMP] < 0 && !s->has_mask;
     return ok ? (int)(s->Hq / s->Hk) : 1;
 }
 
@@ -224,10 +229,37 @@ static void knob_decode(sd *s, const cg_target *t)
         s->split = t->sdpa_splits < s->split_cap ? t->sdpa_splits : s->split_cap;
 }
 
-static int64_t scratch_of(const sd *s)
+static int64_t split_scratch(const sd *s)
 {
     return s->split_cap > 1 ? s->B * s->Hq * s->Sq * (int64_t)s->split_cap * (s->Dv + 2) * (int64_t)sizeof(float) : 0;
 }
+
+/* A mask modifier's lists (sdpa_mask.h) follow the split's scratch, 256-byte aligned. */
+static int64_t mask_off(const sd *s) { return (split_scratch(s) + 255) / 256 * 256; }
+
+/* The lists' geometry for row tiles of bm query rows and key tiles of bn keys. */
+static cg_sdpa_mask_geom mask_geom(const sd *s, int64_t bm, int64_t bn)
+{
+    return (cg_sdpa_mask_geom){.B = s->B, .Hq = s->Hq, .Sq = s->Sq, .Skv = s->Skv, .rsize = bm, .csize = bn,
+                               .off = mask_off(s)};
+}
+
+static int64_t mask_bytes(const sd *s, int64_t bm, int64_t bn)
+{
+    cg_sdpa_mask_geom x = mask_geom(s, bm, bn);
+    return cg_sdpa_mask_bytes(&s->mask, &x);
+}
+
+/* The workspace is sized from the shapes alone: the lists for the smallest tiles a mask may run
+ * with (MASK_MIN_BM query rows, 16 on the decode path; MASK_MIN_BN keys). */
+#define MASK_MIN_BM 64
+#define MASK_MIN_BN 32
+static int64_t mask_bound(const sd *s)
+{
+    return mask_bytes(s, s->Sq <= 64 ? 16 : MASK_MIN_BM, MASK_MIN_BN);
+}
+
+static int64_t scratch_of(const sd *s) { return s->has_mask ? mask_off(s) + mask_bound(s) : split_scratch(s); }
 
 /* ---- tile shape ---------------------------------------------------------------------------- */
 
@@ -457,13 +489,16 @@ static bool fa3_schedule(const sd *s) { return s->intra && s->pingpong && s->tma
  * them), the producer warpgroup alone (head dim 256) in the static walk, which measured ahead
  * there; beyond 8k keys under a band one block a work tile (the dynamic order's L2 use measured
  * unsteady at 16k: 607-683 TFLOP/s over four calls, one block a tile 681-686); without a band the
- * static walk (equal tiles: no atomic a tile). */
+ * static walk (equal tiles: no atomic a tile). Under a mask modifier the work tiles' costs are
+ * whatever the mask leaves: from the counter with FA3's schedule, else one block a work tile. */
 static int persist_by_shape(const sd *s, const cg_target *t)
 {
     if (t->sdpa_persist != 0)
         return t->sdpa_persist;
     if (!s->tma_wg || t->sm_count <= 0)
         return 1;
+    if (s->has_mask) /* work tiles of any cost: the counter balances them (bench/NOTES.md, masks #1) */
+        return fa3_schedule(s) ? 4 : 1;
     if (s->p->has_right) /* from 16k keys one block a tile measured steadier (681-686 vs 607-683) */
         return s->Skv > 8192 ? 1 : fa3_schedule(s) ? 4 : 3;
     return fa3_schedule(s) && s->D == 128 && s->Dv == 128 ? 3 : 1;
@@ -660,6 +695,12 @@ typedef struct mod_ends {
     int result;          /* the tensor the hook returns (post's other operand, else the chain's result) */
 } mod_ends;
 
+/* Whether op n of the kernel is one of the score modifier's (not the mask modifier's). */
+static bool score_op(const sd *s, int n)
+{
+    return s->k->part[n] == IR_PART_SCORE && !cg_sdpa_mask_has(&s->mask, s->k->ops[n]);
+}
+
 static mod_ends mod_fold(const sd *s)
 {
     int result = s->op->in[IR_SDPA_SCORE_MOD];
@@ -669,7 +710,7 @@ static mod_ends mod_fold(const sd *s)
     int readers = 0, reader = -1;
     for (int n = 0; n < s->k->n_ops; n++) {
         const ir_op *op = &s->g->ops[s->k->ops[n]];
-        for (int q = 0; s->k->part[n] == IR_PART_SCORE && q < op->n_in; q++)
+        for (int q = 0; score_op(s, n) && q < op->n_in; q++)
             if (op->in[q] >= 0 && T(s, op->in[q])->score)
                 readers++, reader = s->k->ops[n];
     }
@@ -695,7 +736,7 @@ static void score_hook(const sd *s, const mod_ends *e, base_sb *defs, base_sb *h
                         "    (void)b, (void)h, (void)i, (void)j;\n");
     for (int n = 0; n < s->k->n_ops; n++) {
         const ir_op *op = &s->g->ops[s->k->ops[n]];
-        if (s->k->part[n] != IR_PART_SCORE || s->k->ops[n] == e->post)
+        if (!score_op(s, n) || s->k->ops[n] == e->post)
             continue;
         if (s->k->ops[n] == e->first) {
             base_sb_printf(hooks, "    float t%d = s * %.9ef; /* the scale times the op's factor */\n", op->out[0],
@@ -722,21 +763,19 @@ static bool mod_result(const sd *s, int ti)
     return false;
 }
 
-/* Every operand of the modifier is the score, a modifier result, or a one-element scalar the
- * hook can read (by value, run-time, or in memory of a type hd_ld loads); no index-aware
- * modifier (GEN_INDEX, tensors in memory read per score) and no mask modifier yet: the reference
- * engine runs those (ir_ref_sdpa.c), so the engine refuses them here with the reason. */
+/* Every operand of the score modifier is the score, a modifier result, or a one-element scalar
+ * the hook can read (by value, run-time, or in memory of a type hd_ld loads); no index-aware
+ * score modifier (GEN_INDEX, tensors in memory read per score) yet: the reference engine runs
+ * those (ir_ref_sdpa.c), so the engine refuses them here with the reason. A mask modifier's ops
+ * are cg_sdpa_mask.c's. */
 static bool check_mod(const sd *s, char *why, size_t len)
 {
-    if (s->in[IR_SDPA_MASK_MOD] >= 0)
-        return cg_sdpa_fail(why, len, "a mask modifier (HIPDNN_ATTR_OPERATION_SDPA_FWD_MASK_MOD_*_EXT) has no "
-                            "kernel template yet; the reference engine runs it");
     for (int n = 0; n < s->k->n_ops; n++) {
         const ir_op *op = &s->g->ops[s->k->ops[n]];
-        if (s->k->part[n] == IR_PART_SCORE && op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX)
+        if (score_op(s, n) && op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX)
             return cg_sdpa_fail(why, len, "an index-aware score modifier (GEN_INDEX) has no kernel template "
                                 "yet; the reference engine runs it");
-        for (int q = 0; s->k->part[n] == IR_PART_SCORE && q < op->n_in; q++) {
+        for (int q = 0; score_op(s, n) && q < op->n_in; q++) {
             const ir_tensor *t = op->in[q] >= 0 ? T(s, op->in[q]) : NULL;
             int64_t numel = 1;
             for (int d = 0; t != NULL && d < t->rank; d++)
@@ -767,6 +806,7 @@ static void option_hooks(const sd *s, base_sb *defs, base_sb *hooks)
         mod_ends e = mod_fold(s);
         score_hook(s, &e, defs, hooks);
     }
+
     if (in[IR_SDPA_BIAS] >= 0)
         cg_sdpa_bshs_hook(s->g, "hd_bias", in[IR_SDPA_BIAS], hooks);
     if (s->p->alibi)
@@ -840,12 +880,18 @@ static bool plan(sd *s, const ir_graph *g, const ir_kernel *k, char *why, size_t
         s->in[i] = i < s->op->n_in ? s->op->in[i] : -1;
     for (int i = 0; i < IR_SDPA_N_OUT; i++)
         s->out[i] = i < s->op->n_out ? s->op->out[i] : -1;
+    s->has_mask = s->in[IR_SDPA_MASK_MOD] >= 0;
+    if (s->has_mask && !cg_sdpa_mask_ops(g, k->anchor, s->in[IR_SDPA_MASK_MOD], &s->mask, why, why_len))
+        return false;
     for (int n = 0; n < k->n_ops; n++)
-        s->n_mod += k->part[n] == IR_PART_SCORE;
-    if (k->n_ops != 1 + s->n_mod)
-        return cg_sdpa_fail(why, why_len, "attention fused with other ops than a score modifier has no template yet");
-    if (!check_mod(s, why, why_len) || s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len) ||
-        !check_options(s, why, why_len))
+        s->n_mod += score_op(s, n);
+    if (k->n_ops != 1 + s->n_mod + s->mask.n)
+        return cg_sdpa_fail(why, why_len, "attention fused with other ops than score and mask modifiers has no "
+                            "template yet");
+    if (!check_mod(s, why, why_len) || s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len))
+        return false;
+    int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv};
+    if ((s->has_mask && !cg_sdpa_mask_check(g, &s->mask, full, why, why_len)) || !check_options(s, why, why_len))
         return false;
     plan_decode(s);
     return true;
@@ -855,22 +901,30 @@ static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b);
 
 /* The main launch (row tiles x splits, K/V heads or query heads, batches) and, with split keys,
  * the combine launch and its scratch. */
-static void set_launches(const sd *s, cg_kernel *out)
+static void set_launches(const sd *s, const cg_launch *mask_launch, cg_kernel *out)
 {
-    out->entry = "hd_sdpa_fwd_kernel";
-    out->grid[0] = cdiv(s->Sq * s->pack, s->bm) * (unsigned)s->split;
-    out->grid[1] = (unsigned)(s->Hq / s->pack), out->grid[2] = (unsigned)s->B;
+    cg_launch main = {.entry = "hd_sdpa_fwd_kernel", .grid = {cdiv(s->Sq * s->pack, s->bm) * (unsigned)s->split,
+                                                               (unsigned)(s->Hq / s->pack), (unsigned)s->B},
+                      .block = {(unsigned)(s->warps * 32), 1, 1}, .smem = (unsigned)smem_bytes(s)};
     if (s->persist)
-        out->grid[0] = s->blocks, out->grid[1] = out->grid[2] = 1;
-    out->block[0] = (unsigned)(s->warps * 32), out->block[1] = out->block[2] = 1;
-    out->smem = (unsigned)smem_bytes(s);
+        main.grid[0] = s->blocks, main.grid[1] = main.grid[2] = 1;
     out->align = 16;
-    if (s->split > 1) {
-        out->then[0] = (cg_launch){.entry = "hd_sdpa_combine_kernel", .grid = {(unsigned)(s->B * s->Hq * s->Sq), 1, 1},
-                                   .block = {128, 1, 1}, .dependent = true}; /* starts under the splits' tail */
-        out->n_then = 1;
-        out->scratch = scratch_of(s);
+    out->n_then = 0;
+    if (s->has_mask) { /* the lists first (sdpa_mask.h): a block a (row tile, head, batch) they keep */
+        out->entry = mask_launch->entry, out->smem = 0;
+        memcpy(out->grid, mask_launch->grid, sizeof out->grid);
+        memcpy(out->block, mask_launch->block, sizeof out->block);
+        out->then[out->n_then++] = main;
+    } else {
+        out->entry = main.entry, out->smem = main.smem;
+        memcpy(out->grid, main.grid, sizeof out->grid);
+        memcpy(out->block, main.block, sizeof out->block);
     }
+    if (s->split > 1) /* starts under the splits' tail */
+        out->then[out->n_then++] = (cg_launch){.entry = "hd_sdpa_combine_kernel",
+                                               .grid = {(unsigned)(s->B * s->Hq * s->Sq), 1, 1},
+                                               .block = {128, 1, 1}, .dependent = true};
+    out->scratch = s->split > 1 || s->has_mask ? scratch_of(s) : 0; /* what the launches use */
 }
 
 hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_target *t,
@@ -888,6 +942,11 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     knob_decode(&s, t);
     if (!choose_tiles(&s, t, why, why_len))
         return HIPDNN_STATUS_NOT_SUPPORTED;
+    if (s.has_mask && mask_bytes(&s, s.bm, s.bn) > mask_bound(&s)) {
+        cg_sdpa_fail(why, why_len, "a mask modifier needs row tiles of 64 query rows or more (16 on the decode path) "
+                     "and key tiles of 32 keys or more");
+        return HIPDNN_STATUS_NOT_SUPPORTED;
+    }
     choose_paged(&s, t);
     device_split(&s, t);
     choose_page_smem(&s, t);
@@ -900,7 +959,7 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
     base_sb defs = {0}, hooks = {0};
     hipdnnStatus_t st = cg_collect_params(g, k, out, &defs);
     bool q_map = s.persist || s.l2_ahead > 0;
-    int extra = (s.ws == 2 ? 2 + q_map + s.o_tma : 0) + (s.split > 1) + s.dyn; /* maps, scratch, counter */
+    int extra = (s.ws == 2 ? 2 + q_map + s.o_tma : 0) + (s.split > 1 || s.has_mask) + s.dyn; /* maps, workspace, counter */
     if (st == HIPDNN_STATUS_SUCCESS && out->n_args + extra > CG_MAX_ARGS)
         st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS);
     if (st == HIPDNN_STATUS_SUCCESS) {
@@ -914,13 +973,18 @@ hipdnnStatus_t cg_emit_sdpa(const ir_graph *g, const ir_kernel *k, const cg_targ
                     out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_TMAP, .tensor = maps[m],
                                                         .map = map_of(&s, maps[m], rows[m])};
         }
-        if (s.split > 1)
+        if (s.split > 1 || s.has_mask) /* the split's scratch, the mask's lists */
             out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};
         if (s.dyn) /* the work-tile counter (HD_DYN) */
             out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_COUNTER, .tensor = -1};
+        cg_launch mask_launch = {0};
         shape_defs(&s, &defs, &hooks);
         option_hooks(&s, &defs, &hooks);
-        set_launches(&s, out);
+        if (s.has_mask) {
+            cg_sdpa_mask_geom x = mask_geom(&s, s.bm, s.bn);
+            cg_sdpa_mask_hooks(g, &s.mask, &x, &defs, &hooks, &mask_launch);
+        }
+        set_launches(&s, &mask_launch, out);
         if (s.sm90)
             snprintf(out->arch, sizeof out->arch, "%s", t->caps.wgmma_arch);
         st = cg_assemble(t, "sdpa_fwd.hip", &defs, &hooks, out);

@@ -73,4 +73,34 @@ void cg_sdpa_philox_hooks(const ir_graph *g, double p, int seed, int offset, bas
  * else the DROPOUT_SCALE tensor `scale`, else 1. */
 void cg_sdpa_drop_scale_hook(const ir_graph *g, double p, int scale, base_sb *sb);
 
+/* ---- a mask modifier (cg_sdpa_mask.c, kernel_templates/sdpa_mask.h) ---------------------------- */
+typedef struct cg_sdpa_mask {
+    int n, ops[IR_SCORE_MAX_STEPS + 1]; /* the chain's ops (graph op indices, topological) */
+    int result;                         /* the tensor it ends in (the anchor's mask slot) */
+    unsigned dep;                       /* bit d: the mask varies along b, h, i, j (d = 0 .. 3) */
+} cg_sdpa_mask;
+/* The ops of op `anchor`'s mask modifier, which ends in tensor `result`; false with the reason in why. */
+bool cg_sdpa_mask_ops(const ir_graph *g, int anchor, int result, cg_sdpa_mask *m, char *why, size_t len);
+/* Checks its operands against what the hooks read (`full`: [B,Hq,Sq,Skv]) and sets m->dep; false
+ * with the reason in why. */
+bool cg_sdpa_mask_check(const ir_graph *g, cg_sdpa_mask *m, const int64_t full[4], char *why, size_t len);
+/* Whether graph op `op` is one of the mask's. */
+bool cg_sdpa_mask_has(const cg_sdpa_mask *m, int op);
+/* The lists' geometry (sdpa_mask.h): rows of rsize indices (query rows, or by_key keys) listing
+ * tiles of csize indices along the other axis, over scores [B,Hq,Sq,Skv]; at byte `off` of the
+ * workspace. */
+typedef struct cg_sdpa_mask_geom {
+    int64_t B, Hq, Sq, Skv, rsize, csize, off;
+    bool by_key;
+} cg_sdpa_mask_geom;
+/* Rows of the lists per (batch, head) and entries a row holds. */
+int64_t cg_sdpa_mask_geom_rows(const cg_sdpa_mask_geom *x);
+int64_t cg_sdpa_mask_geom_cols(const cg_sdpa_mask_geom *x);
+/* The lists' bytes: (batch, head) rows the mask depends on x rows x (cols + 1) ints. */
+int64_t cg_sdpa_mask_bytes(const cg_sdpa_mask *m, const cg_sdpa_mask_geom *x);
+/* HD_MASK_MOD and the geometry's defines (HD_MASK_*), the hooks hd_mask_mod, hd_mask_ld<n>,
+ * hd_mask_class; and the classification launch (hd_sdpa_mask_kernel) into *l. */
+void cg_sdpa_mask_hooks(const ir_graph *g, const cg_sdpa_mask *m, const cg_sdpa_mask_geom *x, base_sb *defs,
+                        base_sb *hooks, cg_launch *l);
+
 #endif

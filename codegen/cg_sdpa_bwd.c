@@ -27,9 +27,12 @@
  *   dBias of the bias' shape: stored directly at the full [B,Hq,Sq,Skv]; broadcast shapes are
  *   summed with fp32 atomics into scratch and converted by a fourth launch (not bitwise
  *   reproducible: the one non-deterministic output of the default configuration).
+ * A mask modifier (cg_sdpa_mask.c): a classification launch first lists, per kv block, the query
+ * tiles the mask does not empty (PARTIAL ones tested per score); the kv pass walks them, dQ
+ * accumulated there (the deterministic dQ pass has no mask path: jit.sdpa_bwd_atomic 1 refused).
  * Refused with a reason: K and V with different head counts,
- * seed/offset as run-time host scalars, fused neighbours, a mask modifier (the reference engine
- * runs it), AMD targets.
+ * seed/offset as run-time host scalars, fused neighbours, a mask that differs between the query
+ * heads of one K/V head under GQA, AMD targets.
  * The scratch covers the atomic dQ accumulator whichever way the knob is set, so the engine's
  * workspace query (cg_scratch_bytes, target-free) is exact for both.
  */
@@ -51,6 +54,8 @@ typedef struct sb_bwd {
     bool sm90;      /* wgmma products (sm_90a) */
     bool loader;    /* the kv pass's tiles loaded by a warpgroup of their own (jit.sdpa_ws 1, 2) */
     bool dq_own;    /* each computing warpgroup adds its own keys' dQ share (jit.sdpa_ws 2) */
+    bool has_mask;  /* a mask modifier (HD_MASK_MOD: cg_sdpa_mask.c; the kv pass walks its lists) */
+    cg_sdpa_mask mask;
 } sb_bwd;
 
 static const ir_tensor *T(const sb_bwd *s, int ti) { return &s->g->t[ti]; }
@@ -181,7 +186,10 @@ static bool choose_tiles(sb_bwd *s, const cg_target *t, char *why, size_t len)
      * By shape wherever it applies (10-20% over the dQ pass: bench/NOTES.md backward #6); asked for
      * elsewhere, the atomic blocks stay on mma.sync */
     bool bulk = s->sm90 && s->warps == 8 && s->bm * s->D == 8192;
-    s->atomic = t->sdpa_bwd_atomic == 2 || (t->sdpa_bwd_atomic == 0 && bulk);
+    if (s->has_mask && t->sdpa_bwd_atomic == 1)
+        return cg_sdpa_fail(why, len, "a mask modifier's lists are the dK/dV pass's: the deterministic dQ pass "
+                            "(jit.sdpa_bwd_atomic 1) has no mask path");
+    s->atomic = t->sdpa_bwd_atomic == 2 || (t->sdpa_bwd_atomic == 0 && bulk) || s->has_mask;
     if (s->sm90 && s->atomic && !bulk) {
         s->sm90 = false;
         choose_block(s, t);
@@ -310,38 +318,62 @@ static int64_t dq_rows(const sb_bwd *s)
 
 /* The scratch takes the accumulator's rows rounded up to 128 whatever the target (at least
  * dq_rows), so the workspace query stays target-free. */
-static int64_t scratch_of(const sb_bwd *s)
+static int64_t base_scratch(const sb_bwd *s)
 {
     int64_t acc_rows = (s->Sq + 127) / 128 * 128;
     return (2 * s->B * s->Hq * s->SqP + s->B * s->Hq * acc_rows * s->D + dbias_acc(s)) * (int64_t)sizeof(float);
 }
 
+/* A mask modifier's lists (sdpa_mask.h, by key block: a row per kv block of 16·warps keys listing
+ * query tiles of bm rows) after the rest, 256-byte aligned; the workspace sized for the smallest
+ * blocks (64 keys, 64 rows), target-free. */
+static cg_sdpa_mask_geom mask_geom(const sb_bwd *s, int64_t keys, int64_t rows)
+{
+    return (cg_sdpa_mask_geom){.B = s->B, .Hq = s->Hq, .Sq = s->Sq, .Skv = s->Skv, .rsize = keys, .csize = rows,
+                               .off = (base_scratch(s) + 255) / 256 * 256, .by_key = true};
+}
+
+static int64_t scratch_of(const sb_bwd *s)
+{
+    cg_sdpa_mask_geom x = mask_geom(s, 64, 64);
+    return s->has_mask ? x.off + cg_sdpa_mask_bytes(&s->mask, &x) : base_scratch(s);
+}
+
 static unsigned cdiv(int64_t a, int64_t b) { return (unsigned)((a + b - 1) / b); }
 
-static void set_launches(const sb_bwd *s, cg_kernel *out)
+/* The launches in order: (with a mask modifier its classification, mask_launch), the pre pass, the
+ * kv pass, dQ's pass or conversion, (a broadcast dBias' conversion). */
+static void set_launches(const sb_bwd *s, const cg_launch *mask_launch, cg_kernel *out)
 {
-    out->entry = "hd_sdpa_bwd_pre"; /* a warp a row: Stats' rows and the dQ accumulator's */
-    out->grid[0] = cdiv(s->SqP > dq_rows(s) ? s->SqP : dq_rows(s), 8);
-    out->grid[1] = (unsigned)s->Hq, out->grid[2] = (unsigned)s->B;
-    out->block[0] = 256, out->block[1] = out->block[2] = 1;
-    out->smem = 0;
+    cg_launch l[CG_MAX_LAUNCHES];
+    int n = 0;
+    if (s->has_mask)
+        l[n++] = *mask_launch;
+    /* a warp a row: Stats' rows and the dQ accumulator's */
+    l[n++] = (cg_launch){.entry = "hd_sdpa_bwd_pre", .grid = {cdiv(s->SqP > dq_rows(s) ? s->SqP : dq_rows(s), 8),
+                                                              (unsigned)s->Hq, (unsigned)s->B}, .block = {256, 1, 1}};
     const unsigned rows = 16 * (unsigned)s->warps; /* keys a kv block, query rows a dq block */
-    out->then[0] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, rows), (unsigned)s->Hk, (unsigned)s->B},
-                               .block = {rows * 2 + (s->loader ? 128 : 0), 1, 1}, .smem = (unsigned)kv_smem(s)};
+    l[n++] = (cg_launch){.entry = "hd_sdpa_bwd_kv", .grid = {cdiv(s->Skv, rows), (unsigned)s->Hk, (unsigned)s->B},
+                         .block = {rows * 2 + (s->loader ? 128 : 0), 1, 1}, .smem = (unsigned)kv_smem(s)};
     if (dq_bulk(s)) /* a thread a float4 of the accumulator */
-        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert",
-                                   .grid = {cdiv(dq_rows(s) * s->D / 4, 256), (unsigned)s->Hq, (unsigned)s->B},
-                                   .block = {256, 1, 1}};
+        l[n++] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert",
+                             .grid = {cdiv(dq_rows(s) * s->D / 4, 256), (unsigned)s->Hq, (unsigned)s->B},
+                             .block = {256, 1, 1}};
     else if (s->atomic) /* a warp a row */
-        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert", .grid = {cdiv(s->Sq, 8), (unsigned)s->Hq, (unsigned)s->B},
-                                   .block = {256, 1, 1}};
+        l[n++] = (cg_launch){.entry = "hd_sdpa_bwd_dq_convert", .grid = {cdiv(s->Sq, 8), (unsigned)s->Hq, (unsigned)s->B},
+                             .block = {256, 1, 1}};
     else
-        out->then[1] = (cg_launch){.entry = "hd_sdpa_bwd_dq", .grid = {cdiv(s->Sq, rows), (unsigned)s->Hq, (unsigned)s->B},
-                                   .block = {rows * 2, 1, 1}, .smem = (unsigned)dq_smem(s)};
-    out->n_then = 2;
+        l[n++] = (cg_launch){.entry = "hd_sdpa_bwd_dq", .grid = {cdiv(s->Sq, rows), (unsigned)s->Hq, (unsigned)s->B},
+                             .block = {rows * 2, 1, 1}, .smem = (unsigned)dq_smem(s)};
     if (dbias_mode(s) == 2)
-        out->then[out->n_then++] = (cg_launch){.entry = "hd_sdpa_bwd_dbias_convert",
-                                               .grid = {cdiv(dbias_acc(s), 256), 1, 1}, .block = {256, 1, 1}};
+        l[n++] = (cg_launch){.entry = "hd_sdpa_bwd_dbias_convert", .grid = {cdiv(dbias_acc(s), 256), 1, 1},
+                             .block = {256, 1, 1}};
+    out->entry = l[0].entry, out->smem = l[0].smem;
+    memcpy(out->grid, l[0].grid, sizeof out->grid);
+    memcpy(out->block, l[0].block, sizeof out->block);
+    out->n_then = n - 1;
+    for (int i = 1; i < n; i++)
+        out->then[i - 1] = l[i];
     out->align = 16;
     out->scratch = scratch_of(s);
 }
@@ -355,12 +387,20 @@ static bool plan(sb_bwd *s, const ir_graph *g, const ir_kernel *k, char *why, si
         s->in[i] = i < op->n_in ? op->in[i] : -1;
     for (int i = 0; i < IR_SDPAB_N_OUT; i++)
         s->out[i] = i < op->n_out ? op->out[i] : -1;
-    if (s->in[IR_SDPAB_MASK_MOD] >= 0) /* the reference engine runs it (ir_ref_sdpa.c) */
-        return cg_sdpa_fail(why, len, "a mask modifier (HIPDNN_ATTR_OPERATION_SDPA_BWD_MASK_MOD_*_EXT) has no "
-                            "kernel template yet; the reference engine runs it");
-    if (k->n_ops != 1)
-        return cg_sdpa_fail(why, len, "attention backward fused with other ops has no template yet");
-    return check_tensors(s, why, len) && check_options(s, why, len);
+    s->has_mask = s->in[IR_SDPAB_MASK_MOD] >= 0;
+    if (s->has_mask && !cg_sdpa_mask_ops(g, k->anchor, s->in[IR_SDPAB_MASK_MOD], &s->mask, why, len))
+        return false;
+    if (k->n_ops != 1 + s->mask.n)
+        return cg_sdpa_fail(why, len, "attention backward fused with other ops than a mask modifier has no template yet");
+    if (!check_tensors(s, why, len) || !check_options(s, why, len))
+        return false;
+    const int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv};
+    if (s->has_mask && !cg_sdpa_mask_check(g, &s->mask, full, why, len))
+        return false;
+    if (s->has_mask && (s->mask.dep & 2u) && s->Hq != s->Hk)
+        return cg_sdpa_fail(why, len, "a mask modifier that differs between the query heads of one K/V head has no "
+                            "attention backward template yet (the kv pass walks one list a group)");
+    return true;
 }
 
 hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_target *t,
@@ -380,9 +420,14 @@ hipdnnStatus_t cg_emit_sdpa_bwd(const ir_graph *g, const ir_kernel *k, const cg_
         st = base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "codegen: a kernel with more than %d parameters", CG_MAX_ARGS - 1);
     if (st == HIPDNN_STATUS_SUCCESS) {
         out->args[out->n_args++] = (cg_arg){.kind = CG_ARG_WORKSPACE, .tensor = -1};
+        cg_launch mask_launch = {0};
         shape_defs(&s, &defs, &hooks);
         option_hooks(&s, &defs, &hooks);
-        set_launches(&s, out);
+        if (s.has_mask) {
+            cg_sdpa_mask_geom x = mask_geom(&s, 16 * s.warps, s.bm);
+            cg_sdpa_mask_hooks(g, &s.mask, &x, &defs, &hooks, &mask_launch);
+        }
+        set_launches(&s, &mask_launch, out);
         if (s.sm90)
             snprintf(out->arch, sizeof out->arch, "%s", t->caps.wgmma_arch);
         st = cg_assemble(t, "sdpa_bwd.hip", &defs, &hooks, out);

@@ -341,6 +341,8 @@ hipdnnStatus_t ir_score_mod_mark(const ir_graph *g, bool *mark);
 /* The ops of every modifier of op `anchor` (indices in topological order, at most max);
  * returns how many, 0 without a modifier, -1 (with a message) when out of memory. */
 int ir_score_mod_ops(const ir_graph *g, int anchor, int *ops, int max);
+/* The same for its modifier of one kind only (IR_MOD_SCORE or IR_MOD_MASK). */
+int ir_score_mod_ops_of(const ir_graph *g, int anchor, ir_mod_kind kind, int *ops, int max);
 
 #define IR_SCORE_MAX_STEPS 32
 enum { IR_SCORE_LOAD = -4, IR_SCORE_NONE = -3, IR_SCORE_CONST = -2, IR_SCORE_S = -1 }; /* step operand sources */

@@ -1,7 +1,7 @@
 /* ir_score.c — score and mask modifiers: the pointwise chains an attention anchor runs per score.
  *
  * Owns: which slots of which op take a modifier (ir_mod_slot, ir_has_mod), finding a modifier's
- * ops in a graph (ir_score_mod_mark, ir_score_mod_ops) and its flattened form for the reference
+ * ops in a graph (ir_score_mod_mark, ir_score_mod_ops, ir_score_mod_ops_of) and its flattened form for the reference
  * (ir_score_mod_build / ir_score_mod_eval). A modifier starts at a score tensor (ir_tensor.score,
  * computed inside the anchor: S·scale [B,Hq,Sq,Skv] for a score modifier, the index space for a
  * mask modifier, which only GEN_INDEX reads), reads GEN_INDEX indices, one-element scalars and
@@ -85,6 +85,11 @@ static int chain_ops(const ir_graph *g, int anchor, ir_mod_kind kind, int *ops, 
 int ir_score_mod_ops(const ir_graph *g, int anchor, int *ops, int max)
 {
     return chain_ops(g, anchor, IR_MOD_KINDS, ops, max);
+}
+
+int ir_score_mod_ops_of(const ir_graph *g, int anchor, ir_mod_kind kind, int *ops, int max)
+{
+    return chain_ops(g, anchor, kind, ops, max);
 }
 
 /* ---- the flattened chain ------------------------------------------------------------------------ */

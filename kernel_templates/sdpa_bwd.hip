@@ -149,6 +149,13 @@ HD_DEVICE float hd_drop_scale(HD_PARAMS) { return 1.0f; }
 HD_DEVICE float hd_drop_sinv(HD_PARAMS) { return 1.0f; }
 #endif
 
+#ifndef HD_MASK_MOD
+#define HD_MASK_MOD 0
+#endif
+#if HD_MASK_MOD && !(HD_ATOMIC && (HD_MASK_NH == 1 || HD_HQ == HD_HK))
+#error "a mask modifier's lists are the kv pass's (dQ accumulated there), one list a K/V head's group"
+#endif
+
 #define HD_THREADS (HD_WARPS * 32)        /* kv and dq kernels: warps of 16 rows (keys / queries) */
 #define HD_LTHREADS (HD_LOADER ? 128 : 0)  /* the kv kernel's loading warpgroup, before its computing warps */
 static_assert(!HD_LOADER || (HD_SM90 && HD_WARPS == 8 && HD_STAGES >= 2),
@@ -261,6 +268,7 @@ typedef struct hd_bwd_ctx {
     float scale2;        /* scale · log2(e) */
     float slope2;        /* ALiBi slope · log2(e) */
     float ms;            /* s: the dropout scale of P */
+    bool part;           /* HD_MASK_MOD: the tile being walked is one the mask cuts in part (PARTIAL) */
 } hd_bwd_ctx;
 
 HD_DEVICE void hd_ctx_init(hd_bwd_ctx &c, int b, int h, HD_PARAMS)
@@ -275,18 +283,31 @@ HD_DEVICE void hd_ctx_init(hd_bwd_ctx &c, int b, int h, HD_PARAMS)
     c.slope2 = 0.0f;
 #endif
     c.ms = hd_drop_scale(HD_ARGS);
+    c.part = false;
 }
 
 #include "sdpa_band.h"
 
-/* Whether key j is cut from query row i (padding or band). */
-HD_DEVICE bool hd_masked(const hd_bwd_ctx &c, int i, int j) { return hd_band_cut(i, j, c.sq, c.skv, c.shift); }
+#if HD_MASK_MOD
+#define HD_MASK_KPARAMS HD_PARAMS, void *hd_ws
+#include "sdpa_mask.h"
+#endif
+
+/* Whether key j is cut from query row i (padding, band, the mask modifier). */
+HD_DEVICE bool hd_masked(const hd_bwd_ctx &c, int i, int j, HD_PARAMS)
+{
+#if HD_MASK_MOD /* past the padding the modifier's tensors may not be read */
+    return hd_band_cut(i, j, c.sq, c.skv, c.shift) || !hd_mask_mod(c.b, c.h, i, j, HD_ARGS);
+#else
+    return hd_band_cut(i, j, c.sq, c.skv, c.shift);
+#endif
+}
 
 /* Whether the rows [i0, i0 + ni) x keys [j0, j0 + nj) hold a cut pair: then the mask is checked
- * per element. */
+ * per element (the band or padding may cut them, or they lie in a tile the mask cuts in part). */
 HD_DEVICE bool hd_block_cut(const hd_bwd_ctx &c, int i0, int ni, int j0, int nj)
 {
-    return hd_band_block_cut(i0, i0 + ni - 1, j0, nj, c.sq, c.skv, c.shift);
+    return c.part || hd_band_block_cut(i0, i0 + ni - 1, j0, nj, c.sq, c.skv, c.shift);
 }
 
 /* The score of (i, j) in the log2 domain: x = S·scale·log2(e) (+ bias, + ALiBi), −inf where cut. */
@@ -300,7 +321,7 @@ HD_DEVICE float hd_score2(const hd_bwd_ctx &c, float s, int i, int j, bool cut, 
 #if HD_ALIBI
     x += c.slope2 * (float)(j - i);
 #endif
-    return cut && hd_masked(c, i, j) ? HD_NEG_INF : x;
+    return cut && hd_masked(c, i, j, HD_ARGS) ? HD_NEG_INF : x;
 }
 
 /* P, s·M·P and dS of one score: p = exp2(x − lse2) (0 when x is −inf: lse2 is never −inf). */

@@ -312,7 +312,7 @@ HD_DEVICE void hd_kv_tile_overlap(float (*dk)[4], float (*dv)[4], const hd_bwd_c
         for (int e = 0; e < 4; e++) {
             int il = ni * 8 + (lane & 3) * 2 + (e & 1), i = m0 + il, j = j0 + (lane >> 2) + (e >> 1) * 8;
             float p = s[ni][e], ds = p * (dp[ni][e] * c.ms - sd[il]);
-            hd_dbias_put(c, i, j, p == 0.0f && hd_masked(c, i, j) ? HD_NEG_INF : 0.0f, ds, hd_ws, HD_ARGS);
+            hd_dbias_put(c, i, j, p == 0.0f && hd_masked(c, i, j, HD_ARGS) ? HD_NEG_INF : 0.0f, ds, hd_ws, HD_ARGS);
             dp[ni][e] = ds;
         }
     hd_pack_a<HD_BM / 8>(da, dp);
@@ -386,21 +386,30 @@ HD_DEVICE void hd_kv_tile(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, h
 #endif
 }
 
-/* Tile it of a kv block's walk (the group's query heads, each over the query tiles from mt0 the
- * band lets see the block's keys): its query head and first row. */
-HD_DEVICE void hd_kv_walk(int it, int hk, int mt0, int n_mt, int &h, int &m0)
+/* Tile it of a kv block's walk (the group's query heads, each over n_mt query tiles from mt0: the
+ * tiles the band lets see the block's keys; with a mask modifier positions mt0 .. of the block's
+ * list kvl, the tiles the mask leaves): its query head, first row, and whether the mask cuts it
+ * in part. */
+HD_DEVICE void hd_kv_walk(int it, int hk, int mt0, int n_mt, const int *kvl, int &h, int &m0, bool &part)
 {
-    h = hk * (HD_HQ / HD_HK) + it / n_mt, m0 = (mt0 + it % n_mt) * HD_BM;
+    h = hk * (HD_HQ / HD_HK) + it / n_mt;
+#if HD_MASK_MOD
+    const int e = kvl[mt0 + it % n_mt];
+    m0 = (e & ~HD_TILE_PART_BIT) * HD_BM, part = e < 0;
+#else
+    (void)kvl;
+    m0 = (mt0 + it % n_mt) * HD_BM, part = false;
+#endif
 }
 
 /* Tile it of the walk, in stage st (its lse2 and Dn at sl), against the warp's 16 keys from n0 +
  * 16·warp: dV and dK accumulate (and dQ with HD_ATOMIC). */
-HD_DEVICE void hd_kv_step(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, int h, int m0, hd_u32 sk, hd_u32 sv,
-                          hd_u32 st, const float *sl, hd_u32 sds, hd_u32 sdq, int it, int n0, int warp, int lane,
-                          void *hd_ws, HD_PARAMS)
+HD_DEVICE void hd_kv_step(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, int h, int m0, bool part, hd_u32 sk,
+                          hd_u32 sv, hd_u32 st, const float *sl, hd_u32 sds, hd_u32 sdq, int it, int n0, int warp,
+                          int lane, void *hd_ws, HD_PARAMS)
 {
-    hd_bwd_ctx ch = c; /* this query head's slope and dropout numbering */
-    ch.h = h;
+    hd_bwd_ctx ch = c; /* this query head's slope and dropout numbering, the mask's cut */
+    ch.h = h, ch.part = part;
 #if HD_ALIBI
     ch.slope2 = hd_alibi_slope(h) * HD_LOG2E;
 #endif
@@ -416,13 +425,14 @@ HD_DEVICE void hd_kv_step(float (*dk)[4], float (*dv)[4], const hd_bwd_ctx &c, i
  * released it (`empty`: one arrival a computing warp); `full` completes when all 128 threads'
  * copies of the tile have landed and been fenced for the tensor cores. A tile is announced once
  * the next one is issued, so one tile is always in flight. */
-HD_DEVICE void hd_kv_load_role(hd_u32 s0, hd_u32 full, hd_u32 empty, int b, int hk, int mt0, int n_mt, int n_it,
-                               int sq, int ltid, void *hd_ws, HD_PARAMS)
+HD_DEVICE void hd_kv_load_role(hd_u32 s0, hd_u32 full, hd_u32 empty, int b, int hk, int mt0, int n_mt,
+                               const int *kvl, int n_it, int sq, int ltid, void *hd_ws, HD_PARAMS)
 {
     for (int it = 0; it < n_it; it++) {
         const int st = it % HD_STAGES;
         int h, m0;
-        hd_kv_walk(it, hk, mt0, n_mt, h, m0);
+        bool part;
+        hd_kv_walk(it, hk, mt0, n_mt, kvl, h, m0, part);
         hd_mbar_wait(empty + st * 8, ((it / HD_STAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
         hd_kv_load_stage(s0 + st * HD_STAGE_BYTES, b, h, m0, sq, ltid, 128, hd_ws, HD_ARGS);
         hd_cp_commit();
@@ -454,7 +464,16 @@ HD_GLOBAL __launch_bounds__(HD_LTHREADS + HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_
     hd_ctx_init(c, b, hk * group, HD_ARGS);
     int lo, hi;
     hd_rows_of_keys(c, n0, min(n0 + HD_BN, c.skv), lo, hi);
-    const int mt0 = lo / HD_BM, n_mt = hi > lo ? (hi + HD_BM - 1) / HD_BM - mt0 : 0, n_it = group * n_mt;
+    int mt0 = lo / HD_BM, n_mt = hi > lo ? (hi + HD_BM - 1) / HD_BM - mt0 : 0;
+    const int *kvl = 0;
+#if HD_MASK_MOD /* the positions of the block's list whose query tiles lie in [mt0, mt0 + n_mt) */
+    kvl = hd_mask_list(hd_ws, b, hk * group, (int)blockIdx.x);
+    const int n_e = kvl[0];
+    kvl += 1;
+    const int p_lo = hd_mask_lower(kvl, n_e, mt0), p_hi = hd_mask_lower(kvl, n_e, mt0 + n_mt);
+    mt0 = p_lo, n_mt = max(p_hi - p_lo, 0);
+#endif
+    const int n_it = group * n_mt;
     if (tid >= 0) { /* K and V rows of the block (query head hk·group maps to K/V head hk) */
         auto ko = [&](int j) { return hd_k_off(b, hk * group, j, HD_ARGS); };
         auto vo = [&](int j) { return hd_v_off(b, hk * group, j, HD_ARGS); };
@@ -477,7 +496,7 @@ HD_GLOBAL __launch_bounds__(HD_LTHREADS + HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_
     __syncthreads(); /* K, V in shared memory; the barriers set up */
     if (tid < 0) { /* one branch per role: setmaxnreg moves registers to the computing warps */
         hd_setmaxnreg_dec<40>();
-        hd_kv_load_role(s0, full, empty, b, hk, mt0, n_mt, n_it, c.sq, (int)threadIdx.x, hd_ws, HD_ARGS);
+        hd_kv_load_role(s0, full, empty, b, hk, mt0, n_mt, kvl, n_it, c.sq, (int)threadIdx.x, hd_ws, HD_ARGS);
         return;
     }
     hd_setmaxnreg_inc<232>();
@@ -486,11 +505,12 @@ HD_GLOBAL __launch_bounds__(HD_LTHREADS + HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_
     for (int it = 0; it < n_it; it++) {
         const int stage = it % HD_STAGES;
         int h, m0;
-        hd_kv_walk(it, hk, mt0, n_mt, h, m0);
+        bool part;
+        hd_kv_walk(it, hk, mt0, n_mt, kvl, h, m0, part);
         hd_mbar_wait(full + stage * 8, (it / HD_STAGES) & 1);
         const hd_u32 st = s0 + stage * HD_STAGE_BYTES;
         const float *sl = (const float *)(gbase + (st - base) + HD_QT_BYTES + HD_OT_BYTES);
-        hd_kv_step(dk, dv, c, h, m0, sk, sv, st, sl, sds, sdq, it, n0, warp, lane, hd_ws, HD_ARGS);
+        hd_kv_step(dk, dv, c, h, m0, part, sk, sv, st, sl, sds, sdq, it, n0, warp, lane, hd_ws, HD_ARGS);
         __syncwarp();
         if (lane == 0)
             hd_mbar_arrive(empty + stage * 8); /* the warp has read the stage */
@@ -498,13 +518,18 @@ HD_GLOBAL __launch_bounds__(HD_LTHREADS + HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_
 #else
     hd_zero<HD_ND>(dk);
     hd_zero<HD_NDV>(dv);
-    if (HD_STAGES > 1 && n_it > 0)
-        hd_kv_load_stage(s0, b, hk * group, mt0 * HD_BM, c.sq, tid, HD_THREADS, hd_ws, HD_ARGS);
+    if (HD_STAGES > 1 && n_it > 0) {
+        int h0, m00;
+        bool part0;
+        hd_kv_walk(0, hk, mt0, n_mt, kvl, h0, m00, part0);
+        hd_kv_load_stage(s0, b, h0, m00, c.sq, tid, HD_THREADS, hd_ws, HD_ARGS);
+    }
     hd_cp_commit(); /* K, V (and the first tile) */
     for (int it = 0; it < n_it; it++) {
         const int stage = it % HD_STAGES;
         int h, m0;
-        hd_kv_walk(it, hk, mt0, n_mt, h, m0);
+        bool part;
+        hd_kv_walk(it, hk, mt0, n_mt, kvl, h, m0, part);
         if (HD_STAGES == 1) {
             hd_kv_load_stage(s0, b, h, m0, c.sq, tid, HD_THREADS, hd_ws, HD_ARGS);
             hd_cp_commit();
@@ -514,14 +539,15 @@ HD_GLOBAL __launch_bounds__(HD_LTHREADS + HD_THREADS, 1) void hd_sdpa_bwd_kv(HD_
         __syncthreads(); /* tile it is in shared memory; the stage of tile it - 1 is free */
         if (HD_STAGES > 1 && it + 1 < n_it) {
             int h1, m1;
-            hd_kv_walk(it + 1, hk, mt0, n_mt, h1, m1);
+            bool part1;
+            hd_kv_walk(it + 1, hk, mt0, n_mt, kvl, h1, m1, part1);
             hd_kv_load_stage(s0 + ((it + 1) % HD_STAGES) * HD_STAGE_BYTES, b, h1, m1, c.sq, tid, HD_THREADS, hd_ws,
                              HD_ARGS);
             hd_cp_commit();
         }
         const hd_u32 st = s0 + stage * HD_STAGE_BYTES;
         const float *sl = (const float *)(gbase + (st - base) + HD_QT_BYTES + HD_OT_BYTES);
-        hd_kv_step(dk, dv, c, h, m0, sk, sv, st, sl, sds, sdq, it, n0, warp, lane, hd_ws, HD_ARGS);
+        hd_kv_step(dk, dv, c, h, m0, part, sk, sv, st, sl, sds, sdq, it, n0, warp, lane, hd_ws, HD_ARGS);
         if (HD_STAGES == 1)
             __syncthreads(); /* before the next tile overwrites the stage */
     }

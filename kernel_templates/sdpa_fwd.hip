@@ -229,6 +229,9 @@ HD_DEVICE hd_i64 hd_v_row(hd_i64 pg, int b, int h, int j, HD_PARAMS) { return hd
 #ifndef HD_SCORE_MOD
 #define HD_SCORE_MOD 0
 #endif
+#ifndef HD_MASK_MOD
+#define HD_MASK_MOD 0
+#endif
 #ifndef HD_MOD_RAW
 #define HD_MOD_RAW 0
 #endif
@@ -342,17 +345,8 @@ HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
 #endif
 }
 
-#include "sdpa_band.h"
-
-#include "sdpa_fwd_block.h"
-
-#include "sdpa_fwd_tile.h"
-
-#include "sdpa_fwd_store.h"
-
-#include "sdpa_fwd_ws.h"
-
-/* The kernels' parameters: the graph's, the TMA producer's tensor maps, the split's scratch. */
+/* The kernels' parameters: the graph's, the TMA producer's tensor maps, the workspace (the split's
+ * scratch, the mask's lists), the dynamic scheduler's counter. */
 #if HD_WS == 2
 #define HD_MAPS_KV , const __grid_constant__ hd_tmap hd_map_k, const __grid_constant__ hd_tmap hd_map_v
 #else
@@ -378,13 +372,31 @@ HD_DEVICE float hd_mask_at(int b, int h, int i, int j, HD_PARAMS)
 #else
 #define HD_TILES ((unsigned *)0)
 #endif
-#if HD_SPLIT > 1
-#define HD_KPARAMS HD_PARAMS HD_MAPS, void *hd_ws
-#elif HD_DYN
-#define HD_KPARAMS HD_PARAMS HD_MAPS, unsigned *hd_tiles
+#if HD_SPLIT > 1 || HD_MASK_MOD /* the workspace: the split's scratch, the mask's lists */
+#define HD_WS_PARAM , void *hd_ws
 #else
-#define HD_KPARAMS HD_PARAMS HD_MAPS
+#define HD_WS_PARAM
 #endif
+#if HD_DYN
+#define HD_KPARAMS HD_PARAMS HD_MAPS HD_WS_PARAM, unsigned *hd_tiles
+#else
+#define HD_KPARAMS HD_PARAMS HD_MAPS HD_WS_PARAM
+#endif
+#include "sdpa_band.h"
+
+#if HD_MASK_MOD
+#define HD_MASK_KPARAMS HD_KPARAMS
+#include "sdpa_mask.h"
+#endif
+
+#include "sdpa_fwd_block.h"
+
+#include "sdpa_fwd_tile.h"
+
+#include "sdpa_fwd_store.h"
+
+#include "sdpa_fwd_ws.h"
+
 #if (HD_WS == 1 || HD_TMA_WG) && HD_MIN_BLOCKS > 1
 #error "setmaxnreg moves registers within one block a multiprocessor: HD_WS 1 and HD_TMA_WG need HD_MIN_BLOCKS 1"
 #endif
@@ -542,6 +554,11 @@ HD_GLOBAL __launch_bounds__(HD_THREADS, HD_MIN_BLOCKS) void hd_sdpa_fwd_kernel(H
     extern __shared__ __align__(1024) unsigned char hd_smem[];
     const int tid = threadIdx.x;
     hd_attn_blk k; /* HD_PERSIST: each role sets it per work tile (hd_attn_setup_work) */
+#if HD_MASK_MOD
+    k.mws = hd_ws; /* the lists hd_sdpa_mask_kernel wrote */
+#else
+    k.mws = 0;
+#endif
 #if !HD_PERSIST
     hd_attn_setup(k, HD_ARGS);
 #endif

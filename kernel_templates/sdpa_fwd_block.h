@@ -10,7 +10,10 @@ typedef struct hd_attn_blk {
     int split;           /* the block's part of the keys (HD_SPLIT > 1) */
     void *ws;            /* HD_SPLIT > 1: the scratch of the partial results (hd_part_o) */
     int sq, skv, shift;  /* valid rows and keys of this batch; the band's diagonal shift */
-    int t_lo, t_hi;      /* K/V tiles [t_lo, t_hi) hold every key a row of the block may see */
+    int t_lo, t_hi;      /* K/V tiles [t_lo, t_hi) hold every key a row of the block may see; with a
+                          * mask modifier positions [t_lo, t_hi) of the row's list (hd_kv_tile) */
+    const void *mws;     /* HD_MASK_MOD: the workspace holding the lists (sdpa_mask.h) */
+    const int *kv;       /* HD_MASK_MOD: the block's row of the lists, from its first entry */
     int n0;              /* HD_WS: K/V tiles the block's pipeline passed before this work tile */
     int item;            /* HD_PERSIST: the block's work tiles before this one (Q's buffer, parity) */
     hd_u32 qbar;         /* HD_PERSIST: the `full` mbarrier of Q's buffer (its `empty` one follows) */
@@ -36,15 +39,40 @@ HD_DEVICE int hd_row_h(const hd_attn_blk &k, int r) { return k.h + (k.m0 + r) % 
 HD_DEVICE int hd_wrow(int warp) { return HD_KSPLIT > 1 ? 0 : warp * HD_MW; }
 HD_DEVICE int hd_wkey(int warp) { return HD_KSPLIT > 1 ? warp * HD_BNW : 0; }
 
-/* Whether key j is cut from query row i (padding or band). */
-HD_DEVICE bool hd_masked(const hd_attn_blk &k, int i, int j) { return hd_band_cut(i, j, k.sq, k.skv, k.shift); }
+/* Whether key j is cut from query row i of head h (padding, band, the mask modifier). */
+HD_DEVICE bool hd_masked(const hd_attn_blk &k, int h, int i, int j, HD_PARAMS)
+{
+#if HD_MASK_MOD /* past the padding the modifier's tensors may not be read */
+    return hd_band_cut(i, j, k.sq, k.skv, k.shift) || !hd_mask_mod(k.b, h, i, j, HD_ARGS);
+#else
+    (void)h;
+    return hd_band_cut(i, j, k.sq, k.skv, k.shift);
+#endif
+}
 
-/* Whether tile t may hold a masked (row, key) pair of the block: then it checks each element. */
+/* The K/V tile at position t of the block's walk: t, or with a mask modifier the t-th tile of the
+ * block's list (the tiles the mask does not empty, ascending). */
+HD_DEVICE int hd_kv_tile(const hd_attn_blk &k, int t)
+{
+#if HD_MASK_MOD
+    return k.kv[t] & ~HD_TILE_PART_BIT;
+#else
+    (void)k;
+    return t;
+#endif
+}
+
+/* Whether the tile at position t may hold a masked (row, key) pair of the block: then it checks
+ * each element (a mask modifier's PARTIAL tiles, or the band and padding may cut it). */
 HD_DEVICE bool hd_tile_cut(const hd_attn_blk &k, int t)
 {
     /* rows past HD_SQ are never stored: they need no mask */
-    return hd_band_block_cut(hd_row_i(k, 0), min(hd_row_i(k, HD_BM - 1), HD_SQ - 1), t * HD_BN, HD_BN, k.sq, k.skv,
-                             k.shift);
+    bool cut = hd_band_block_cut(hd_row_i(k, 0), min(hd_row_i(k, HD_BM - 1), HD_SQ - 1), hd_kv_tile(k, t) * HD_BN,
+                                 HD_BN, k.sq, k.skv, k.shift);
+#if HD_MASK_MOD
+    cut = cut || k.kv[t] < 0;
+#endif
+    return cut;
 }
 
 /* The work tile of batch b, (first) query head h, row tile x counted from the last (the rows
@@ -72,6 +100,13 @@ HD_DEVICE void hd_attn_setup_at(hd_attn_blk &k, int b, int h, int x, int split, 
 #endif
     k.t_lo = j_lo / HD_BN;
     k.t_hi = i_hi < i_lo || j_hi <= j_lo ? k.t_lo : (j_hi + HD_BN - 1) / HD_BN;
+#if HD_MASK_MOD /* the positions of the list's tiles within [t_lo, t_hi) */
+    k.kv = hd_mask_list(k.mws, b, h, k.m0 / HD_BM);
+    const int n = k.kv[0];
+    k.kv += 1;
+    const int p_lo = hd_mask_lower(k.kv, n, k.t_lo), p_hi = hd_mask_lower(k.kv, n, k.t_hi);
+    k.t_lo = p_lo, k.t_hi = max(p_lo, p_hi);
+#endif
 #if HD_SPLIT > 1 /* split `split` of HD_SPLIT takes an equal share of the tiles (maybe none) */
     int per = (k.t_hi - k.t_lo + HD_SPLIT - 1) / HD_SPLIT;
     k.t_lo = min(k.t_lo + k.split * per, k.t_hi);
@@ -348,11 +383,12 @@ template <int NT, int UNROLL, bool V, int DIM, int PADDED> HD_DEVICE void hd_loa
     }
 }
 
-/* Keys [t·BN, t·BN + BN) of K and V into one stage. */
+/* The K/V tile at position t of the walk (hd_kv_tile: keys [tile·BN, tile·BN + BN)) into one stage. */
 template <int NT, int UNROLL = 64> HD_DEVICE void hd_load_kv(hd_u32 sk, hd_u32 sv, const hd_attn_blk &k, int t, int tid, HD_PARAMS)
 {
-    hd_load_rows<NT, UNROLL, false, HD_D, HD_DP>(sk, k, t, tid, HD_ARGS);
-    hd_load_rows<NT, UNROLL, true, HD_DV, HD_DVP>(sv, k, t, tid, HD_ARGS);
+    const int tile = hd_kv_tile(k, t);
+    hd_load_rows<NT, UNROLL, false, HD_D, HD_DP>(sk, k, tile, tid, HD_ARGS);
+    hd_load_rows<NT, UNROLL, true, HD_DV, HD_DVP>(sv, k, tile, tid, HD_ARGS);
 }
 
 /* HD_PT_TILES: the block's page-table entries of K and V, a tile each, into shared memory (an entry

@@ -55,6 +55,7 @@ template <bool CUT>
 HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha)[2], const hd_attn_blk &k, int t,
                              int warp, int lane, HD_PARAMS)
 {
+    const int tile = hd_kv_tile(k, t); /* t: the position in the block's walk */
 #pragma unroll
     for (int mi = 0; mi < HD_MW; mi++)
 #pragma unroll
@@ -62,7 +63,7 @@ HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha
 #pragma unroll
             for (int e = 0; e < 4; e++) {
                 int r = (hd_wrow(warp) + mi) * 16 + (lane >> 2) + (e >> 1) * 8, i = hd_row_i(k, r), h = hd_row_h(k, r);
-                int j = t * HD_BN + hd_wkey(warp) + ni * 8 + (lane & 3) * 2 + (e & 1);
+                int j = tile * HD_BN + hd_wkey(warp) + ni * 8 + (lane & 3) * 2 + (e & 1);
 #if HD_SCORE_MOD /* the modifier sees S·scale (not the log2 domain); HD_MOD_RAW: it scales S itself */
                 float x = hd_score_mod(HD_MOD_RAW ? s[mi][ni][e] : s[mi][ni][e] * hd_scale(HD_ARGS), k.b, h, i, j,
                                        HD_ARGS);
@@ -81,7 +82,7 @@ HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha
                 x += k.slope2 * (float)(j - i);
 #endif
                 (void)i, (void)j, (void)h;
-                if (CUT && hd_masked(k, i, j))
+                if (CUT && hd_masked(k, h, i, j, HD_ARGS))
                     x = HD_NEG_INF;
                 s[mi][ni][e] = x;
             }
@@ -116,7 +117,7 @@ HD_DEVICE void hd_softmax_p_(float (*s)[HD_NS][4], hd_attn_acc &a, float (*alpha
                     sum += p;
 #if HD_DROPOUT || HD_DMASK
                     int row = (hd_wrow(warp) + mi) * 16 + (lane >> 2) + r * 8, i = hd_row_i(k, row);
-                    int j = t * HD_BN + hd_wkey(warp) + ni * 8 + (lane & 3) * 2 + (e & 1);
+                    int j = tile * HD_BN + hd_wkey(warp) + ni * 8 + (lane & 3) * 2 + (e & 1);
                     p = i < HD_SQ && j < HD_SKV ? p * hd_mask_at(k.b, hd_row_h(k, row), i, j, HD_ARGS) : 0.0f;
 #endif
                     s[mi][ni][e] = p;

@@ -83,19 +83,20 @@ HD_DEVICE void hd_boxes(const hd_attn_blk &k, int j0, int boxes, hd_u32 dst, hd_
 /* Into L2, HD_L2_AHEAD blocks ahead in launch order (about the block that takes this
  * multiprocessor's turn next): that block's Q tile and first K/V tile, so that its start waits on
  * L2, not on memory. */
-HD_DEVICE void hd_prefetch_ahead(const hd_tmap *mk, const hd_tmap *mv, const hd_tmap *mq, HD_PARAMS)
+HD_DEVICE void hd_prefetch_ahead(const hd_attn_blk &k, const hd_tmap *mk, const hd_tmap *mv, const hd_tmap *mq,
+                                  HD_PARAMS)
 {
     const unsigned gx = gridDim.x, gy = gridDim.y;
     const unsigned l = blockIdx.x + gx * (blockIdx.y + gy * blockIdx.z) + HD_L2_AHEAD;
     if (l >= gx * gy * gridDim.z)
         return;
-    hd_attn_blk n;
+    hd_attn_blk n = k; /* the lists' workspace (HD_MASK_MOD) */
     hd_attn_setup_at(n, (int)(l / gx / gy), (int)(l / gx % gy), (int)(l % gx), 0, HD_ARGS);
 #pragma unroll
     for (int cb = 0; cb < HD_D / 64; cb++)
         hd_tma_prefetch4(mq, cb * 64, n.h, n.m0, n.b);
-    const int j0 = n.t_lo * HD_BN, boxes = hd_tile_boxes(n, j0);
     if (n.t_lo < n.t_hi) {
+        const int j0 = hd_kv_tile(n, n.t_lo) * HD_BN, boxes = hd_tile_boxes(n, j0);
         hd_boxes<true, false>(n, j0, boxes, 0, 0, mk, HD_ARGS);
         hd_boxes<true, true>(n, j0, boxes, 0, 0, mv, HD_ARGS);
     }
@@ -113,7 +114,7 @@ HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, int first, int last, const h
 {
     (void)mq;
     for (int i = first; i < min(last, k.t_hi - k.t_lo); i++) {
-        const int n = k.n0 + i, j0 = (k.t_lo + i) * HD_BN, boxes = hd_tile_boxes(k, j0);
+        const int n = k.n0 + i, j0 = hd_kv_tile(k, k.t_lo + i) * HD_BN, boxes = hd_tile_boxes(k, j0);
         const int ks = n % HD_KSTAGES, vs = n % HD_VSTAGES, k_bytes = boxes * HD_BOX_ROWS * HD_D * 2;
         const int v_bytes = boxes * HD_BOX_ROWS * HD_DV * 2;
         hd_mbar_wait(p.kempty + ks * 8, ((n / HD_KSTAGES) & 1) ^ 1); /* a fresh barrier passes parity 1 */
@@ -128,7 +129,7 @@ HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, int first, int last, const h
 #endif
 #if HD_L2_AHEAD
         if (i == 0) /* once the block's own first tile is on its way */
-            hd_prefetch_ahead(mk, mv, mq, HD_ARGS);
+            hd_prefetch_ahead(k, mk, mv, mq, HD_ARGS);
 #endif
     }
 }
@@ -138,7 +139,7 @@ HD_DEVICE void hd_tma_produce(const hd_attn_blk &k, int first, int last, const h
  * tensor cores and synchronized among the computing threads. */
 HD_DEVICE void hd_zero_v_tail(hd_u32 sv, const hd_attn_blk &k, int t, int ctid)
 {
-    const int r0 = max(k.skv - t * HD_BN, 0);
+    const int r0 = max(k.skv - hd_kv_tile(k, t) * HD_BN, 0);
     for (int id = ctid; id < (HD_BN - r0) * (HD_DV / 8); id += HD_CTHREADS) {
         const int r = r0 + id / (HD_DV / 8), c = id % (HD_DV / 8);
         asm volatile("st.shared.v4.u32 [%0], {%1, %1, %1, %1};" ::"r"(sv + hd_wg_off(r, c, HD_BN)), "r"(0) : "memory");
@@ -169,7 +170,7 @@ HD_DEVICE hd_u32 hd_v_acquire(const hd_pipe &p, const hd_attn_blk &k, int t, int
     hd_mbar_wait(p.vfull + (n % HD_VSTAGES) * 8, (n / HD_VSTAGES) & 1);
 #endif
 #if HD_WS == 2
-    if ((t + 1) * HD_BN > k.skv)
+    if ((hd_kv_tile(k, t) + 1) * HD_BN > k.skv)
         hd_zero_v_tail(sv, k, t, ctid);
 #else
     (void)ctid;

@@ -7,8 +7,9 @@
  * [B,H,Sq,Skv] keep mask from mm_keep (plain C from the masks' data), softmax attention and its
  * gradients in double (rows the mask empties: O = 0, Stats = −inf, zero gradients); a score
  * modifier reading GEN_INDEX and tensors in memory (slope[h]·(j − i) + key bias[j], ALiBi written
- * out); and that the JIT engines refuse both with the reason while the heuristics rank the
- * reference engine first (compile-only for sm_90; skipped without NVRTC). Fresh random sizes,
+ * out); and that the JIT engines build plans for bf16 masked forwards and backwards but refuse an
+ * index-aware score modifier with the reason while the heuristics rank the reference engine first
+ * (compile-only for sm_90; skipped without NVRTC). Fresh random sizes,
  * masks and data every run, outputs poisoned with NaN; per element |got − want| ≤ atol +
  * rtol·|want| (tu_close.h); the seed is printed (HIPDNN_TEST_SEED replays it).
  * Includes nothing but the public headers.
@@ -47,6 +48,7 @@ TestSuite(sdpa_mask_api, .init = setup, .fini = teardown, .timeout = 300);
 
 typedef struct prob {
     int64_t B, H, Sq, Skv, D;
+    hipdnnDataType_t dt;  /* Q, K, V, O (dO, dQ, dK, dV): FLOAT, or 16-bit for the JIT engines */
     float scale;
     bool padded;          /* the padding mask, with lengths sq[b], skv[b] */
     int32_t sq[4], skv[4];
@@ -57,7 +59,8 @@ typedef struct prob {
 static prob random_prob(void)
 {
     prob p = {.B = tu_range(1, 2), .H = tu_range(1, 3), .Sq = tu_range(1, 23), .Skv = tu_range(1, 27),
-              .D = 8 * tu_range(1, 2), .scale = tu_float(0.2f, 0.6f), .padded = tu_range(0, 2) == 0};
+              .D = 8 * tu_range(1, 2), .dt = HIPDNN_DATA_FLOAT, .scale = tu_float(0.2f, 0.6f),
+              .padded = tu_range(0, 2) == 0};
     if (tu_range(0, 1)) /* self-attention: the packed-document case */
         p.Skv = p.Sq;
     for (int64_t b = 0; b < p.B; b++)
@@ -182,10 +185,10 @@ static hipdnnBackendDescriptor_t fwd_graph(const prob *p, hipdnnBackendDescripto
     hipdnnBackendDescriptor_t op = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &op));
     tu_keep(op);
-    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, tensor(1, HIPDNN_DATA_FLOAT, p->B, p->H, p->Sq, p->D));
-    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, tensor(2, HIPDNN_DATA_FLOAT, p->B, p->H, p->Skv, p->D));
-    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC, tensor(3, HIPDNN_DATA_FLOAT, p->B, p->H, p->Skv, p->D));
-    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, tensor(4, HIPDNN_DATA_FLOAT, p->B, p->H, p->Sq, p->D));
+    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, tensor(1, p->dt, p->B, p->H, p->Sq, p->D));
+    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, tensor(2, p->dt, p->B, p->H, p->Skv, p->D));
+    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC, tensor(3, p->dt, p->B, p->H, p->Skv, p->D));
+    set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, tensor(4, p->dt, p->B, p->H, p->Sq, p->D));
     set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC, tensor(5, HIPDNN_DATA_FLOAT, p->B, p->H, p->Sq, 1));
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &p->scale));
     if (p->padded)
@@ -214,7 +217,8 @@ static hipdnnBackendDescriptor_t bwd_graph(const prob *p)
         HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT};
     for (int n = 0; n < 9; n++) {
         bool kv = n == 1 || n == 2 || n == 7 || n == 8;
-        set(op, ids[n], tensor(n + 1, HIPDNN_DATA_FLOAT, p->B, p->H, kv ? p->Skv : p->Sq, n == 4 ? 1 : p->D));
+        set(op, ids[n], tensor(n + 1, n == 4 ? HIPDNN_DATA_FLOAT : p->dt, p->B, p->H, kv ? p->Skv : p->Sq,
+                               n == 4 ? 1 : p->D));
     }
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &p->scale));
     if (p->padded)
@@ -415,7 +419,7 @@ Test(sdpa_mask_api, index_aware_score_modifier_with_a_mask)
     }
 }
 
-/* ---- the JIT engines refuse, the heuristics rank the reference first -------------------------------- */
+/* ---- what the JIT engines take, what they refuse (the heuristics then rank the reference first) ---- */
 
 static void expect_jit_refuses(hipdnnBackendDescriptor_t g, const char *what, const char *reason)
 {
@@ -451,19 +455,36 @@ static void expect_jit_refuses(hipdnnBackendDescriptor_t g, const char *what, co
     cr_expect_eq(got, ref, "%s: the heuristics' first engine is the reference engine", what);
 }
 
-Test(sdpa_mask_api, jit_engines_refuse_with_the_reason)
+/* A forward or backward with a mask builds a plan on both JIT engines (compiled for sm_90 with
+ * NVRTC, no GPU needed): the mask is emitted as hooks and a block-classification launch
+ * (cg_sdpa_mask.c). */
+static void expect_jit_plans(hipdnnBackendDescriptor_t g, const char *what)
 {
-    tu_seed("sdpa_mask_api::jit_engines_refuse_with_the_reason");
+    const char *engines[2] = {"jit_fused", "jit_unfused"};
+    for (int e = 0; e < 2; e++) {
+        int64_t id = 0;
+        hipdnnBackendDescriptor_t plan = NULL;
+        TU_OK(hipdnnGetEngineIdByName_ext(handle, engines[e], &id));
+        hipdnnStatus_t st = tu_try_plan(handle, g, id, &plan);
+        cr_expect_eq(st, HIPDNN_STATUS_SUCCESS, "%s on %s: %s [%s]", what, engines[e], tu_st(st), tu_msg());
+        if (plan != NULL)
+            hipdnnBackendDestroyDescriptor(plan);
+    }
+}
+
+Test(sdpa_mask_api, jit_engines_take_masks_and_refuse_an_index_aware_score_modifier)
+{
+    tu_seed("sdpa_mask_api::jit_engines_take_masks_and_refuse_an_index_aware_score_modifier");
     if (hipdnnSetCompileTarget_ext("sm_90", 132) != HIPDNN_STATUS_SUCCESS)
         cr_skip_test("no NVRTC on this machine (the JIT engines need a GPU or a compile target): %s", tu_msg());
     prob p = random_prob();
-    p.D = 64, p.padded = false; /* a head dim the attention templates take */
+    p.D = 64, p.padded = false, p.dt = HIPDNN_DATA_BFLOAT16; /* what the attention templates take */
     mm_mask m;
     const int64_t d[4] = {p.B, p.H, p.Sq, p.Skv};
     mm_build(&m, handle, MM_DOCUMENT, d, 100);
     p.mask = &m;
-    expect_jit_refuses(fwd_graph(&p, NULL, 0, 0), "forward with a mask", "mask modifier");
-    expect_jit_refuses(bwd_graph(&p), "backward with a mask", "mask modifier");
+    expect_jit_plans(fwd_graph(&p, NULL, 0, 0), "forward with a mask");
+    expect_jit_plans(bwd_graph(&p), "backward with a mask");
     p.mask = NULL;
     expect_jit_refuses(fwd_graph(&p, slope_mod(&p), 100, 108), "an index-aware score modifier", "index-aware");
     mm_free(&m);

@@ -12,6 +12,9 @@
 #line 1 "sdpa_common.h"
 /* golden: kernel_templates/sdpa_common.h verbatim */
 
+#line 1 "sdpa_mask_iv.h"
+/* golden: kernel_templates/sdpa_mask_iv.h verbatim */
+
 #line 1 "generated"
 #define HD_GENERATED 1
 #define HD_PARAMS void *p0, void *p1, void *p2, void *p3, void *p4, void *p5, void *p6, void *p7, void *p8
@@ -117,9 +120,13 @@ HD_DEVICE float hd_stats(int b, int h, int i, HD_PARAMS)
 /* golden: kernel_templates/sdpa_bwd.hip verbatim from line 1 */
 #line 1 "sdpa_band.h"
 /* golden: kernel_templates/sdpa_band.h verbatim */
-#line 281 "sdpa_bwd.hip"
-/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 281 */
+#line 290 "sdpa_bwd.hip"
+/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 290 */
+#line 1 "sdpa_mask.h"
+/* golden: kernel_templates/sdpa_mask.h verbatim */
+#line 294 "sdpa_bwd.hip"
+/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 294 */
 #line 1 "sdpa_bwd_kv.h"
 /* golden: kernel_templates/sdpa_bwd_kv.h verbatim */
-#line 470 "sdpa_bwd.hip"
-/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 470 */
+#line 491 "sdpa_bwd.hip"
+/* golden: kernel_templates/sdpa_bwd.hip verbatim from line 491 */

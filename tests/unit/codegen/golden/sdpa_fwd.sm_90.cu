@@ -12,6 +12,9 @@
 #line 1 "sdpa_common.h"
 /* golden: kernel_templates/sdpa_common.h verbatim */
 
+#line 1 "sdpa_mask_iv.h"
+/* golden: kernel_templates/sdpa_mask_iv.h verbatim */
+
 #line 1 "generated"
 #define HD_GENERATED 1
 #define HD_PARAMS void *p0, void *p1, void *p2, void *p3, void *p4
@@ -104,21 +107,25 @@ HD_DEVICE void hd_row_stats(int b, int h, int i, float m, float l, HD_PARAMS)
 /* golden: kernel_templates/sdpa_fwd.hip verbatim from line 1 */
 #line 1 "sdpa_band.h"
 /* golden: kernel_templates/sdpa_band.h verbatim */
-#line 346 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 346 */
+#line 386 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 386 */
+#line 1 "sdpa_mask.h"
+/* golden: kernel_templates/sdpa_mask.h verbatim */
+#line 390 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 390 */
 #line 1 "sdpa_fwd_block.h"
 /* golden: kernel_templates/sdpa_fwd_block.h verbatim */
-#line 348 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 348 */
+#line 393 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 393 */
 #line 1 "sdpa_fwd_tile.h"
 /* golden: kernel_templates/sdpa_fwd_tile.h verbatim */
-#line 350 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 350 */
+#line 395 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 395 */
 #line 1 "sdpa_fwd_store.h"
 /* golden: kernel_templates/sdpa_fwd_store.h verbatim */
-#line 352 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 352 */
+#line 397 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 397 */
 #line 1 "sdpa_fwd_ws.h"
 /* golden: kernel_templates/sdpa_fwd_ws.h verbatim */
-#line 354 "sdpa_fwd.hip"
-/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 354 */
+#line 399 "sdpa_fwd.hip"
+/* golden: kernel_templates/sdpa_fwd.hip verbatim from line 399 */

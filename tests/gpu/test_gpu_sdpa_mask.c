@@ -1,0 +1,351 @@
+/* test_gpu_sdpa_mask.c — attention forward and backward with a mask modifier on the GPU
+ * (kernel_templates/sdpa_mask.h's block classification and lists, the hd_mask_mod hook on PARTIAL
+ * tiles; codegen/cg_sdpa_mask.c) against the reference engine (ir_ref_sdpa_fwd / _bwd: the chain
+ * per score in double).
+ *
+ * The masks are tests/common/mask_mods.h's, built through the public API: document (packed
+ * sequences, causal within a document), document without causality, prefix-LM, sliding chunk,
+ * window and per-head window, with fresh random document boundaries, prefixes, chunks and windows
+ * each run. Shapes are drawn each run: batch 1-2, heads 1-4 (GQA at times; the per-head window
+ * with as many K/V heads), Sq != Skv off the tile edges, head dims 64 and 128 (wgmma on sm_90)
+ * and 96 (mma.sync), bf16 and fp16, with Stats; some cases add the causal band or the padding
+ * mask, which the mask ANDs with. The knob test runs every main loop
+ * (mma.sync, wgmma sequential and overlapped, the cp.async loader, the TMA producer with and
+ * without the persistent grid); the decode test short queries (split keys). One plan runs twice
+ * with new mask data in between: the lists are rebuilt each execution, never kept from the last.
+ * Backward: Q, K, V, dO fresh, O and Stats from the reference forward of them (consistent inputs),
+ * dQ, dK, dV from the fused JIT engine (the kv pass walking the lists, dQ accumulated there) and
+ * the reference; each mask kind, the wgmma and mma.sync passes.
+ * Inputs are fresh uniform values in [-2, 2]; outputs are poisoned (0xFF: NaN) before the run;
+ * every element compared (forward: gpu_compare_attention, atol = rtol = 2e-2, infinities matched,
+ * no NaN; backward: dQ atol 2e-2, dK / dV 7e-2 bf16 / 2e-2 fp16, rtol 2e-2, as
+ * test_gpu_sdpa_bwd.c).
+ * Seeds: HIPDNN_TEST_SEED replays a run.
+ */
+#include <criterion/criterion.h>
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#include "../common/mask_mods.h"
+#include "../common/tu_close.h"
+#include "gpu_util.h"
+
+static void reset_knobs(void)
+{
+    gpu_set_knobs(0, NULL, NULL);
+    tu_kept_release();
+    gpu_teardown();
+}
+
+TestSuite(gpu_sdpa_mask, .init = gpu_setup, .fini = reset_knobs, .timeout = 600);
+
+#define DESC HIPDNN_TYPE_BACKEND_DESCRIPTOR
+
+typedef struct mask_case {
+    hipdnnDataType_t dt;
+    int64_t B, H, Hk, Sq, Skv, D;
+    bool causal, padded;
+    mm_mask m;
+} mask_case;
+
+static mask_case *cur; /* the case being filled (the fill callback has no context) */
+
+static hipdnnBackendDescriptor_t t4(int64_t uid, hipdnnDataType_t dt, int64_t d0, int64_t d1, int64_t d2, int64_t d3)
+{
+    const int64_t d[4] = {d0, d1, d2, d3};
+    return tu_keep(tu_tensor(uid, dt, 4, d, false, NULL, 0));
+}
+
+static void set(hipdnnBackendDescriptor_t op, hipdnnBackendAttributeName_t id, hipdnnBackendDescriptor_t t)
+{
+    TU_OK(hipdnnBackendSetAttribute(op, id, DESC, 1, &t));
+}
+
+enum { U_Q = 1, U_K, U_V, U_O, U_STATS, U_DO, U_DQ, U_DK, U_DV, U_SEQ_Q = 20, U_SEQ_KV, U_MAX = 160 };
+
+/* The forward (bwd false): Q, K, V -> O, Stats; or the backward: Q, K, V, O, Stats, dO -> dQ, dK,
+ * dV; with c's band, padding (lengths 20, 21) and mask (its uids from 100). */
+static hipdnnBackendDescriptor_t build(mask_case *c, bool bwd)
+{
+    static const hipdnnBackendAttributeName_t fwd_ids[5] = {
+        HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC,
+        HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC};
+    static const hipdnnBackendAttributeName_t bwd_ids[9] = {
+        HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_V_EXT,
+        HIPDNN_ATTR_OPERATION_SDPA_BWD_O_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_STATS_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DO_EXT,
+        HIPDNN_ATTR_OPERATION_SDPA_BWD_DQ_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DK_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT};
+    hipdnnBackendDescriptor_t op = NULL;
+    TU_OK(hipdnnBackendCreateDescriptor(bwd ? HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT
+                                            : HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &op));
+    tu_keep(op);
+    for (int u = U_Q; u <= (bwd ? U_DV : U_STATS); u++) {
+        bool kv = u == U_K || u == U_V || u == U_DK || u == U_DV;
+        set(op, bwd ? bwd_ids[u - 1] : fwd_ids[u - 1],
+            t4(u, u == U_STATS ? HIPDNN_DATA_FLOAT : c->dt, c->B, kv ? c->Hk : c->H, kv ? c->Skv : c->Sq,
+               u == U_STATS ? 1 : c->D));
+    }
+    float scale = 1.0f / sqrtf((float)c->D);
+    TU_OK(hipdnnBackendSetAttribute(op, bwd ? HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT : HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT,
+                                    HIPDNN_TYPE_FLOAT, 1, &scale));
+    bool on = true;
+    if (!bwd) /* the forward writes Stats */
+        TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_FWD_GENERATE_STATS_EXT, HIPDNN_TYPE_BOOLEAN, 1, &on));
+    if (c->causal)
+        TU_OK(hipdnnBackendSetAttribute(op, bwd ? HIPDNN_ATTR_SDPA_BWD_CAUSAL_MASK_EXT : HIPDNN_ATTR_SDPA_FWD_CAUSAL_MASK_EXT,
+                                        HIPDNN_TYPE_BOOLEAN, 1, &on));
+    if (c->padded) {
+        set(op, bwd ? HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_Q_EXT : HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_QDESC,
+            t4(U_SEQ_Q, HIPDNN_DATA_INT32, c->B, 1, 1, 1));
+        set(op, bwd ? HIPDNN_ATTR_OPERATION_SDPA_BWD_SEQ_LEN_KV_EXT : HIPDNN_ATTR_OPERATION_SDPA_FWD_SEQ_LEN_KVDESC,
+            t4(U_SEQ_KV, HIPDNN_DATA_INT32, c->B, 1, 1, 1));
+        TU_OK(hipdnnBackendSetAttribute(op, bwd ? HIPDNN_ATTR_SDPA_BWD_PADDING_MASK_EXT : HIPDNN_ATTR_SDPA_FWD_PADDING_MASK_EXT,
+                                        HIPDNN_TYPE_BOOLEAN, 1, &on));
+    }
+    mm_set(op, bwd, &c->m);
+    TU_OK(hipdnnBackendFinalize(op));
+    return tu_keep(tu_graph_of(handle, op));
+}
+
+/* The mask's tensors in memory from its data (packed over their dims); the lengths in [0, S]. */
+static bool fill(const ir_tensor *t, ir_buf *b)
+{
+    int64_t idx[IR_MAX_RANK] = {0};
+    for (int k = 0; k < cur->m.n_mem; k++) {
+        if (t->uid != cur->m.mem_uid[k])
+            continue;
+        int64_t n = 0;
+        do
+            ir_store(b, idx, (double)cur->m.mem[k][n++]);
+        while (ir_next_index(b, idx));
+        return true;
+    }
+    if (t->uid == U_SEQ_Q || t->uid == U_SEQ_KV) {
+        do
+            ir_store(b, idx, (double)tu_range(0, t->uid == U_SEQ_Q ? cur->Sq : cur->Skv));
+        while (ir_next_index(b, idx));
+        return true;
+    }
+    return false;
+}
+
+/* A random case of mask `kind`: sizes off every tile edge, head dim D (0: 64, 128 or 96). */
+static mask_case random_case(mm_kind kind, int64_t D)
+{
+    static const int64_t dims[] = {64, 128, 96};
+    static const int64_t heads[][2] = {{1, 1}, {2, 2}, {4, 4}, {4, 1}, {4, 2}};
+    int h = kind == MM_HEAD_WINDOW ? rnd(0, 2) : rnd(0, 4); /* a per-head mask: one query head a K/V head */
+    mask_case c = {.dt = rnd(0, 1) ? HIPDNN_DATA_BFLOAT16 : HIPDNN_DATA_HALF, .B = rnd(1, 2), .H = heads[h][0],
+                   .Hk = heads[h][1], .Sq = rnd(65, 700), .D = D > 0 ? D : dims[rnd(0, 2)],
+                   .causal = rnd(0, 3) == 0, .padded = rnd(0, 3) == 0};
+    c.Skv = rnd(0, 1) ? c.Sq : rnd(65, 800); /* self-attention: the packed-document case */
+    const int64_t d[4] = {c.B, c.H, c.Sq, c.Skv};
+    mm_build(&c.m, handle, kind, d, 100);
+    return c;
+}
+
+static void describe(const mask_case *c, const char *tag, char *what, size_t n)
+{
+    snprintf(what, n, "%s %s: %s B%lld H%lld Hk%lld Sq%lld Skv%lld D%lld%s%s", tag, mm_kind_names[c->m.kind],
+             c->dt == HIPDNN_DATA_HALF ? "fp16" : "bf16", (long long)c->B, (long long)c->H, (long long)c->Hk,
+             (long long)c->Sq, (long long)c->Skv, (long long)c->D, c->causal ? " causal" : "",
+             c->padded ? " padded" : "");
+}
+
+/* Plans c on jit_fused and checks it against the reference; `twice`: again with new mask data
+ * through the same plan. */
+static void run(mask_case c, const char *tag, bool twice)
+{
+    char what[192];
+    describe(&c, tag, what, sizeof what);
+    cur = &c;
+    hipdnnBackendDescriptor_t g = build(&c, false);
+    hipdnnBackendDescriptor_t plan = plan_with(g, "jit_fused");
+    check_plan_cmp(g, plan, fill, gpu_compare_attention, what);
+    if (twice) {
+        mm_fill(&c.m);
+        char again[224];
+        snprintf(again, sizeof again, "%s, new mask data, same plan", what);
+        check_plan_cmp(g, plan, fill, gpu_compare_attention, again);
+    }
+    hipdnnBackendDestroyDescriptor(plan);
+    mm_free(&c.m);
+    cur = NULL;
+}
+
+Test(gpu_sdpa_mask, every_kind_head_dims_and_types)
+{
+    tu_seed("gpu_sdpa_mask::every_kind_head_dims_and_types");
+    static const int64_t d[] = {64, 128, 96};
+    for (int kind = 0; kind < MM_N_KINDS; kind++)
+        for (int r = 0; r < 3; r++)
+            run(random_case((mm_kind)kind, d[r]), "default loop", false);
+}
+
+Test(gpu_sdpa_mask, new_mask_data_through_the_same_plan)
+{
+    tu_seed("gpu_sdpa_mask::new_mask_data_through_the_same_plan");
+    static const mm_kind kinds[] = {MM_DOCUMENT, MM_PREFIX_LM, MM_HEAD_WINDOW};
+    for (int r = 0; r < 3; r++)
+        run(random_case(kinds[r], 0), "twice", true);
+}
+
+/* Every main loop of the template with a mask: mma.sync, wgmma with 2 and 3 stages, the cp.async
+ * loading warpgroup, the TMA producer, and the persistent grids behind it (static and dynamic). */
+Test(gpu_sdpa_mask, every_main_loop)
+{
+    tu_seed("gpu_sdpa_mask::every_main_loop");
+    static const char *const ids[] = {"jit.sdpa_stages", "jit.sdpa_wgmma", "jit.sdpa_ws", "jit.sdpa_persist"};
+    static const int64_t loops[][4] = {{2, 0, 0, 1}, {2, 1, 3, 1}, {3, 1, 3, 1}, {2, 1, 1, 1},
+                                       {3, 1, 2, 1}, {0, 1, 4, 3}, {0, 1, 4, 4}, {3, 0, 0, 1}};
+    static const char *const names[] = {"mma.sync", "wgmma 2 stages", "wgmma 3 stages", "wgmma + loader",
+                                        "wgmma + TMA", "TMA + persistent", "TMA + dynamic persistent",
+                                        "mma.sync 3 stages"};
+    for (int s = 0; s < 8; s++) {
+        gpu_set_knobs(4, ids, loops[s]);
+        mask_case c = random_case((mm_kind)rnd(0, MM_N_KINDS - 1), loops[s][1] ? (rnd(0, 1) ? 64 : 128) : 0);
+        run(c, names[s], false);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}
+
+/* Short queries (the decode path: 64-row tiles or the warps splitting 16 rows' keys, keys split
+ * across blocks and merged) with long keys. */
+Test(gpu_sdpa_mask, decode)
+{
+    tu_seed("gpu_sdpa_mask::decode");
+    for (int r = 0; r < 4; r++) {
+        mask_case c = random_case(r % 2 ? MM_PREFIX_LM : MM_SLIDING_CHUNK, 0);
+        mm_free(&c.m);
+        c.Sq = rnd(1, 64), c.Skv = rnd(1000, 3000);
+        const int64_t d[4] = {c.B, c.H, c.Sq, c.Skv};
+        mm_build(&c.m, handle, r % 2 ? MM_PREFIX_LM : MM_SLIDING_CHUNK, d, 100);
+        run(c, "decode", false);
+    }
+}
+
+/* ---- backward ----------------------------------------------------------------------------------- */
+
+/* dQ atol 2e-2; dK, dV (sums over every query row) 7e-2 for bf16, 2e-2 for fp16; rtol 2e-2. */
+static void compare_grad(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what)
+{
+    bool kv = t->uid == U_DK || t->uid == U_DV;
+    tu_tol tol = {kv && t->dtype == HIPDNN_DATA_BFLOAT16 ? 7e-2 : 2e-2, 2e-2};
+    int64_t idx[IR_MAX_RANK] = {0}, n = 1, i = 0;
+    for (int d = 0; d < t->rank; d++)
+        n *= t->dims[d];
+    double *g = malloc((size_t)n * sizeof *g), *w = malloc((size_t)n * sizeof *w);
+    cr_assert(g != NULL && w != NULL);
+    do
+        g[i] = ir_load(got, idx), w[i] = ir_load(want, idx), i++;
+    while (ir_next_index(got, idx));
+    char ctx[320];
+    snprintf(ctx, sizeof ctx, "%s: uid %lld (seed %u)", what, (long long)t->uid, seed);
+    tu_expect_close(ctx, g, w, (size_t)n, tol);
+    free(g), free(w);
+}
+
+/* Runs plan over the tensors of ir in memory (pointers by uid). */
+static void run_uids(hipdnnBackendDescriptor_t plan, const ir_graph *ir, void **ptrs, void *ws)
+{
+    int64_t uids[U_MAX];
+    void *p[U_MAX];
+    int n = 0;
+    for (int i = 0; i < ir->n_t; i++)
+        if (!ir->t[i].is_virtual && !ir->t[i].by_value)
+            uids[n] = ir->t[i].uid, p[n++] = ptrs[ir->t[i].uid];
+    execute(plan, n, uids, p, ws);
+}
+
+/* The backward of case c: O and Stats from the reference forward of fresh Q, K, V; dQ, dK, dV of
+ * the fused JIT engine against the reference's. */
+static void run_backward(mask_case c, const char *tag)
+{
+    char what[192];
+    describe(&c, tag, what, sizeof what);
+    cur = &c;
+    hipdnnBackendDescriptor_t gb = build(&c, true), gf = build(&c, false);
+    const ir_graph *ir = fe_graph_of(gb->obj)->ir;
+    const ir_tensor *ts[U_MAX] = {0};
+    void *host[U_MAX] = {0}, *ref[U_MAX] = {0}, *dev[U_MAX] = {0};
+    size_t bytes[U_MAX] = {0};
+    for (int i = 0; i < ir->n_t; i++) {
+        const ir_tensor *t = &ir->t[i];
+        if (t->is_virtual || t->by_value)
+            continue;
+        int u = (int)t->uid;
+        cr_assert_lt(u, U_MAX);
+        ts[u] = t, bytes[u] = extent_bytes(t);
+        host[u] = malloc(bytes[u]), ref[u] = malloc(bytes[u]);
+        cr_assert(host[u] != NULL && ref[u] != NULL);
+        memset(host[u], 0xff, bytes[u]);
+        ir_buf v = view(t, host[u]);
+        if (t->producer < 0 && !fill(t, &v)) {
+            int64_t idx[IR_MAX_RANK] = {0};
+            do
+                ir_store(&v, idx, (double)rand() / RAND_MAX * 4 - 2);
+            while (ir_next_index(&v, idx));
+        }
+    }
+    hipdnnBackendDescriptor_t fwd = plan_with(gf, "reference");
+    void *fws = malloc((size_t)workspace_of(fwd) + 1);
+    run_uids(fwd, fe_graph_of(gf->obj)->ir, host, fws); /* O and Stats of these inputs */
+    free(fws);
+    for (int u = 0; u < U_MAX; u++)
+        if (ts[u] != NULL) {
+            memcpy(ref[u], host[u], bytes[u]);
+            TU_OK(rt_malloc(&dev[u], bytes[u]));
+            TU_OK(rt_memcpy_h2d(dev[u], host[u], bytes[u]));
+        }
+    hipdnnBackendDescriptor_t plan = plan_with(gb, "jit_fused"), rplan = plan_with(gb, "reference");
+    int64_t ws = workspace_of(plan);
+    void *dws = NULL, *hws = malloc((size_t)workspace_of(rplan) + 1);
+    if (ws > 0)
+        TU_OK(rt_malloc(&dws, (size_t)ws));
+    run_uids(plan, ir, dev, dws);
+    TU_OK(rt_stream_sync(NULL));
+    run_uids(rplan, ir, ref, hws);
+    for (int u = 0; u < U_MAX; u++) {
+        if (ts[u] == NULL || ts[u]->producer < 0)
+            continue;
+        TU_OK(rt_memcpy_d2h(host[u], dev[u], bytes[u]));
+        ir_buf got = view(ts[u], host[u]), want = view(ts[u], ref[u]);
+        compare_grad(ts[u], &got, &want, what);
+    }
+    for (int u = 0; u < U_MAX; u++)
+        if (ts[u] != NULL)
+            free(host[u]), free(ref[u]), rt_free(dev[u]);
+    free(hws);
+    rt_free(dws);
+    hipdnnBackendDestroyDescriptor(rplan);
+    hipdnnBackendDestroyDescriptor(plan);
+    hipdnnBackendDestroyDescriptor(fwd);
+    mm_free(&c.m);
+    cur = NULL;
+}
+
+Test(gpu_sdpa_mask, backward_every_kind)
+{
+    tu_seed("gpu_sdpa_mask::backward_every_kind");
+    static const int64_t d[] = {64, 128, 96};
+    for (int kind = 0; kind < MM_N_KINDS; kind++)
+        for (int r = 0; r < 2; r++) {
+            mask_case c = random_case((mm_kind)kind, d[rnd(0, 2)]);
+            run_backward(c, "backward");
+        }
+}
+
+/* The backward's passes with a mask: wgmma (by shape at head dims 64 / 128), mma.sync
+ * (jit.sdpa_wgmma 0), the kv pass's loading warpgroup (jit.sdpa_ws 1, 2). */
+Test(gpu_sdpa_mask, backward_passes)
+{
+    tu_seed("gpu_sdpa_mask::backward_passes");
+    static const char *const ids[] = {"jit.sdpa_wgmma", "jit.sdpa_ws"};
+    static const int64_t knobs[][2] = {{0, 0}, {1, 1}, {1, 2}};
+    static const char *const names[] = {"backward mma.sync", "backward + loader", "backward + loader, own dQ"};
+    for (int s = 0; s < 3; s++) {
+        gpu_set_knobs(2, ids, knobs[s]);
+        run_backward(random_case((mm_kind)rnd(0, MM_N_KINDS - 1), rnd(0, 1) ? 64 : 128), names[s]);
+    }
+    gpu_set_knobs(0, NULL, NULL);
+}

@@ -34,7 +34,10 @@
 #define DEVEL_VERSION 999u
 #define MIN_PSIZE 512u
 #define MAX_PSIZE 32768u
-#define MAX_MAP (1ull << 48) /* no 64-bit host maps more */
+/* x86-64 and AArch64 Linux give a process 2^47 bytes of address space: a larger map cannot be
+ * made (mdb_env_open fails with ENOMEM, a bit flipped in a meta page's map size did that), and
+ * half of it leaves room for the rest of the process. */
+#define MAX_MAP (1ull << 46)
 
 uint16_t kc__u16(const uint8_t *p)
 {

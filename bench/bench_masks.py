@@ -15,12 +15,14 @@ Rows:
                  one call, batch N; uneven: one call per document)
   flash varlen   FLASH on the packed tensors with cumulative lengths (torch.nn.attention.varlen
                  when this PyTorch has it, else SDPA on jagged nested tensors)
-TFLOP/s count only the unmasked (i, j) pairs: 4·D per pair (forward). Timing: CUDA events around
-each call recorded back to back, the median of --iters. Every row's output is compared per
-element with the document-separate reference where that applies (max |diff| printed).
+TFLOP/s count only the unmasked (i, j) pairs: 4·D per pair (forward), 10·D with --backward (the
+backward alone: torch.autograd.grad of the forward's output, retained, with a fixed dO). Timing:
+CUDA events around each call recorded back to back, the median of --iters. Every forward row's
+output is compared per element with the document-separate reference where that applies (max
+|diff| printed).
 A benchmark, never a test. Needs CUDA and PyTorch with flex_attention.
 
-    python bench/bench_masks.py [--tokens 16384] [--docs 8] [--heads 16] [--dim 128] [--uneven]
+    python bench/bench_masks.py [--tokens 16384] [--docs 8] [--heads 16] [--dim 128] [--uneven] [--backward]
 """
 import argparse
 import statistics
@@ -37,6 +39,7 @@ def parse_args(argv=None):
     p.add_argument("--prefix", type=int, default=1024, help="prefix-LM: the bidirectional prefix P")
     p.add_argument("--chunk", type=int, default=1024, help="sliding chunk: the chunk size C")
     p.add_argument("--uneven", action="store_true", help="document lengths drawn at random (seed 0)")
+    p.add_argument("--backward", action="store_true", help="time the backward (dQ, dK, dV) instead")
     p.add_argument("--iters", type=int, default=30)
     p.add_argument("--warmup", type=int, default=5)
     p.add_argument("--peak-tflops", type=float, default=790.0)
@@ -85,7 +88,8 @@ def main(argv=None):
     starts = [sum(lens[:k]) for k in range(len(lens))]
     doc = torch.repeat_interleave(torch.arange(len(lens), device=dev), torch.tensor(lens, device=dev))
     pos = torch.arange(T, device=dev)
-    q, k, v = (torch.randn(1, H, T, D, device=dev, dtype=dt) for _ in range(3))
+    q, k, v = (torch.randn(1, H, T, D, device=dev, dtype=dt, requires_grad=args.backward) for _ in range(3))
+    dout = torch.randn(1, H, T, D, device=dev, dtype=dt)
 
     def document(b, h, i, j):
         return doc[i] == doc[j]
@@ -112,12 +116,20 @@ def main(argv=None):
     rows = []
 
     def row(name, impl, ms, n_pairs, err=None, note=""):
-        tf = 4.0 * D * n_pairs * H / (ms * 1e-3) / 1e12
+        tf = (10.0 if args.backward else 4.0) * D * n_pairs * H / (ms * 1e-3) / 1e12
         rows.append((name, impl, ms, tf, err, note))
+
+    def measure(fn):
+        """Median ms of fn (forward), or with --backward of the backward of fn's output."""
+        if not args.backward:
+            return timed(torch, fn, args.iters, args.warmup)
+        o = fn()
+        return timed(torch, lambda: torch.autograd.grad(o, (q, k, v), dout, retain_graph=True), args.iters,
+                     args.warmup)
 
     # the document-separate reference output (float32 math per document), for the error column
     def separate():
-        out = torch.empty_like(q)
+        out = torch.empty(q.shape, device=dev, dtype=dt)
         with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
             if len(set(lens)) == 1:
                 L = lens[0]
@@ -131,14 +143,27 @@ def main(argv=None):
         return out
 
     def separate_causal():
-        out = torch.empty_like(q)
+        out = torch.empty(q.shape, device=dev, dtype=dt)
         with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
             for s, L in zip(starts, lens):
                 sl = slice(s, s + L)
                 out[0, :, sl] = F.scaled_dot_product_attention(q[:, :, sl], k[:, :, sl], v[:, :, sl], is_causal=True)
         return out
 
-    ref = {"document": separate(), "document+causal": separate_causal()}
+    def pieces(causal):
+        """The separate documents' outputs as one autograd-connected tensor (cat, not an in-place copy)."""
+        with sdpa_kernel([SDPBackend.CUDNN_ATTENTION]):
+            if len(set(lens)) == 1 and not causal:
+                L = lens[0]
+                qs, ks, vs = (x[0].view(H, len(lens), L, D).transpose(0, 1) for x in (q, k, v))
+                o = F.scaled_dot_product_attention(qs, ks, vs)
+                return o.transpose(0, 1).reshape(1, H, T, D)
+            outs = [F.scaled_dot_product_attention(q[:, :, s:s + L], k[:, :, s:s + L], v[:, :, s:s + L], is_causal=causal)
+                    for s, L in zip(starts, lens)]
+            return torch.cat(outs, dim=2)
+
+    with torch.no_grad():
+        ref = {"document": separate(), "document+causal": separate_causal()}
     for name, mm in (("document", document), ("document+causal", document_causal), ("prefix-LM", prefix_lm),
                      ("sliding chunk", sliding_chunk)):
         n_pairs = pairs(mm)
@@ -150,17 +175,18 @@ def main(argv=None):
         torch.cuda.synchronize()
         o = flex(q, k, v, block_mask=bm)
         err = float((o.float() - ref[name].float()).abs().max()) if name in ref else None
-        ms = timed(torch, lambda: flex(q, k, v, block_mask=bm), args.iters, args.warmup)
+        ms = measure(lambda: flex(q, k, v, block_mask=bm))
         row(name, "flex", ms, n_pairs, err, f"block mask {t0.elapsed_time(t1):.2f} ms once; "
             f"density {n_pairs / T / T:.3f}")
         if name == "document":
-            ms = timed(torch, separate, args.iters, args.warmup)
+            ms = measure(lambda: pieces(False)) if args.backward else timed(torch, separate, args.iters, args.warmup)
             row(name, "cudnn separate", ms, n_pairs, 0.0, "one batched call" if len(set(lens)) == 1 else
                 f"{len(lens)} calls")
         if name == "document+causal":
-            ms = timed(torch, separate_causal, args.iters, args.warmup)
+            ms = measure(lambda: pieces(True)) if args.backward else timed(torch, separate_causal, args.iters,
+                                                                          args.warmup)
             row(name, "cudnn separate", ms, n_pairs, 0.0, f"{len(lens)} calls")
-        if name.startswith("document"):
+        if name.startswith("document") and not args.backward:
             res = flash_varlen(torch, F, sdpa_kernel, SDPBackend, q, k, v, lens, name.endswith("causal"))
             if res is None:
                 rows.append((name, "flash varlen", None, None, None, "not in this PyTorch"))
@@ -171,7 +197,8 @@ def main(argv=None):
                 ms = timed(torch, fn, args.iters, args.warmup)
                 row(name, "flash varlen", ms, n_pairs, err, how)
 
-    print(f"# masked attention, PyTorch {torch.__version__}, {torch.cuda.get_device_name()}: T={T} tokens in "
+    print(f"# masked attention{' backward' if args.backward else ''}, PyTorch {torch.__version__}, "
+          f"{torch.cuda.get_device_name()}: T={T} tokens in "
           f"{len(lens)} documents ({'uneven' if args.uneven else 'equal'}: {lens}), H={H}, D={D}, bf16\n")
     print("| mask | implementation | ms | TFLOP/s (unmasked pairs) | % of peak | max abs diff vs separate | note |")
     print("|---|---|---:|---:|---:|---:|---|")

@@ -262,14 +262,14 @@ static int binding(bool bwd, bool stats, bool docs, int64_t *uids, void **ptrs, 
 }
 
 /* Median ms of plan over the sets (a forward, or with bwd the backward; docs: the doc ids bound). */
-static float timed(hipdnnBackendDescriptor_t plan, bool bwd, bool stats, bool docs, void *bufs[SETS][N_BUF], int n_sets,
+static float timed(hipdnnBackendDescriptor_t plan, bool bwd, bool stats, bool docs, void *(*sets)[N_BUF], int n_sets,
                    int warmup, int reps)
 {
     int64_t uids[N_BUF];
     void *ptrs[SETS * N_BUF];
     int n = 0;
     for (int s = 0; s < n_sets; s++)
-        n = binding(bwd, stats, docs, uids, ptrs + s * N_BUF, bufs[s]);
+        n = binding(bwd, stats, docs, uids, ptrs + s * N_BUF, sets[s]);
     return bench_plan_ms(plan, n, uids, ptrs, N_BUF, n_sets, warmup, reps);
 }
 

@@ -1,7 +1,8 @@
 /* gpu_util.c — the GPU tests' harness: suite setup (skip without a GPU), graph building in the
  * JSON model, running a graph on the JIT engine and on the reference engine, and comparing every
  * output element by element (tu_close.h: each within the bound for its type and the family and
- * accumulation length of the ops that made it; no unwritten element). The test files
+ * accumulation length of the ops that made it; no unwritten element); attention's comparisons and
+ * the backward's harness (the forward's O and Stats as its inputs). The test files
  * (test_gpu_*.c) hold the cases; without a GPU every case skips in gpu_setup (tu_main.c: exit 77,
  * ctest: skipped).
  */
@@ -339,4 +340,119 @@ void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t gpu_p
     free(hws);
     rt_free(dws);
     hipdnnBackendDestroyDescriptor(ref_plan);
+}
+
+/* ---- attention backward ----------------------------------------------------------------------- */
+
+void gpu_compare_grad(const ir_tensor *t, const ir_buf *got, const ir_buf *want, bool kv, const char *what)
+{
+    tu_tol tol = {kv && t->dtype == HIPDNN_DATA_BFLOAT16 ? 7e-2 : 2e-2, 2e-2};
+    int64_t idx[IR_MAX_RANK] = {0}, n = ir_buf_numel(got), i = 0;
+    double *g = malloc((size_t)n * sizeof *g), *w = malloc((size_t)n * sizeof *w), num = 0, den = 0;
+    cr_assert(g != NULL && w != NULL);
+    do {
+        g[i] = ir_load(got, idx), w[i] = ir_load(want, idx);
+        if (isfinite(g[i]))
+            num += (g[i] - w[i]) * (g[i] - w[i]), den += w[i] * w[i];
+        i++;
+    } while (ir_next_index(got, idx));
+    char ctx[512];
+    snprintf(ctx, sizeof ctx, "%s: uid %lld (seed %u)", what, (long long)t->uid, seed);
+    tu_expect_close(ctx, g, w, (size_t)n, tol);
+    double rel = sqrt(num / (den > 0 ? den : 1)), l2 = 2 * tolerance(t->dtype);
+    cr_expect_leq(rel, l2, "%s: uid %lld rel err %.3g > %.3g", what, (long long)t->uid, rel, l2);
+    free(g), free(w);
+}
+
+/* Runs plan over the tensors of ir in memory, pointers by uid. */
+static void execute_by_uid(hipdnnBackendDescriptor_t plan, const ir_graph *ir, void **ptrs, void *ws)
+{
+    int64_t uids[GPU_MAX_UID];
+    void *p[GPU_MAX_UID];
+    int n = 0;
+    for (int i = 0; i < ir->n_t; i++)
+        if (!ir->t[i].is_virtual && !ir->t[i].by_value)
+            uids[n] = ir->t[i].uid, p[n++] = ptrs[ir->t[i].uid];
+    execute(plan, n, uids, p, ws);
+}
+
+/* The JIT plan's outputs poisoned, the plan run. */
+static void run_poisoned(hipdnnBackendDescriptor_t plan, const ir_graph *ir, const ir_tensor *const *ts,
+                         void *const *dev, const size_t *bytes, void *dws)
+{
+    for (int u = 0; u < GPU_MAX_UID; u++)
+        if (ts[u] != NULL && ts[u]->producer >= 0)
+            TU_OK(rt_memset(dev[u], 0xff, bytes[u]));
+    execute_by_uid(plan, ir, (void **)dev, dws);
+    TU_OK(rt_stream_sync(NULL));
+}
+
+void gpu_check_backward(hipdnnBackendDescriptor_t gb, hipdnnBackendDescriptor_t gf, gpu_fill_fn fill, gpu_uid_pred kv,
+                        gpu_uid_pred bitwise, const char *what)
+{
+    const ir_graph *ir = fe_graph_of(gb->obj)->ir;
+    const ir_tensor *ts[GPU_MAX_UID] = {0};
+    void *host[GPU_MAX_UID] = {0}, *ref[GPU_MAX_UID] = {0}, *dev[GPU_MAX_UID] = {0};
+    size_t bytes[GPU_MAX_UID] = {0};
+    for (int i = 0; i < ir->n_t; i++) {
+        const ir_tensor *t = &ir->t[i];
+        if (t->is_virtual || t->by_value)
+            continue;
+        cr_assert(t->uid >= 0 && t->uid < GPU_MAX_UID, "uid %lld past the harness' table", (long long)t->uid);
+        int u = (int)t->uid;
+        ts[u] = t, bytes[u] = extent_bytes(t);
+        host[u] = malloc(bytes[u]), ref[u] = malloc(bytes[u]);
+        cr_assert(host[u] != NULL && ref[u] != NULL);
+        memset(host[u], 0xff, bytes[u]);
+        ir_buf v = view(t, host[u]);
+        if (t->producer < 0 && (fill == NULL || !fill(t, &v))) {
+            int64_t idx[IR_MAX_RANK] = {0};
+            do
+                ir_store(&v, idx, (double)rand() / RAND_MAX * 4 - 2);
+            while (ir_next_index(&v, idx));
+        }
+    }
+    hipdnnBackendDescriptor_t fwd = plan_with(gf, "reference");
+    void *fws = malloc((size_t)workspace_of(fwd) + 1);
+    execute_by_uid(fwd, fe_graph_of(gf->obj)->ir, host, fws); /* O and Stats of these inputs */
+    free(fws);
+    for (int u = 0; u < GPU_MAX_UID; u++)
+        if (ts[u] != NULL) {
+            memcpy(ref[u], host[u], bytes[u]);
+            TU_OK(rt_malloc(&dev[u], bytes[u]));
+            TU_OK(rt_memcpy_h2d(dev[u], host[u], bytes[u]));
+        }
+    hipdnnBackendDescriptor_t plan = plan_with(gb, "jit_fused"), rplan = plan_with(gb, "reference");
+    int64_t ws = workspace_of(plan);
+    void *dws = NULL, *hws = malloc((size_t)workspace_of(rplan) + 1);
+    if (ws > 0)
+        TU_OK(rt_malloc(&dws, (size_t)ws));
+    run_poisoned(plan, ir, ts, dev, bytes, dws);
+    execute_by_uid(rplan, ir, ref, hws);
+    for (int u = 0; u < GPU_MAX_UID; u++) {
+        if (ts[u] == NULL || ts[u]->producer < 0)
+            continue;
+        TU_OK(rt_memcpy_d2h(host[u], dev[u], bytes[u]));
+        ir_buf got = view(ts[u], host[u]), want = view(ts[u], ref[u]);
+        gpu_compare_grad(ts[u], &got, &want, kv != NULL && kv(u), what);
+    }
+    if (bitwise != NULL) /* a second run gives the same bytes where the case says it must */
+        run_poisoned(plan, ir, ts, dev, bytes, dws);
+    for (int u = 0; bitwise != NULL && u < GPU_MAX_UID; u++) {
+        if (ts[u] == NULL || ts[u]->producer < 0 || !bitwise(u))
+            continue;
+        void *again = malloc(bytes[u]);
+        cr_assert_not_null(again);
+        TU_OK(rt_memcpy_d2h(again, dev[u], bytes[u]));
+        cr_expect_eq(memcmp(again, host[u], bytes[u]), 0, "%s: uid %d differs between two runs", what, u);
+        free(again);
+    }
+    for (int u = 0; u < GPU_MAX_UID; u++)
+        if (ts[u] != NULL)
+            free(host[u]), free(ref[u]), rt_free(dev[u]);
+    free(hws);
+    rt_free(dws);
+    hipdnnBackendDestroyDescriptor(rplan);
+    hipdnnBackendDestroyDescriptor(plan);
+    hipdnnBackendDestroyDescriptor(fwd);
 }

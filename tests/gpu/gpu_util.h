@@ -83,6 +83,22 @@ void check_plan_cmp(hipdnnBackendDescriptor_t g, hipdnnBackendDescriptor_t plan,
  * NaN; and relative L2 over the finite elements within tolerance(type) for 16-bit outputs (O),
  * 1e-3 for fp32 ones (Stats, Max, Sum_exp, RNG_DUMP). */
 void gpu_compare_attention(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what);
+/* ---- attention backward ---- */
+/* Uids below GPU_MAX_UID (gpu_check_backward's buffers are indexed by uid). */
+#define GPU_MAX_UID 256
+typedef bool (*gpu_uid_pred)(int64_t uid);
+/* A gradient of attention compared (op-semantics.md §4.11): every element within atol 2e-2 (7e-2
+ * for a bf16 gradient that sums over every query row, `kv`: dK, dV), rtol 2e-2, no NaN; the
+ * relative L2 error within twice the type's tolerance. */
+void gpu_compare_grad(const ir_tensor *t, const ir_buf *got, const ir_buf *want, bool kv, const char *what);
+/* The backward graph gb checked: its inputs filled (fill, else uniform [-2, 2]), O and Stats (every
+ * output of the forward graph gf over the same uids) from the reference engine's forward of them,
+ * then gb on jit_fused (device memory, outputs poisoned) and on the reference engine, every output
+ * compared (gpu_compare_grad; kv(uid) says which sum over query rows). With `bitwise` a second run
+ * of the JIT plan, outputs poisoned again, must give the same bytes in the outputs it names. */
+void gpu_check_backward(hipdnnBackendDescriptor_t gb, hipdnnBackendDescriptor_t gf, gpu_fill_fn fill, gpu_uid_pred kv,
+                        gpu_uid_pred bitwise, const char *what);
+
 /* check_graph_with(g, "jit_fused", NULL, what). */
 void check_graph(hipdnnBackendDescriptor_t g, const char *what);
 /* check_graph_with on jit_fused, then on jit_unfused ("<what> on <engine>"). */

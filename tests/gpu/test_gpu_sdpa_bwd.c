@@ -27,7 +27,6 @@
 #include <string.h>
 
 #include "gpu_util.h"
-#include "../common/tu_close.h"
 
 static void reset_knobs(void)
 {
@@ -38,7 +37,7 @@ static void reset_knobs(void)
 TestSuite(gpu_sdpa_bwd, .init = gpu_setup, .fini = reset_knobs, .timeout = 900);
 
 enum { U_Q = 1, U_K, U_V, U_O, U_DO, U_STATS, U_DQ, U_DK, U_DV, U_SEQ_Q, U_SEQ_KV, U_BIAS, U_DBIAS, U_SCALE,
-       U_SEED, U_OFFSET, U_DMASK, U_DSCALE, U_DSCALE_INV, U_MAX = 32 };
+       U_SEED, U_OFFSET, U_DMASK, U_DSCALE, U_DSCALE_INV };
 
 typedef enum { M_NONE, M_CAUSAL, M_CAUSAL_BR, M_WINDOW, M_BAND } mask_kind;
 
@@ -195,124 +194,20 @@ static bool fill(const ir_tensor *t, ir_buf *b)
     }
 }
 
-/* Every element within the gradient's tolerance (tests/common/tu_close.h: atol 2e-2 — 7e-2 for
- * bf16 dK / dV, sums over every query row —, rtol 2e-2), no NaN; and the relative L2 error within
- * twice the type's tolerance. */
-static void compare(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what)
-{
-    bool kv = t->uid == U_DK || t->uid == U_DV;
-    tu_tol tol = {kv && t->dtype == HIPDNN_DATA_BFLOAT16 ? 7e-2 : 2e-2, 2e-2};
-    int64_t idx[IR_MAX_RANK] = {0}, n = 1, i = 0;
-    for (int d = 0; d < t->rank; d++)
-        n *= t->dims[d];
-    double *g = malloc((size_t)n * sizeof *g), *w = malloc((size_t)n * sizeof *w), num = 0, den = 0;
-    do {
-        g[i] = ir_load(got, idx), w[i] = ir_load(want, idx);
-        if (isfinite(g[i]))
-            num += (g[i] - w[i]) * (g[i] - w[i]), den += w[i] * w[i];
-        i++;
-    } while (ir_next_index(got, idx));
-    char ctx[512];
-    snprintf(ctx, sizeof ctx, "%s: uid %lld (seed %u)", what, (long long)t->uid, seed);
-    tu_expect_close(ctx, g, w, (size_t)n, tol);
-    double rel = sqrt(num / (den > 0 ? den : 1)), l2 = 2 * tolerance(t->dtype);
-    cr_expect_leq(rel, l2, "%s: uid %lld rel err %.3g > %.3g", what, (long long)t->uid, rel, l2);
-    free(g), free(w);
-}
+/* dK and dV sum over every query row (their bf16 bound is wider: gpu_compare_grad). */
+static bool is_kv(int64_t uid) { return uid == U_DK || uid == U_DV; }
 
-typedef struct bufs {
-    const ir_tensor *t[U_MAX];
-    void *host[U_MAX], *ref[U_MAX], *dev[U_MAX];
-    size_t bytes[U_MAX];
-} bufs;
+/* Bitwise equal between two runs: every output but a broadcast dBias (fp32 atomics) and dQ unless
+ * its deterministic pass was asked for. */
+static bool is_bitwise(int64_t uid) { return !(uid == U_DBIAS && cur.dbias_bcast) && !(uid == U_DQ && !dq_bitwise); }
 
-/* Runs plan over the tensors of ir that `use` lists (host pointers from `ptrs`). */
-static void run_plan(hipdnnBackendDescriptor_t plan, const ir_graph *ir, void **ptrs, void *ws)
-{
-    int64_t uids[U_MAX];
-    void *p[U_MAX];
-    int n = 0;
-    for (int i = 0; i < ir->n_t; i++)
-        if (!ir->t[i].is_virtual && !ir->t[i].by_value)
-            uids[n] = ir->t[i].uid, p[n++] = ptrs[ir->t[i].uid];
-    execute(plan, n, uids, p, ws);
-}
-
-/* The backward case c: inputs, the reference forward for O and Stats, both backward engines. */
+/* The backward case c: inputs, the reference forward for O and Stats, both backward engines
+ * (gpu_check_backward). */
 static void check(const bwd_case *c, const char *what)
 {
     cur = *c;
     hipdnnBackendDescriptor_t gb = build(c, true), gf = build(c, false);
-    const ir_graph *ir = fe_graph_of(gb->obj)->ir;
-    bufs b = {0};
-    for (int i = 0; i < ir->n_t; i++) {
-        const ir_tensor *t = &ir->t[i];
-        if (t->is_virtual || t->by_value)
-            continue;
-        int u = (int)t->uid;
-        b.t[u] = t, b.bytes[u] = extent_bytes(t);
-        b.host[u] = malloc(b.bytes[u]), b.ref[u] = malloc(b.bytes[u]);
-        memset(b.host[u], 0xff, b.bytes[u]);
-        ir_buf v = view(t, b.host[u]);
-        if (t->producer < 0 && !fill(t, &v)) {
-            int64_t idx[IR_MAX_RANK] = {0};
-            do
-                ir_store(&v, idx, (double)rand() / RAND_MAX * 4 - 2);
-            while (ir_next_index(&v, idx));
-        }
-    }
-    hipdnnBackendDescriptor_t fwd = plan_with(gf, "reference");
-    void *fws = malloc((size_t)workspace_of(fwd) + 1);
-    run_plan(fwd, fe_graph_of(gf->obj)->ir, b.host, fws); /* O and Stats of these inputs */
-    free(fws);
-    for (int u = 0; u < U_MAX; u++)
-        if (b.t[u] != NULL) {
-            memcpy(b.ref[u], b.host[u], b.bytes[u]);
-            TU_OK(rt_malloc(&b.dev[u], b.bytes[u]));
-            TU_OK(rt_memcpy_h2d(b.dev[u], b.host[u], b.bytes[u]));
-        }
-    hipdnnBackendDescriptor_t plan = plan_with(gb, "jit_fused"), ref = plan_with(gb, "reference");
-    int64_t ws = workspace_of(plan);
-    void *dws = NULL, *hws = malloc((size_t)workspace_of(ref) + 1);
-    if (ws > 0)
-        TU_OK(rt_malloc(&dws, (size_t)ws));
-    run_plan(plan, ir, b.dev, dws);
-    TU_OK(rt_stream_sync(NULL));
-    run_plan(ref, ir, b.ref, hws);
-    for (int u = 0; u < U_MAX; u++) {
-        if (b.t[u] == NULL || b.t[u]->producer < 0)
-            continue;
-        TU_OK(rt_memcpy_d2h(b.host[u], b.dev[u], b.bytes[u]));
-        ir_buf got = view(b.t[u], b.host[u]), want = view(b.t[u], b.ref[u]);
-        compare(b.t[u], &got, &want, what);
-    }
-    /* a second run gives the same bytes (poisoned first), but a broadcast dBias (fp32 atomics) and
-     * dQ unless its deterministic pass was asked for */
-    for (int u = 0; u < U_MAX; u++)
-        if (b.t[u] != NULL && b.t[u]->producer >= 0) {
-            void *poison = malloc(b.bytes[u]);
-            memset(poison, 0xff, b.bytes[u]);
-            TU_OK(rt_memcpy_h2d(b.dev[u], poison, b.bytes[u]));
-            free(poison);
-        }
-    run_plan(plan, ir, b.dev, dws);
-    TU_OK(rt_stream_sync(NULL));
-    for (int u = 0; u < U_MAX; u++) {
-        if (b.t[u] == NULL || b.t[u]->producer < 0 || (u == U_DBIAS && c->dbias_bcast) || (u == U_DQ && !dq_bitwise))
-            continue;
-        void *again = malloc(b.bytes[u]);
-        TU_OK(rt_memcpy_d2h(again, b.dev[u], b.bytes[u]));
-        cr_expect_eq(memcmp(again, b.host[u], b.bytes[u]), 0, "%s: uid %d differs between two runs", what, u);
-        free(again);
-    }
-    for (int u = 0; u < U_MAX; u++)
-        if (b.t[u] != NULL)
-            free(b.host[u]), free(b.ref[u]), rt_free(b.dev[u]);
-    free(hws);
-    rt_free(dws);
-    hipdnnBackendDestroyDescriptor(ref);
-    hipdnnBackendDestroyDescriptor(plan);
-    hipdnnBackendDestroyDescriptor(fwd);
+    gpu_check_backward(gb, gf, fill, is_kv, is_bitwise, what);
     hipdnnBackendDestroyDescriptor(gf);
     hipdnnBackendDestroyDescriptor(gb);
 }

@@ -18,8 +18,8 @@
  * the reference; each mask kind, the wgmma and mma.sync passes.
  * Inputs are fresh uniform values in [-2, 2]; outputs are poisoned (0xFF: NaN) before the run;
  * every element compared (forward: gpu_compare_attention, atol = rtol = 2e-2, infinities matched,
- * no NaN; backward: dQ atol 2e-2, dK / dV 7e-2 bf16 / 2e-2 fp16, rtol 2e-2, as
- * test_gpu_sdpa_bwd.c).
+ * no NaN; backward: gpu_compare_grad, dQ atol 2e-2, dK / dV 7e-2 bf16 / 2e-2 fp16, rtol 2e-2,
+ * as test_gpu_sdpa_bwd.c).
  * Seeds: HIPDNN_TEST_SEED replays a run.
  */
 #include <criterion/criterion.h>
@@ -28,7 +28,6 @@
 #include <string.h>
 
 #include "../common/mask_mods.h"
-#include "../common/tu_close.h"
 #include "gpu_util.h"
 
 static void reset_knobs(void)
@@ -62,7 +61,7 @@ static void set(hipdnnBackendDescriptor_t op, hipdnnBackendAttributeName_t id, h
     TU_OK(hipdnnBackendSetAttribute(op, id, DESC, 1, &t));
 }
 
-enum { U_Q = 1, U_K, U_V, U_O, U_STATS, U_DO, U_DQ, U_DK, U_DV, U_SEQ_Q = 20, U_SEQ_KV, U_MAX = 160 };
+enum { U_Q = 1, U_K, U_V, U_O, U_STATS, U_DO, U_DQ, U_DK, U_DV, U_SEQ_Q = 20, U_SEQ_KV };
 
 /* The forward (bwd false): Q, K, V -> O, Stats; or the backward: Q, K, V, O, Stats, dO -> dQ, dK,
  * dV; with c's band, padding (lengths 20, 21) and mask (its uids from 100). */
@@ -226,100 +225,17 @@ Test(gpu_sdpa_mask, decode)
 
 /* ---- backward ----------------------------------------------------------------------------------- */
 
-/* dQ atol 2e-2; dK, dV (sums over every query row) 7e-2 for bf16, 2e-2 for fp16; rtol 2e-2. */
-static void compare_grad(const ir_tensor *t, const ir_buf *got, const ir_buf *want, const char *what)
-{
-    bool kv = t->uid == U_DK || t->uid == U_DV;
-    tu_tol tol = {kv && t->dtype == HIPDNN_DATA_BFLOAT16 ? 7e-2 : 2e-2, 2e-2};
-    int64_t idx[IR_MAX_RANK] = {0}, n = 1, i = 0;
-    for (int d = 0; d < t->rank; d++)
-        n *= t->dims[d];
-    double *g = malloc((size_t)n * sizeof *g), *w = malloc((size_t)n * sizeof *w);
-    cr_assert(g != NULL && w != NULL);
-    do
-        g[i] = ir_load(got, idx), w[i] = ir_load(want, idx), i++;
-    while (ir_next_index(got, idx));
-    char ctx[320];
-    snprintf(ctx, sizeof ctx, "%s: uid %lld (seed %u)", what, (long long)t->uid, seed);
-    tu_expect_close(ctx, g, w, (size_t)n, tol);
-    free(g), free(w);
-}
-
-/* Runs plan over the tensors of ir in memory (pointers by uid). */
-static void run_uids(hipdnnBackendDescriptor_t plan, const ir_graph *ir, void **ptrs, void *ws)
-{
-    int64_t uids[U_MAX];
-    void *p[U_MAX];
-    int n = 0;
-    for (int i = 0; i < ir->n_t; i++)
-        if (!ir->t[i].is_virtual && !ir->t[i].by_value)
-            uids[n] = ir->t[i].uid, p[n++] = ptrs[ir->t[i].uid];
-    execute(plan, n, uids, p, ws);
-}
+static bool is_kv(int64_t uid) { return uid == U_DK || uid == U_DV; }
 
 /* The backward of case c: O and Stats from the reference forward of fresh Q, K, V; dQ, dK, dV of
- * the fused JIT engine against the reference's. */
+ * the fused JIT engine against the reference's (gpu_check_backward). */
 static void run_backward(mask_case c, const char *tag)
 {
     char what[192];
     describe(&c, tag, what, sizeof what);
     cur = &c;
     hipdnnBackendDescriptor_t gb = build(&c, true), gf = build(&c, false);
-    const ir_graph *ir = fe_graph_of(gb->obj)->ir;
-    const ir_tensor *ts[U_MAX] = {0};
-    void *host[U_MAX] = {0}, *ref[U_MAX] = {0}, *dev[U_MAX] = {0};
-    size_t bytes[U_MAX] = {0};
-    for (int i = 0; i < ir->n_t; i++) {
-        const ir_tensor *t = &ir->t[i];
-        if (t->is_virtual || t->by_value)
-            continue;
-        int u = (int)t->uid;
-        cr_assert_lt(u, U_MAX);
-        ts[u] = t, bytes[u] = extent_bytes(t);
-        host[u] = malloc(bytes[u]), ref[u] = malloc(bytes[u]);
-        cr_assert(host[u] != NULL && ref[u] != NULL);
-        memset(host[u], 0xff, bytes[u]);
-        ir_buf v = view(t, host[u]);
-        if (t->producer < 0 && !fill(t, &v)) {
-            int64_t idx[IR_MAX_RANK] = {0};
-            do
-                ir_store(&v, idx, (double)rand() / RAND_MAX * 4 - 2);
-            while (ir_next_index(&v, idx));
-        }
-    }
-    hipdnnBackendDescriptor_t fwd = plan_with(gf, "reference");
-    void *fws = malloc((size_t)workspace_of(fwd) + 1);
-    run_uids(fwd, fe_graph_of(gf->obj)->ir, host, fws); /* O and Stats of these inputs */
-    free(fws);
-    for (int u = 0; u < U_MAX; u++)
-        if (ts[u] != NULL) {
-            memcpy(ref[u], host[u], bytes[u]);
-            TU_OK(rt_malloc(&dev[u], bytes[u]));
-            TU_OK(rt_memcpy_h2d(dev[u], host[u], bytes[u]));
-        }
-    hipdnnBackendDescriptor_t plan = plan_with(gb, "jit_fused"), rplan = plan_with(gb, "reference");
-    int64_t ws = workspace_of(plan);
-    void *dws = NULL, *hws = malloc((size_t)workspace_of(rplan) + 1);
-    if (ws > 0)
-        TU_OK(rt_malloc(&dws, (size_t)ws));
-    run_uids(plan, ir, dev, dws);
-    TU_OK(rt_stream_sync(NULL));
-    run_uids(rplan, ir, ref, hws);
-    for (int u = 0; u < U_MAX; u++) {
-        if (ts[u] == NULL || ts[u]->producer < 0)
-            continue;
-        TU_OK(rt_memcpy_d2h(host[u], dev[u], bytes[u]));
-        ir_buf got = view(ts[u], host[u]), want = view(ts[u], ref[u]);
-        compare_grad(ts[u], &got, &want, what);
-    }
-    for (int u = 0; u < U_MAX; u++)
-        if (ts[u] != NULL)
-            free(host[u]), free(ref[u]), rt_free(dev[u]);
-    free(hws);
-    rt_free(dws);
-    hipdnnBackendDestroyDescriptor(rplan);
-    hipdnnBackendDestroyDescriptor(plan);
-    hipdnnBackendDestroyDescriptor(fwd);
+    gpu_check_backward(gb, gf, fill, is_kv, NULL, what);
     mm_free(&c.m);
     cur = NULL;
 }

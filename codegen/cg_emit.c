@@ -16,8 +16,22 @@
 typedef hipdnnStatus_t (*emitter)(const ir_graph *, const ir_kernel *, const cg_target *,
                                   cg_kernel *, char *, size_t);
 
+/* Packed (THD) attention: no template addresses ragged operands yet (the reference engine runs
+ * them, engines/fe_engine_ref_ragged.c). */
+static hipdnnStatus_t refuse_ragged(const ir_graph *g, const ir_kernel *k, const cg_target *t, cg_kernel *out,
+                                    char *why, size_t why_len)
+{
+    (void)g, (void)k, (void)t, (void)out;
+    snprintf(why, why_len, "packed (THD) attention operands (ragged offsets) have no kernel template yet; the "
+             "reference engine runs them");
+    return HIPDNN_STATUS_NOT_SUPPORTED;
+}
+
 static emitter emitter_for(const ir_graph *g, const ir_kernel *k)
 {
+    for (int n = 0; n < k->n_ops; n++)
+        if (ir_op_ragged(g, &g->ops[k->ops[n]]))
+            return refuse_ragged;
     if (k->anchor < 0)
         return cg_emit_pointwise;
     bool quant_tail = g->ops[k->ops[k->n_ops - 1]].kind == IR_OP_BS_QUANTIZE;

@@ -6,7 +6,8 @@
  * op by op: its ops are skipped and the SDPA op evaluates the chain per score (ir_score_mod_build
  * hands it over with its scalars read and its tensors in memory bound), so its tensors take no
  * workspace. A custom op runs its
- * provider's host reference (graph/fe_custom.c). It is the oracle every GPU kernel is tested
+ * provider's host reference (graph/fe_custom.c); attention over packed (THD) tensors runs batch
+ * by batch (fe_engine_ref_ragged.c). It is the oracle every GPU kernel is tested
  * against and the engine of last resort, ranked after every GPU engine. When a GPU runtime is
  * loaded it asks the runtime what each pointer is and refuses device memory instead of
  * touching it.
@@ -125,6 +126,8 @@ static hipdnnStatus_t run_op(const ir_graph *ir, int k, ir_buf *bufs)
         out[s] = op->out[s] >= 0 ? &bufs[op->out[s]] : NULL;
     if (op->kind == IR_OP_CUSTOM) /* its provider's host implementation */
         return fe_custom_reference(ir, op, in, out);
+    if (ir_op_ragged(ir, op)) /* packed (THD) attention, batch by batch */
+        return fe_ref_run_ragged(ir, k, bufs);
     for (int m = 0; m < IR_MOD_KINDS; m++) {
         if (!ir_has_mod(op, (ir_mod_kind)m))
             continue;

@@ -181,6 +181,10 @@ kc_cache *fe_kernel_cache_of(fe_obj *o);
     {.id = ID, .name = #ID, .type = HIPDNN_TYPE_INT64, .shape = FE_ONE, .flags = FE_GET_ONLY,    \
      .min_n = 1, .max_n = 1, .fb_id = -1, .get = FN}
 
+/* fe_engine_ref_ragged.c: the reference engine's run of op k of ir, whose operands include a
+ * packed (ragged) tensor, over the views bufs (one per IR tensor). */
+hipdnnStatus_t fe_ref_run_ragged(const ir_graph *ir, int k, ir_buf *bufs);
+
 /* fe_enginecfg.c: what a finalized ENGINECFG keeps (its priv). */
 typedef struct fe_enginecfg_state {
     const fe_engine *engine;

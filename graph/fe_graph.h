@@ -75,6 +75,10 @@ const fe_class *fe_op_class_by_table(const char *table);
 
 /* Lowers a finalized graph's structure to a sealed IR graph (freed with ir_graph_free). */
 hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out);
+/* fe_lower_ragged.c: the graph's packed (ragged) tensors marked in out (its first gi->n_tensors
+ * tensors are the graph's, in gi order) and where they are used checked; NOT_SUPPORTED with the
+ * reason for a use no engine takes. */
+hipdnnStatus_t fe_lower_ragged(const fe_graph_info *gi, ir_graph *out);
 /* The index of tensor t in gi->tensors (sorted by uid), i.e. its IR tensor index. */
 int fe_tensor_index(const fe_graph_info *gi, fe_obj *t);
 /* Dense byte size of an IR tensor's elements; 4-bit types pack two per byte. */

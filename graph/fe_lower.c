@@ -11,7 +11,8 @@
  * the same IR graph: their tensors after the graph's (the input S or index space as a score
  * tensor, every result virtual), their pointwise ops beside the others, each result in the op's
  * slot (fe_sdpa_mods: IR_SDPA_SCORE_MOD, IR_SDPA_MASK_MOD, IR_SDPAB_MASK_MOD). Their uids must
- * differ from the graph's (BAD_PARAM otherwise): their tensors in memory bind by uid.
+ * differ from the graph's (BAD_PARAM otherwise): their tensors in memory bind by uid. Packed
+ * (ragged) tensors: fe_lower_ragged.c.
  */
 #include <math.h>
 #include <string.h>
@@ -165,19 +166,6 @@ static void widen_pointwise_scalars(ir_graph *g)
     }
 }
 
-/* The packed (THD) layout, a tensor addressed through per-batch ragged offsets, is not lowered
- * yet: refused here rather than run as if the tensor were dense (which reads the wrong rows). */
-static hipdnnStatus_t refuse_ragged(fe_obj *t)
-{
-    fe_val *ro = fe_get(t, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC);
-    if (ro->n == 0)
-        return HIPDNN_STATUS_SUCCESS;
-    return base_fail(HIPDNN_STATUS_NOT_SUPPORTED, "tensor uid %lld has a ragged offset (HIPDNN_ATTR_TENSOR_"
-                     "RAGGED_OFFSET_DESC = uid %lld: the packed THD layout), which no engine of this library "
-                     "runs yet; pass the batch padded, with SEQ_LEN_Q / SEQ_LEN_KV and the padding mask",
-                     (long long)fe_tensor(t).uid, (long long)ro->one.i64);
-}
-
 hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
 {
     fe_val *gc = fe_get(graph, HIPDNN_ATTR_OPERATIONGRAPH_COMPUTE_DATA_TYPE_EXT);
@@ -186,9 +174,6 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
     ir_graph_init(out);
     out->dynamic_shape = fe_op_flag(graph, HIPDNN_ATTR_OPERATIONGRAPH_IS_DYNAMIC_SHAPE_ENABLED);
     for (int i = 0; i < gi->n_tensors && st == HIPDNN_STATUS_SUCCESS; i++) {
-        st = refuse_ragged(gi->tensors[i].t);
-        if (st != HIPDNN_STATUS_SUCCESS)
-            break;
         ir_tensor t = lower_tensor(gi->tensors[i].t);
         if (ir_add_tensor(out, &t) < 0)
             st = base_fail(HIPDNN_STATUS_ALLOC_FAILED, "lowering a graph: out of memory");
@@ -203,6 +188,8 @@ hipdnnStatus_t fe_lower(fe_obj *graph, const fe_graph_info *gi, ir_graph *out)
         if (st != HIPDNN_STATUS_SUCCESS)
             ir_op_release(&op); /* what lower_op allocated, when the graph did not take it */
     }
+    if (st == HIPDNN_STATUS_SUCCESS)
+        st = fe_lower_ragged(gi, out); /* packed (THD) tensors: fe_lower_ragged.c */
     if (st == HIPDNN_STATUS_SUCCESS) {
         widen_pointwise_scalars(out);
         st = ir_graph_seal(out);

@@ -209,6 +209,11 @@ typedef struct ir_tensor {
                                  * memory (ir_score.c) */
     uint8_t value[8];
     int producer;               /* op index, -1 for a graph input */
+    bool ragged;                /* packed (THD): batch b starts at element offsets[b]·ragged_mult,
+                                 * its dim 0 stride unused; offsets = tensor ragged_t ([B+1,1,1,1]
+                                 * INT32/INT64); only attention operands (fe_lower.c) */
+    int ragged_t;
+    int64_t ragged_mult;
 } ir_tensor;
 
 typedef struct ir_op {
@@ -238,6 +243,8 @@ void ir_graph_free(ir_graph *g);
 void ir_op_release(ir_op *op);
 /* Appends a tensor / op (copied); returns its index, or -1 when out of memory. */
 int ir_add_tensor(ir_graph *g, const ir_tensor *t);
+/* Whether op reads or writes a packed (ragged) tensor. */
+bool ir_op_ragged(const ir_graph *g, const ir_op *op);
 int ir_add_op(ir_graph *g, const ir_op *op);
 /* Records producers, checks slots and orders ops topologically (stable); then infers the
  * shapes of virtual tensors and checks them against their declared dims. */

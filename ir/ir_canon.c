@@ -14,7 +14,7 @@
  *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute,
  *      attributes field by field, operand numbers) and every tensor (dtype, dims, strides with
  *      size-1 dims' strides zeroed, virtual tensors without strides, flags (virtual, by value,
- *      run-time scalar, score tensor), by-value bytes). A score modifier's pointwise ops are
+ *      run-time scalar, score tensor, packed), by-value bytes, a packed tensor's offset multiplier). A score modifier's pointwise ops are
  *      ops of the graph like any other, so its math and constants are in the bytes and the key.
  *      No uid, name, pointer or struct padding is ever written.
  * The key is XXH3-128 of the bytes.
@@ -140,9 +140,11 @@ static void tensor_bytes(const ir_tensor *t, base_sb *sb)
         put_i64(sb, t->dims[i]);
     for (int i = 0; i < t->rank && !t->is_virtual; i++)
         put_i64(sb, t->dims[i] == 1 ? 0 : t->strides[i]);
-    put_i64(sb, t->is_virtual | t->by_value << 1 | t->runtime_scalar << 2 | t->score << 3);
+    put_i64(sb, t->is_virtual | t->by_value << 1 | t->runtime_scalar << 2 | t->score << 3 | t->ragged << 4);
     if (t->by_value)
         base_sb_putn(sb, (const char *)t->value, sizeof t->value);
+    if (t->ragged) /* which tensor holds the offsets is binding; their multiplier is meaning */
+        put_i64(sb, t->ragged_mult);
 }
 
 /* ---- structural hashes ---------------------------------------------------------------------------- */

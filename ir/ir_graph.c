@@ -178,3 +178,14 @@ hipdnnStatus_t ir_graph_seal(ir_graph *g)
             pack_strides(&g->t[i]);
     return st;
 }
+
+bool ir_op_ragged(const ir_graph *g, const ir_op *op)
+{
+    for (int s = 0; s < op->n_in; s++)
+        if (op->in[s] >= 0 && g->t[op->in[s]].ragged)
+            return true;
+    for (int s = 0; s < op->n_out; s++)
+        if (op->out[s] >= 0 && g->t[op->out[s]].ragged)
+            return true;
+    return false;
+}

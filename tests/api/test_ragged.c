@@ -3,8 +3,9 @@
  * HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_TENSOR_EXT) or by uid (hipDNN's form), read back both ways;
  * the refusals (a non-integer, unfinalized or virtual offset tensor, a uid that disagrees with
  * the attached tensor, a uid no tensor of the graph has); the graph holding the offset tensor
- * as an input, so its JSON form lists it and reads back the same; and every engine refusing the
- * graph with the reason until the packed layout is lowered. Public API only.
+ * as an input, so its JSON form lists it and reads back the same; and a packed tensor anywhere
+ * but in attention refused with the reason (attention over packed tensors: test_ragged_sdpa.c).
+ * Public API only.
  */
 #include <criterion/criterion.h>
 #include <stdlib.h>
@@ -114,7 +115,7 @@ static char *json_of(hipdnnBackendDescriptor_t g)
     return text;
 }
 
-Test(ragged, the_graph_holds_the_offset_tensor_and_engines_refuse_it_with_the_reason)
+Test(ragged, the_graph_holds_the_offset_tensor_and_a_relu_of_it_is_refused_with_the_reason)
 {
     hipdnnHandle_t h;
     TU_OK(hipdnnCreate(&h));
@@ -129,8 +130,8 @@ Test(ragged, the_graph_holds_the_offset_tensor_and_engines_refuse_it_with_the_re
     hipdnnBackendDescriptor_t plan = NULL;
     int64_t ref = -1;
     TU_OK(hipdnnGetEngineIdByName_ext(h, "reference", &ref));
-    TU_EQ(tu_try_plan(h, back, ref, &plan), HIPDNN_STATUS_NOT_SUPPORTED);
-    cr_expect(strstr(tu_msg(), "tensor uid 1 has a ragged offset") != NULL, "%s", tu_msg());
+    TU_EQ(tu_try_plan(h, back, ref, &plan), HIPDNN_STATUS_NOT_SUPPORTED); /* packed: attention operands only */
+    cr_expect(strstr(tu_msg(), "tensor uid 1: a packed (ragged) tensor must be rank 4") != NULL, "%s", tu_msg());
     free(again), free(text);
     tu_destroy(&back), tu_destroy(&g);
     for (int i = 0; i < 4; i++)

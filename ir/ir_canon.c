@@ -14,8 +14,9 @@
  *   4. bytes: the graph's dynamic-shape flag (it changes the kernels), every op (kind, compute,
  *      attributes field by field, operand numbers) and every tensor (dtype, dims, strides with
  *      size-1 dims' strides zeroed, virtual tensors without strides, flags (virtual, by value,
- *      run-time scalar, score tensor, packed), by-value bytes, a packed tensor's offset multiplier). A score modifier's pointwise ops are
- *      ops of the graph like any other, so its math and constants are in the bytes and the key.
+ *      run-time scalar, score tensor, packed), by-value bytes, a packed tensor's offset
+ *      multiplier). A score modifier's pointwise ops are ops of the graph like any other, so its
+ *      math and constants are in the bytes and the key.
  *      No uid, name, pointer or struct padding is ever written.
  * The key is XXH3-128 of the bytes.
  */

@@ -20,10 +20,12 @@
  *       factors at the chain's ends folded into the scale and the exponent (mod_fold); its
  *       scalars by value, run-time or one element in memory. Without a modifier nothing of it
  *       is emitted.
+ * Index-aware score modifiers: GEN_INDEX steps give the score's (b, h, i, j), tensors in memory
+ * broadcast to [B,Hq,Sq,Skv] are read per score (cg_sdpa_elem_load). A mask modifier: its lists
+ * and hooks (cg_sdpa_mask.c, sdpa_mask.h), a classification launch first.
  * Refused with a reason (the engine falls back): the block mask, seed or offset passed as
- * run-time host scalars, AMD targets, a mask modifier and an index-aware score modifier
- * (GEN_INDEX or a tensor in memory read per score: the reference engine runs those). FP8 attention (the DESCALE_* / SCALE_* operands) is
- * cg_sdpa_fp8.c's, with its own template.
+ * run-time host scalars, AMD targets, a mask modifier with paged K/V or RNG_DUMP. FP8 attention
+ * (the DESCALE_* / SCALE_* operands) is cg_sdpa_fp8.c's, with its own template.
  * The tile shape comes from the knobs (cg_target.sdpa_*), else from the head dim. On sm_90 with
  * head dims 64 or 128 both products run on wgmma (HD_SM90, compiled for sm_90a: one warpgroup
  * per 64 query rows, key tiles of 64 or 128; 128 x 128 tiles at D=128, 64 x 64 at D=64), with a
@@ -630,8 +632,16 @@ static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     }
 }
 
-/* A float expression for operand ti of a score modifier op: the score, a chain result (t<i>),
- * or a scalar (cg_sdpa_scalar_value). */
+static int64_t numel_of(const ir_tensor *t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < t->rank; d++)
+        n *= t->dims[d];
+    return n;
+}
+
+/* A float expression for operand ti of a score modifier op: the score, a chain result (t<i>), a
+ * scalar (cg_sdpa_scalar_value) or a tensor in memory read at (b, h, i, j). */
 static void mod_operand(const sd *s, int ti, char *buf, size_t n)
 {
     const ir_tensor *t = T(s, ti);
@@ -641,7 +651,10 @@ static void mod_operand(const sd *s, int ti, char *buf, size_t n)
     else if (t->is_virtual)
         snprintf(buf, n, "t%d", ti);
     else {
-        cg_sdpa_scalar_value(s->g, ti, &sb);
+        if (numel_of(t) == 1)
+            cg_sdpa_scalar_value(s->g, ti, &sb);
+        else
+            cg_sdpa_elem_load(s->g, ti, &sb);
         snprintf(buf, n, "%s", sb.oom ? "0.0f" : base_sb_str(&sb));
     }
     base_sb_free(&sb);
@@ -743,13 +756,17 @@ static void score_hook(const sd *s, const mod_ends *e, base_sb *defs, base_sb *h
                            e->first_k);
             continue;
         }
-        char a[3][96], out[32];
+        char a[3][320], out[32];
         for (int q = 0; q < 3; q++)
-            if (q < op->n_in && op->in[q] >= 0)
+            if (q < op->n_in && op->in[q] >= 0 && op->a.pw.mode != HIPDNN_POINTWISE_GEN_INDEX)
                 mod_operand(s, op->in[q], a[q], sizeof a[q]);
         snprintf(out, sizeof out, "    float t%d", op->out[0]);
-        mod_stmt(hooks, op, out, a[0], op->n_in > 1 && op->in[1] >= 0 ? a[1] : NULL,
-                 op->n_in > 2 && op->in[2] >= 0 ? a[2] : NULL);
+        if (op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX) /* the score's coordinate along its axis */
+            cg_pointwise_stmt(hooks, op, out, "0.0f", NULL, NULL, cg_sdpa_index_coord(s->g, op));
+        else
+            mod_stmt(hooks, op, out, a[0], op->n_in > 1 && op->in[1] >= 0 ? a[1] : NULL,
+                     op->n_in > 2 && op->in[2] >= 0 ? a[2] : NULL);
+        cg_sdpa_round_stmt(T(s, op->out[0]), op->out[0], hooks);
     }
     base_sb_printf(hooks, "    return t%d;\n}\n", e->result);
 }
@@ -763,29 +780,31 @@ static bool mod_result(const sd *s, int ti)
     return false;
 }
 
-/* Every operand of the score modifier is the score, a modifier result, or a one-element scalar
- * the hook can read (by value, run-time, or in memory of a type hd_ld loads); no index-aware
- * score modifier (GEN_INDEX, tensors in memory read per score) yet: the reference engine runs
- * those (ir_ref_sdpa.c), so the engine refuses them here with the reason. A mask modifier's ops
- * are cg_sdpa_mask.c's. */
+/* Every operand of the score modifier is the score, a modifier result, a one-element scalar the
+ * hook can read (by value, run-time, or in memory of a type hd_ld loads), or a tensor in memory
+ * broadcast to [B,Hq,Sq,Skv] of a type the hook loads; GEN_INDEX gives the score's coordinate
+ * along a rank-4 axis (index-aware modifiers). A mask modifier's ops are cg_sdpa_mask.c's. */
 static bool check_mod(const sd *s, char *why, size_t len)
 {
+    const int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv};
     for (int n = 0; n < s->k->n_ops; n++) {
         const ir_op *op = &s->g->ops[s->k->ops[n]];
-        if (score_op(s, n) && op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX)
-            return cg_sdpa_fail(why, len, "an index-aware score modifier (GEN_INDEX) has no kernel template "
-                                "yet; the reference engine runs it");
+        if (score_op(s, n) && op->a.pw.mode == HIPDNN_POINTWISE_GEN_INDEX) {
+            const ir_tensor *y = T(s, op->out[0]);
+            int64_t axis = op->a.pw.axis < 0 ? op->a.pw.axis + y->rank : op->a.pw.axis;
+            if (y->rank != 4 || axis < 0 || axis > 3)
+                return cg_sdpa_fail(why, len, "a score modifier's GEN_INDEX must give a rank-4 index along axis 0..3");
+            continue;
+        }
         for (int q = 0; score_op(s, n) && q < op->n_in; q++) {
             const ir_tensor *t = op->in[q] >= 0 ? T(s, op->in[q]) : NULL;
-            int64_t numel = 1;
-            for (int d = 0; t != NULL && d < t->rank; d++)
-                numel *= t->dims[d];
             if (t == NULL || t->score || mod_result(s, op->in[q]))
                 continue;
-            if (t->is_virtual || numel != 1)
-                return cg_sdpa_fail(why, len, "a score modifier reading a tensor in memory per score (not a "
-                                    "one-element scalar) has no kernel template yet; the reference engine runs it");
-            if (!t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
+            if (t->is_virtual || (numel_of(t) != 1 && !cg_sdpa_loadable(s->g, op->in[q], full)))
+                return cg_sdpa_fail(why, len, "a score modifier operand that is neither the score, a step of it, a "
+                                    "one-element scalar nor a tensor in memory of a loadable type broadcasting to "
+                                    "[B,Hq,Sq,Skv] has no kernel template");
+            if (numel_of(t) == 1 && !t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
                 return cg_sdpa_fail(why, len, "a score modifier scalar of a type templates cannot load");
         }
     }
@@ -888,7 +907,7 @@ static bool plan(sd *s, const ir_graph *g, const ir_kernel *k, char *why, size_t
     if (k->n_ops != 1 + s->n_mod + s->mask.n)
         return cg_sdpa_fail(why, why_len, "attention fused with other ops than score and mask modifiers has no "
                             "template yet");
-    if (!check_mod(s, why, why_len) || s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len))
+    if (s->out[IR_SDPA_O] < 0 || !check_qkv(s, why, why_len) || !check_mod(s, why, why_len))
         return false;
     int64_t full[4] = {s->B, s->Hq, s->Sq, s->Skv};
     if ((s->has_mask && !cg_sdpa_mask_check(g, &s->mask, full, why, why_len)) || !check_options(s, why, why_len))

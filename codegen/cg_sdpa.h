@@ -86,6 +86,16 @@ bool cg_sdpa_mask_ops(const ir_graph *g, int anchor, int result, cg_sdpa_mask *m
 bool cg_sdpa_mask_check(const ir_graph *g, cg_sdpa_mask *m, const int64_t full[4], char *why, size_t len);
 /* Whether graph op `op` is one of the mask's. */
 bool cg_sdpa_mask_has(const cg_sdpa_mask *m, int op);
+/* Chain pieces a score modifier's hook shares with the mask's (cg_sdpa_mask.c): a float expression
+ * of element (b, h, i, j) of tensor ti in memory; GEN_INDEX's coordinate ("b", "h", "i", "j", or
+ * "0" along a size-1 dim); whether ti is a tensor in memory the hooks can read per score ([1|B,
+ * 1|Hq,1|Sq,1|Skv] of `full`, a loadable type); a step result t<o> of an integer or BOOLEAN type
+ * rounded as ir_dtype_round rounds it (nothing for other types). */
+void cg_sdpa_elem_load(const ir_graph *g, int ti, base_sb *sb);
+const char *cg_sdpa_index_coord(const ir_graph *g, const ir_op *op);
+bool cg_sdpa_loadable(const ir_graph *g, int ti, const int64_t full[4]);
+void cg_sdpa_round_stmt(const ir_tensor *y, int o, base_sb *sb);
+
 /* The lists' geometry (sdpa_mask.h): rows of rsize indices (query rows, or by_key keys) listing
  * tiles of csize indices along the other axis, over scores [B,Hq,Sq,Skv]; at byte `off` of the
  * workspace. */

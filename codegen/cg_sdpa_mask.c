@@ -53,11 +53,7 @@ static int operand_kind(const ir_graph *g, const cg_sdpa_mask *m, int ti, const 
         return CG_MASK_BAD;
     if (numel(t) == 1)
         return t->by_value || t->runtime_scalar || cg_dtype(t->dtype) != NULL ? CG_MASK_SCALAR : CG_MASK_BAD;
-    bool loads = t->rank == 4 && !t->by_value && !t->runtime_scalar &&
-                 (cg_dtype(t->dtype) != NULL || t->dtype == HIPDNN_DATA_INT64);
-    for (int d = 0; loads && d < 4; d++)
-        loads = t->dims[d] == 1 || t->dims[d] == full[d];
-    return loads ? CG_MASK_LOAD : CG_MASK_BAD;
+    return cg_sdpa_loadable(g, ti, full) ? CG_MASK_LOAD : CG_MASK_BAD;
 }
 
 /* GEN_INDEX's axis in 0..3 (negative counts from the end), or -1. */
@@ -66,6 +62,22 @@ static int index_axis(const ir_graph *g, const ir_op *op)
     const ir_tensor *y = &g->t[op->out[0]];
     int64_t axis = op->a.pw.axis < 0 ? op->a.pw.axis + y->rank : op->a.pw.axis;
     return y->rank == 4 && axis >= 0 && axis < 4 ? (int)axis : -1;
+}
+
+const char *cg_sdpa_index_coord(const ir_graph *g, const ir_op *op)
+{
+    int axis = index_axis(g, op);
+    return axis < 0 || g->t[op->out[0]].dims[axis] == 1 ? "0" : AXIS[axis];
+}
+
+bool cg_sdpa_loadable(const ir_graph *g, int ti, const int64_t full[4])
+{
+    const ir_tensor *t = &g->t[ti];
+    bool ok = t->rank == 4 && !t->is_virtual && !t->by_value && !t->runtime_scalar &&
+              (cg_dtype(t->dtype) != NULL || t->dtype == HIPDNN_DATA_INT64);
+    for (int d = 0; ok && d < 4; d++)
+        ok = t->dims[d] == 1 || t->dims[d] == full[d];
+    return ok;
 }
 
 bool cg_sdpa_mask_ops(const ir_graph *g, int anchor, int result, cg_sdpa_mask *m, char *why, size_t len)
@@ -126,8 +138,7 @@ int64_t cg_sdpa_mask_bytes(const cg_sdpa_mask *m, const cg_sdpa_mask_geom *x)
 
 /* ---- hooks ------------------------------------------------------------------------------------ */
 
-/* A float expression of element (b, h, i, j) of tensor ti in memory. */
-static void load_expr(const ir_graph *g, int ti, base_sb *sb)
+void cg_sdpa_elem_load(const ir_graph *g, int ti, base_sb *sb)
 {
     const ir_tensor *t = &g->t[ti];
     if (t->dtype == HIPDNN_DATA_INT64)
@@ -171,7 +182,7 @@ static void operand_expr(const ir_graph *g, const cg_sdpa_mask *m, int ti, bool 
     if (iv)
         base_sb_printf(sb, "hd_mask_ld%d(b, h, i0, i1, j0, j1, HD_ARGS)", ti);
     else
-        load_expr(g, ti, sb);
+        cg_sdpa_elem_load(g, ti, sb);
 }
 
 /* hd_mask_ld<ti>: [min, max] of tensor ti over the box (its size-1 dims read once). */
@@ -182,7 +193,7 @@ static void load_hook(const ir_graph *g, int ti, base_sb *sb)
                    "    hd_iv r = hd_iv_none();\n    (void)b, (void)h;\n"
                    "    for (int i = i0; i <= %s; i++)\n        for (int j = j0; j <= %s; j++)\n"
                    "            hd_iv_fold(r, (double)", ti, t->dims[2] != 1 ? "i1" : "i0", t->dims[3] != 1 ? "j1" : "j0");
-    load_expr(g, ti, sb);
+    cg_sdpa_elem_load(g, ti, sb);
     base_sb_puts(sb, ");\n    return hd_iv_close(r);\n}\n");
 }
 
@@ -208,7 +219,7 @@ static void step_stmt(const ir_graph *g, const cg_sdpa_mask *m, const ir_op *op,
         int axis = index_axis(g, op) < 0 ? 0 : index_axis(g, op); /* in range: cg_sdpa_mask_check */
         bool zero = y->dims[axis] == 1;
         if (!iv)
-            base_sb_printf(sb, "    float t%d = (float)(%s);\n", o, zero ? "0" : AXIS[axis]);
+            base_sb_printf(sb, "    float t%d = (float)(%s);\n", o, cg_sdpa_index_coord(g, op));
         else if (zero)
             base_sb_printf(sb, "    hd_iv v%d = hd_iv_point(0.0);\n", o);
         else
@@ -234,10 +245,19 @@ static void step_stmt(const ir_graph *g, const cg_sdpa_mask *m, const ir_op *op,
         for (int q = 0; q < 3; q++)
             base_sb_free(&a[q]);
     }
-    if (y->dtype == HIPDNN_DATA_BOOLEAN)
-        base_sb_printf(sb, iv ? "    v%d = hd_iv_bool(v%d);\n" : "    t%d = t%d != 0.0f ? 1.0f : 0.0f;\n", o, o);
-    else if (int_range(y->dtype, &lo, &hi) && iv)
+    if (!iv)
+        cg_sdpa_round_stmt(y, o, sb);
+    else if (y->dtype == HIPDNN_DATA_BOOLEAN)
+        base_sb_printf(sb, "    v%d = hd_iv_bool(v%d);\n", o, o);
+    else if (int_range(y->dtype, &lo, &hi))
         base_sb_printf(sb, "    v%d = hd_iv_round_int(v%d, %.17g, %.17g);\n", o, o, lo, hi);
+}
+
+void cg_sdpa_round_stmt(const ir_tensor *y, int o, base_sb *sb)
+{
+    double lo, hi;
+    if (y->dtype == HIPDNN_DATA_BOOLEAN)
+        base_sb_printf(sb, "    t%d = t%d != 0.0f ? 1.0f : 0.0f;\n", o, o);
     else if (int_range(y->dtype, &lo, &hi))
         base_sb_printf(sb, "    t%d = t%d != t%d ? 0.0f : fminf(fmaxf(rintf(t%d), %.9gf), %.9gf);\n", o, o, o, o, lo, hi);
 }

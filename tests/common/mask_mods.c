@@ -178,6 +178,25 @@ void mm_build(mm_mask *m, hipdnnHandle_t handle, mm_kind kind, const int64_t dim
     mm_fill(m);
 }
 
+void mm_build_slope_score_mod(mm_mask *m, hipdnnHandle_t handle, const int64_t dims[4], int64_t base)
+{
+    *m = (mm_mask){.kind = MM_N_KINDS, .in_uid = base};
+    memcpy(m->dims, dims, sizeof m->dims);
+    const int64_t sd[4] = {1, dims[1], 1, 1}, kd[4] = {1, 1, 1, dims[3]};
+    hipdnnBackendDescriptor_t s = T(m, base, HIPDNN_DATA_FLOAT, NULL, false), ops[6], t[4];
+    hipdnnBackendDescriptor_t row = T(m, base + 3, HIPDNN_DATA_INT32, NULL, true);
+    hipdnnBackendDescriptor_t col = T(m, base + 4, HIPDNN_DATA_INT32, NULL, true);
+    ops[0] = PW(m, HIPDNN_POINTWISE_GEN_INDEX, s, NULL, row, 2); /* the score's own coordinates */
+    ops[1] = PW(m, HIPDNN_POINTWISE_GEN_INDEX, s, NULL, col, 3);
+    for (int i = 0; i < 4; i++)
+        t[i] = T(m, base + 5 + i, i == 0 ? HIPDNN_DATA_INT32 : HIPDNN_DATA_FLOAT, NULL, true);
+    ops[2] = PW(m, HIPDNN_POINTWISE_SUB, col, row, t[0], 0);                                        /* j − i */
+    ops[3] = PW(m, HIPDNN_POINTWISE_MUL, t[0], T(m, base + 1, HIPDNN_DATA_FLOAT, sd, false), t[1], 0); /* · slope[h] */
+    ops[4] = PW(m, HIPDNN_POINTWISE_ADD, s, t[1], t[2], 0);
+    ops[5] = PW(m, HIPDNN_POINTWISE_ADD, t[2], T(m, base + 2, HIPDNN_DATA_FLOAT, kd, false), t[3], 0); /* + kbias[j] */
+    finish(m, handle, ops, 6, base + 8);
+}
+
 /* ---- data and the mask written out -------------------------------------------------------------- */
 
 /* n non-decreasing document ids from 0, a new document after a token with probability ~1/len. */

@@ -51,5 +51,11 @@ bool mm_keep(const mm_mask *m, int64_t b, int64_t h, int64_t i, int64_t j);
 /* Sets the three MASK_MOD attributes on an unfinalized SDPA forward (bwd false) or backward op. */
 void mm_set(hipdnnBackendDescriptor_t op, bool bwd, const mm_mask *m);
 void mm_free(mm_mask *m);
+/* Not a mask: an index-aware score modifier over dims (B, H, Sq, Skv) into m (its sub-graph
+ * finalized on handle, in_uid / out_uid set; n_mem 0: the caller binds and fills its tensors):
+ * S + slope[h]·(j − i) + kbias[j] (ALiBi written out, plus a key bias), S uid base, slope
+ * [1,H,1,1] base + 1 and kbias [1,1,1,Skv] base + 2 (FLOAT, in memory), the result base + 8
+ * (FLOAT). Freed with mm_free. */
+void mm_build_slope_score_mod(mm_mask *m, hipdnnHandle_t handle, const int64_t dims[4], int64_t base);
 
 #endif

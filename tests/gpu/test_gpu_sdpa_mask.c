@@ -45,7 +45,10 @@ typedef struct mask_case {
     hipdnnDataType_t dt;
     int64_t B, H, Hk, Sq, Skv, D;
     bool causal, padded;
+    bool no_mask;   /* m is not set on the op */
     mm_mask m;
+    bool has_score; /* an index-aware score modifier (mm_build_slope_score_mod, uids from 1000) */
+    mm_mask score;
 } mask_case;
 
 static mask_case *cur; /* the case being filled (the fill callback has no context) */
@@ -101,7 +104,15 @@ static hipdnnBackendDescriptor_t build(mask_case *c, bool bwd)
         TU_OK(hipdnnBackendSetAttribute(op, bwd ? HIPDNN_ATTR_SDPA_BWD_PADDING_MASK_EXT : HIPDNN_ATTR_SDPA_FWD_PADDING_MASK_EXT,
                                         HIPDNN_TYPE_BOOLEAN, 1, &on));
     }
-    mm_set(op, bwd, &c->m);
+    if (!c->no_mask)
+        mm_set(op, bwd, &c->m);
+    if (c->has_score) {
+        set(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_GRAPH_EXT, c->score.graph);
+        TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_INPUT_UID_EXT, HIPDNN_TYPE_INT64, 1,
+                                        &c->score.in_uid));
+        TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_OPERATION_SDPA_FWD_SCORE_MOD_OUTPUT_UID_EXT, HIPDNN_TYPE_INT64, 1,
+                                        &c->score.out_uid));
+    }
     TU_OK(hipdnnBackendFinalize(op));
     return tu_keep(tu_graph_of(handle, op));
 }
@@ -169,6 +180,8 @@ static void run(mask_case c, const char *tag, bool twice)
     }
     hipdnnBackendDestroyDescriptor(plan);
     mm_free(&c.m);
+    if (c.has_score)
+        mm_free(&c.score);
     cur = NULL;
 }
 
@@ -264,4 +277,21 @@ Test(gpu_sdpa_mask, backward_passes)
         run_backward(random_case((mm_kind)rnd(0, MM_N_KINDS - 1), rnd(0, 1) ? 64 : 128), names[s]);
     }
     gpu_set_knobs(0, NULL, NULL);
+}
+
+/* An index-aware score modifier (S + slope[h]·(j − i) + kbias[j]: GEN_INDEX and tensors in memory
+ * read per score, filled uniform in [-2, 2]), alone or with a mask, on the default loop and
+ * mma.sync (head dim 96). A score modifier excludes the band and the padding mask. */
+Test(gpu_sdpa_mask, index_aware_score_modifier)
+{
+    tu_seed("gpu_sdpa_mask::index_aware_score_modifier");
+    static const int64_t d[] = {64, 128, 96, 128};
+    for (int r = 0; r < 4; r++) {
+        mask_case c = random_case((mm_kind)rnd(0, MM_N_KINDS - 1), d[r]);
+        c.causal = c.padded = false, c.no_mask = r % 2 == 0;
+        const int64_t dims[4] = {c.B, c.H, c.Sq, c.Skv};
+        mm_build_slope_score_mod(&c.score, handle, dims, 1000);
+        c.has_score = true;
+        run(c, c.no_mask ? "score modifier" : "score modifier + mask", false);
+    }
 }

@@ -105,13 +105,6 @@ static void set(hipdnnBackendDescriptor_t op, hipdnnBackendAttributeName_t id, h
 /* The forward (Q K V -> O, Stats) or backward (Q K V O Stats dO -> dQ dK dV), packed or padded. */
 static hipdnnBackendDescriptor_t graph(const prob *p, bool bwd, bool packed)
 {
-    static const hipdnnBackendAttributeName_t fwd_ids[5] = {
-        HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC,
-        HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC};
-    static const hipdnnBackendAttributeName_t bwd_ids[9] = {
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_V_EXT,
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_O_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_STATS_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DO_EXT,
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_DQ_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DK_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT};
     hipdnnBackendDescriptor_t op = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(bwd ? HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT
                                             : HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &op));
@@ -127,7 +120,7 @@ static hipdnnBackendDescriptor_t graph(const prob *p, bool bwd, bool packed)
         } else {
             t = qkv(p, u, kv, kv ? ro_kv : ro_q);
         }
-        set(op, bwd ? bwd_ids[u - 1] : fwd_ids[u - 1], t);
+        set(op, bwd ? tu_sdpa_bwd_attrs[u - 1] : tu_sdpa_fwd_attrs[u - 1], t);
     }
     TU_OK(hipdnnBackendSetAttribute(op, bwd ? HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT : HIPDNN_ATTR_SDPA_FWD_ATTN_SCALE_VALUE_EXT,
                                     HIPDNN_TYPE_FLOAT, 1, &p->scale));

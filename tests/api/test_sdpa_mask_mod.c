@@ -216,13 +216,9 @@ static hipdnnBackendDescriptor_t bwd_graph(const prob *p)
     hipdnnBackendDescriptor_t op = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT, &op));
     tu_keep(op);
-    const hipdnnBackendAttributeName_t ids[9] = {HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT,
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_V_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_O_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_STATS_EXT,
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_DO_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DQ_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DK_EXT,
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT};
     for (int n = 0; n < 9; n++) {
         bool kv = n == 1 || n == 2 || n == 7 || n == 8;
-        set(op, ids[n], tensor(n + 1, n == 4 ? HIPDNN_DATA_FLOAT : p->dt, p->B, p->H, kv ? p->Skv : p->Sq,
+        set(op, tu_sdpa_bwd_attrs[n], tensor(n + 1, n == 4 ? HIPDNN_DATA_FLOAT : p->dt, p->B, p->H, kv ? p->Skv : p->Sq,
                                n == 4 ? 1 : p->D));
     }
     TU_OK(hipdnnBackendSetAttribute(op, HIPDNN_ATTR_SDPA_BWD_ATTN_SCALE_VALUE_EXT, HIPDNN_TYPE_FLOAT, 1, &p->scale));

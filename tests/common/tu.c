@@ -172,6 +172,14 @@ hipdnnBackendDescriptor_t tu_graph_of(hipdnnHandle_t handle, hipdnnBackendDescri
     return g;
 }
 
+const hipdnnBackendAttributeName_t tu_sdpa_fwd_attrs[5] = {
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC,
+    HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC};
+const hipdnnBackendAttributeName_t tu_sdpa_bwd_attrs[9] = {
+    HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_V_EXT,
+    HIPDNN_ATTR_OPERATION_SDPA_BWD_O_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_STATS_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DO_EXT,
+    HIPDNN_ATTR_OPERATION_SDPA_BWD_DQ_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DK_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT};
+
 hipdnnBackendDescriptor_t tu_unary(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in,
                                    hipdnnBackendDescriptor_t out)
 {

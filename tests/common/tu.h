@@ -100,6 +100,11 @@ hipdnnBackendDescriptor_t tu_tensor(int64_t uid, hipdnnDataType_t dt, int rank, 
 hipdnnStatus_t tu_try_plan(hipdnnHandle_t handle, hipdnnBackendDescriptor_t g, int64_t engine_id,
                            hipdnnBackendDescriptor_t *plan);
 
+/* The SDPA ops' tensor attributes in uid order 1..: forward Q, K, V, O, Stats; backward Q, K, V,
+ * O, Stats, dO, dQ, dK, dV. */
+extern const hipdnnBackendAttributeName_t tu_sdpa_fwd_attrs[5];
+extern const hipdnnBackendAttributeName_t tu_sdpa_bwd_attrs[9];
+
 /* A finalized unary POINTWISE op: out = mode(in). */
 hipdnnBackendDescriptor_t tu_unary(hipdnnPointwiseMode_t mode, hipdnnBackendDescriptor_t in,
                                    hipdnnBackendDescriptor_t out);

@@ -70,20 +70,13 @@ enum { U_Q = 1, U_K, U_V, U_O, U_STATS, U_DO, U_DQ, U_DK, U_DV, U_SEQ_Q = 20, U_
  * dV; with c's band, padding (lengths 20, 21) and mask (its uids from 100). */
 static hipdnnBackendDescriptor_t build(mask_case *c, bool bwd)
 {
-    static const hipdnnBackendAttributeName_t fwd_ids[5] = {
-        HIPDNN_ATTR_OPERATION_SDPA_FWD_QDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_KDESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_VDESC,
-        HIPDNN_ATTR_OPERATION_SDPA_FWD_ODESC, HIPDNN_ATTR_OPERATION_SDPA_FWD_STATSDESC};
-    static const hipdnnBackendAttributeName_t bwd_ids[9] = {
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_Q_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_K_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_V_EXT,
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_O_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_STATS_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DO_EXT,
-        HIPDNN_ATTR_OPERATION_SDPA_BWD_DQ_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DK_EXT, HIPDNN_ATTR_OPERATION_SDPA_BWD_DV_EXT};
     hipdnnBackendDescriptor_t op = NULL;
     TU_OK(hipdnnBackendCreateDescriptor(bwd ? HIPDNN_BACKEND_OPERATION_SDPA_BPROP_DESCRIPTOR_EXT
                                             : HIPDNN_BACKEND_OPERATION_SDPA_FPROP_DESCRIPTOR_EXT, &op));
     tu_keep(op);
     for (int u = U_Q; u <= (bwd ? U_DV : U_STATS); u++) {
         bool kv = u == U_K || u == U_V || u == U_DK || u == U_DV;
-        set(op, bwd ? bwd_ids[u - 1] : fwd_ids[u - 1],
+        set(op, bwd ? tu_sdpa_bwd_attrs[u - 1] : tu_sdpa_fwd_attrs[u - 1],
             t4(u, u == U_STATS ? HIPDNN_DATA_FLOAT : c->dt, c->B, kv ? c->Hk : c->H, kv ? c->Skv : c->Sq,
                u == U_STATS ? 1 : c->D));
     }

@@ -80,9 +80,10 @@ hipdnnStatus_t fe_lower_ragged(const fe_graph_info *gi, ir_graph *out)
         fe_val *uid = fe_get(t, HIPDNN_ATTR_TENSOR_RAGGED_OFFSET_DESC);
         if (uid->n == 0)
             continue;
-        int at = ro != NULL ? fe_tensor_index(gi, ro) : -1;
-        for (int j = 0; at < 0 && j < gi->n_tensors; j++) /* hipDNN's form: the uid alone */
-            if (fe_tensor(gi->tensors[j].t).uid == uid->one.i64)
+        int64_t want = ro != NULL ? fe_tensor(ro).uid : uid->one.i64; /* cuDNN's form, or hipDNN's uid */
+        int at = -1;
+        for (int j = 0; at < 0 && j < gi->n_tensors; j++)
+            if (fe_tensor(gi->tensors[j].t).uid == want)
                 at = j;
         if (at < 0)
             return RFAIL("tensor uid %lld: its ragged offsets (uid %lld) are not a tensor of the graph",

@@ -112,6 +112,9 @@ def test_example_graph_scaled_down_executes_on_the_reference_engine(path, rng):
     if in_memory:
         pytest.skip(f"a modifier sub-graph reads tensors in memory ({', '.join(in_memory)}), which Graph.execute "
                     f"cannot bind yet (tests/api/test_sdpa_mask_mod.c runs such graphs)")
+    if any("ragged_offset_tensor_uid" in t for t in d["tensors"]):
+        pytest.skip("packed (THD) tensors need offsets and lengths that agree, which random inputs are not "
+                    "(tests/api/test_ragged_sdpa.c runs such graphs)")
     g = hj.Graph.from_json(d)
     g.build(engine="reference")
     binds, outputs = {}, []

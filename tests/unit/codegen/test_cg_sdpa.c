@@ -844,8 +844,14 @@ Test(codegen_sdpa, unsupported_cases_say_why)
     expect_refused(&a, "fp32", "bf16 or all fp16");
     a = v, a.dmask = true, a.dropout = true;
     expect_refused(&a, "Philox and custom dropout", "exclusive");
-    a = v, a.mod = 4, a.Skv = 65;
-    expect_refused(&a, "a [1,1,1,Skv] modifier operand", "one-element scalar");
+    a = v, a.mod = 4, a.Skv = 65; /* a [1,1,1,Skv] tensor in memory read per score: taken */
+    ir_graph gm;
+    ir_partition pm;
+    build_fused(&gm, &pm, &a);
+    char whym[256] = "";
+    cr_expect(cg_supports(&gm, &pm.k[0], whym, sizeof whym), "a [1,1,1,Skv] modifier operand: %s", whym);
+    ir_partition_free(&pm);
+    ir_graph_free(&gm);
     a = v, a.fp8 = true; /* bf16 operands with the FP8 factors: still FP8 attention's semantics */
     expect_refused(&a, "bf16 with FP8 factors", "the reference engine runs it");
     /* FP8 attention (sdpa_fwd_fp8.hip) refuses what its kernel does not do, each with its reason */

@@ -632,14 +632,6 @@ static void dropout_hooks(const sd *s, base_sb *defs, base_sb *hooks)
     }
 }
 
-static int64_t numel_of(const ir_tensor *t)
-{
-    int64_t n = 1;
-    for (int d = 0; d < t->rank; d++)
-        n *= t->dims[d];
-    return n;
-}
-
 /* A float expression for operand ti of a score modifier op: the score, a chain result (t<i>), a
  * scalar (cg_sdpa_scalar_value) or a tensor in memory read at (b, h, i, j). */
 static void mod_operand(const sd *s, int ti, char *buf, size_t n)
@@ -651,7 +643,7 @@ static void mod_operand(const sd *s, int ti, char *buf, size_t n)
     else if (t->is_virtual)
         snprintf(buf, n, "t%d", ti);
     else {
-        if (numel_of(t) == 1)
+        if (cg_sdpa_numel(t) == 1)
             cg_sdpa_scalar_value(s->g, ti, &sb);
         else
             cg_sdpa_elem_load(s->g, ti, &sb);
@@ -800,11 +792,11 @@ static bool check_mod(const sd *s, char *why, size_t len)
             const ir_tensor *t = op->in[q] >= 0 ? T(s, op->in[q]) : NULL;
             if (t == NULL || t->score || mod_result(s, op->in[q]))
                 continue;
-            if (t->is_virtual || (numel_of(t) != 1 && !cg_sdpa_loadable(s->g, op->in[q], full)))
+            if (t->is_virtual || (cg_sdpa_numel(t) != 1 && !cg_sdpa_loadable(s->g, op->in[q], full)))
                 return cg_sdpa_fail(why, len, "a score modifier operand that is neither the score, a step of it, a "
                                     "one-element scalar nor a tensor in memory of a loadable type broadcasting to "
                                     "[B,Hq,Sq,Skv] has no kernel template");
-            if (numel_of(t) == 1 && !t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
+            if (cg_sdpa_numel(t) == 1 && !t->by_value && !t->runtime_scalar && cg_dtype(t->dtype) == NULL)
                 return cg_sdpa_fail(why, len, "a score modifier scalar of a type templates cannot load");
         }
     }

@@ -19,6 +19,8 @@ hipdnnStatus_t cg_emit_sdpa_fp8(const ir_graph *g, const ir_kernel *k, const cg_
 bool cg_sdpa_fail(char *why, size_t len, const char *msg);
 bool cg_sdpa_is16(hipdnnDataType_t t);
 bool cg_sdpa_is_int(hipdnnDataType_t t);
+/* Elements of tensor t (its dims' product). */
+int64_t cg_sdpa_numel(const ir_tensor *t);
 /* A Q/K/V-like operand: rank 4, unit last stride, other strides multiples of 8 elements. */
 bool cg_sdpa_rows_ok(const ir_tensor *t);
 /* The same with the other strides multiples of `elems` elements (16 for 16-byte FP8 rows). */

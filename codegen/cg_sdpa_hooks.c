@@ -11,6 +11,14 @@ bool cg_sdpa_is16(hipdnnDataType_t t) { return t == HIPDNN_DATA_BFLOAT16 || t ==
 
 bool cg_sdpa_is_int(hipdnnDataType_t t) { return t == HIPDNN_DATA_INT32 || t == HIPDNN_DATA_INT64; }
 
+int64_t cg_sdpa_numel(const ir_tensor *t)
+{
+    int64_t n = 1;
+    for (int d = 0; d < t->rank; d++)
+        n *= t->dims[d];
+    return n;
+}
+
 bool cg_sdpa_rows_of(const ir_tensor *t, int64_t elems)
 {
     if (t->rank != 4 || t->strides[3] != 1)

@@ -16,14 +16,6 @@
 
 static const char *const AXIS[4] = {"b", "h", "i", "j"};
 
-static int64_t numel(const ir_tensor *t)
-{
-    int64_t n = 1;
-    for (int d = 0; d < t->rank; d++)
-        n *= t->dims[d];
-    return n;
-}
-
 bool cg_sdpa_mask_has(const cg_sdpa_mask *m, int op)
 {
     for (int n = 0; n < m->n; n++)
@@ -51,7 +43,7 @@ static int operand_kind(const ir_graph *g, const cg_sdpa_mask *m, int ti, const 
         return CG_MASK_STEP;
     if (t->score || t->is_virtual)
         return CG_MASK_BAD;
-    if (numel(t) == 1)
+    if (cg_sdpa_numel(t) == 1)
         return t->by_value || t->runtime_scalar || cg_dtype(t->dtype) != NULL ? CG_MASK_SCALAR : CG_MASK_BAD;
     return cg_sdpa_loadable(g, ti, full) ? CG_MASK_LOAD : CG_MASK_BAD;
 }
@@ -173,7 +165,7 @@ static void operand_expr(const ir_graph *g, const cg_sdpa_mask *m, int ti, bool 
         base_sb_printf(sb, "%c%d", iv ? 'v' : 't', ti);
         return;
     }
-    if (numel(&g->t[ti]) == 1) {
+    if (cg_sdpa_numel(&g->t[ti]) == 1) {
         base_sb_puts(sb, iv ? "hd_iv_point((double)(" : "(");
         cg_sdpa_scalar_value(g, ti, sb);
         base_sb_puts(sb, iv ? "))" : ")");
@@ -282,7 +274,7 @@ void cg_sdpa_mask_hooks(const ir_graph *g, const cg_sdpa_mask *m, const cg_sdpa_
         const ir_op *op = &g->ops[m->ops[k]];
         for (int q = 0; q < op->n_in && q < 3 && op->a.pw.mode != HIPDNN_POINTWISE_GEN_INDEX; q++) {
             int ti = op->in[q];
-            if (ti >= 0 && step_of(g, m, ti) < 0 && numel(&g->t[ti]) != 1 && !load_seen(g, m, k, q, ti))
+            if (ti >= 0 && step_of(g, m, ti) < 0 && cg_sdpa_numel(&g->t[ti]) != 1 && !load_seen(g, m, k, q, ti))
                 load_hook(g, ti, hooks);
         }
     }
